@@ -1,0 +1,143 @@
+//! Lfsr: the unfolded 17-bit LFSR of the weight update and the local classifier weights
+//! (thesis §4.1.7, T:1056-1087; spec lel-platform.md §3.7 and §7-15).
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock` | in | 1 | rising-edge clock |
+//! | `reset` | in | 1 | synchronous, active high: state <- 1, `out` <- 0 |
+//! | `seed` | in | 17 | seed, loaded by `prog` (0 is illegal and loads 1) |
+//! | `prog` | in | 1 | load `seed` at this edge (priority over `instr`) |
+//! | `instr` | in | 1 | step: present the next W bits on `out` at this edge (thesis `en`) |
+//! | `out` | out | W (56 or 60) | the next W bits of the serial LFSR, bit 0 the earliest |
+//!
+//! Convention (docs/decisions.md D-LFSR): the serial sequence obeys
+//! `y[t+17] = y[t+3] xor y[t]` (characteristic polynomial x^17 + x^3 + 1, primitive,
+//! period 131,071). The state holds `y[t..t+16]` with `y[t]` in bit 0; `seed` bit i is
+//! `y[i]`. Each `instr` edge sets `out[b] = y[t+b]` for b in 0..W and advances t by W; the
+//! serial equivalent is a Fibonacci register that emits bit 0, shifts right and inserts
+//! `s[0] ^ s[3]` at bit 16. The unfolded network is the W-th power of the step matrix,
+//! computed at construction as one XOR column per state bit. `out` holds between steps.
+//! Latency 1 cycle; throughput W bits per cycle.
+//! Golden: `edgelearn_verif::golden::lfsr`. Tests: `tests/lfsr.rs`.
+
+use rust_hdl::prelude::*;
+
+/// Width of the LFSR state.
+pub const LFSR_BITS: usize = 17;
+/// Recurrence taps: `y[t+17] = y[t+TAP] xor y[t]`.
+pub const LFSR_TAP: usize = 3;
+
+/// Unfolded 17-bit LFSR emitting W bits per step.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct Lfsr<const W: usize> {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset.
+    pub reset: Signal<In, Bit>,
+    /// Seed: bit i is `y[i]`.
+    pub seed: Signal<In, Bits<17>>,
+    /// Load the seed.
+    pub prog: Signal<In, Bit>,
+    /// Step W bits.
+    pub instr: Signal<In, Bit>,
+    /// The W bits of the last step, bit 0 earliest.
+    pub out: Signal<Out, Bits<W>>,
+    state: DFF<Bits<17>>,
+    out_q: DFF<Bits<W>>,
+    next_out: Signal<Local, Bits<W>>,
+    next_state: Signal<Local, Bits<17>>,
+    out_cols: [Constant<Bits<W>>; 17],
+    state_cols: [Constant<Bits<17>>; 17],
+    one: Constant<Bits<17>>,
+}
+
+/// Linear form of `y[t+k]` over the state bits `y[t..t+16]`, for k in 0..n: bit j of the
+/// returned word is set when `y[t+j]` contributes.
+pub fn lfsr_unfolded_rows(n: usize) -> Vec<u32> {
+    let mut rows: Vec<u32> = Vec::with_capacity(n.max(LFSR_BITS));
+    for k in 0..n.max(LFSR_BITS) {
+        rows.push(if k < LFSR_BITS {
+            1 << k
+        } else {
+            rows[k - LFSR_BITS] ^ rows[k - LFSR_BITS + LFSR_TAP]
+        });
+    }
+    rows.truncate(n);
+    rows
+}
+
+impl<const W: usize> Default for Lfsr<W> {
+    fn default() -> Self {
+        assert!((1..=64).contains(&W), "Lfsr<{W}>: W must be in 1..=64");
+        let rows = lfsr_unfolded_rows(W + LFSR_BITS);
+        // Column j: which output bits (resp. next-state bits) state bit j feeds.
+        let out_col = |j: usize| -> u64 {
+            (0..W).filter(|&b| rows[b] >> j & 1 == 1).map(|b| 1u64 << b).sum()
+        };
+        let state_col = |j: usize| -> u64 {
+            (0..LFSR_BITS).filter(|&i| rows[W + i] >> j & 1 == 1).map(|i| 1u64 << i).sum()
+        };
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            seed: Default::default(),
+            prog: Default::default(),
+            instr: Default::default(),
+            out: Default::default(),
+            state: Default::default(),
+            out_q: Default::default(),
+            next_out: Default::default(),
+            next_state: Default::default(),
+            out_cols: array_init::array_init(|j| Constant::new(Bits::<W>::from(out_col(j)))),
+            state_cols: array_init::array_init(|j| Constant::new(Bits::<17>::from(state_col(j)))),
+            one: Constant::new(Bits::<17>::from(1u64)),
+        }
+    }
+}
+
+impl<const W: usize> Logic for Lfsr<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, out_q);
+        self.next_out.next = 0.into();
+        self.next_state.next = 0.into();
+        for j in 0..17 {
+            if self.state.q.val().get_bit(j) {
+                self.next_out.next = self.next_out.val() ^ self.out_cols[j].val();
+                self.next_state.next = self.next_state.val() ^ self.state_cols[j].val();
+            }
+        }
+        if self.reset.val() {
+            self.state.d.next = self.one.val();
+            self.out_q.d.next = 0.into();
+        } else if self.prog.val() {
+            self.state.d.next = self.seed.val();
+            if !self.seed.val().any() {
+                self.state.d.next = self.one.val();
+            }
+        } else if self.instr.val() {
+            self.state.d.next = self.next_state.val();
+            self.out_q.d.next = self.next_out.val();
+        }
+        self.out.next = self.out_q.q.val();
+    }
+}
+
+crate::dut_io! {
+    impl[const W: usize] Lfsr<W> {
+        clock: yes,
+        inputs: [reset, seed, prog, instr],
+        outputs: [out],
+        notes: [],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lfsr_is_synthesizable() {
+        crate::synth_check::assert_synthesizable("lfsr", Lfsr::<60>::default());
+    }
+}

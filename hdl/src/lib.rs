@@ -1,0 +1,21 @@
+//! edgelearn-hdl: the hardware blocks of edgelearn, written with rust-hdl 0.46.
+//!
+//! `arith` holds the signed-arithmetic primitives (Bits-only, see the rust-hdl pitfalls),
+//! `lel` the blocks of the LEL platform. `design` gives every block a name, a port list
+//! and Verilog; `registry` lists the blocks `edgelearn emit` knows.
+//!
+//! Invariant: this crate does no IO and spawns no process (its `#[cfg(test)]`
+//! synthesizability checks are the one exception).
+
+pub mod arith;
+pub mod design;
+pub mod error;
+pub mod lel;
+pub mod prelude;
+pub mod registry;
+
+pub use num_bigint;
+pub use rust_hdl;
+
+#[cfg(test)]
+pub(crate) mod synth_check;

@@ -1,0 +1,35 @@
+//! Test-only: synthesize a block's Verilog with Yosys and lint it with Verilator.
+//! Tools must be installed (`make test` installs them); a missing tool fails the test.
+
+use crate::design::verilog_named;
+use rust_hdl::prelude::*;
+use std::process::Command;
+
+/// Emit `block` as `name`, run `yosys synth -top name` and `verilator --lint-only`.
+pub fn assert_synthesizable<B: Block>(name: &str, mut block: B) {
+    block.connect_all();
+    let v = verilog_named(name, &block).expect("structural check");
+    let dir = std::env::temp_dir().join(format!("edgelearn-synth-{}-{}", name, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.v"));
+    std::fs::write(&file, &v).unwrap();
+    let out = Command::new("yosys")
+        .arg("-q")
+        .arg("-p")
+        .arg(format!("read_verilog {}; synth -top {name}; check -assert", file.display()))
+        .output()
+        .expect("yosys must be installed (make test installs it)");
+    assert!(out.status.success(), "yosys failed on {name}:\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("verilator")
+        .args(["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME"])
+        .args(["--top-module", name])
+        .arg(&file)
+        .output()
+        .expect("verilator must be installed (make test installs it)");
+    assert!(
+        out.status.success(),
+        "verilator lint failed on {name}:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,125 @@
+//! Errors of the simulation crate.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// What went wrong in `edgelearn-sim`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A simulator or synthesis tool is not installed.
+    ToolMissing {
+        /// The executable.
+        tool: String,
+    },
+    /// A tool ran and failed.
+    ToolFailed {
+        /// The command line.
+        command: String,
+        /// Exit status, if it exited.
+        status: Option<i32>,
+        /// The tail of its standard error and output.
+        output: String,
+    },
+    /// Reading or writing a file failed.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A simulator's output file could not be read as a trace.
+    TraceParse {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// A stimulus that does not fit the block (unknown port, value too wide).
+    Stimulus {
+        /// The block.
+        block: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The block itself failed (structural check, unknown port, no convergence).
+    Hdl(edgelearn_hdl::error::Error),
+    /// A file exists that edgelearn did not write; it is left alone unless forced.
+    WouldOverwrite {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// Error of the simulation crate.
+#[derive(Debug)]
+pub struct Error {
+    /// What happened.
+    pub kind: ErrorKind,
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error { kind }
+    }
+}
+
+impl From<edgelearn_hdl::error::Error> for Error {
+    fn from(e: edgelearn_hdl::error::Error) -> Self {
+        ErrorKind::Hdl(e).into()
+    }
+}
+
+impl Error {
+    /// An IO error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        ErrorKind::Io { path: path.into(), source }.into()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::ToolMissing { tool } => write!(
+                f,
+                "`{tool}` is not installed or not on PATH (`make tools` installs iverilog, yosys and verilator)"
+            ),
+            ErrorKind::ToolFailed { command, status, output } => {
+                write!(f, "`{command}` failed")?;
+                if let Some(s) = status {
+                    write!(f, " with exit status {s}")?;
+                }
+                if !output.is_empty() {
+                    write!(f, ":\n{output}")?;
+                }
+                Ok(())
+            }
+            ErrorKind::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            ErrorKind::TraceParse { path, line, message } => {
+                write!(f, "{}:{line}: {message}", path.display())
+            }
+            ErrorKind::Stimulus { block, message } => write!(f, "stimulus for `{block}`: {message}"),
+            ErrorKind::Hdl(e) => write!(f, "{e}"),
+            ErrorKind::WouldOverwrite { path } => write!(
+                f,
+                "{} exists and was not written by edgelearn; not overwriting it (use --force)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io { source, .. } => Some(source),
+            ErrorKind::Hdl(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Result of the simulation crate.
+pub type Result<T> = std::result::Result<T, Error>;

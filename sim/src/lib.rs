@@ -1,0 +1,331 @@
+//! edgelearn-sim: run a block on a per-cycle stimulus under rust-hdl's simulator, Icarus,
+//! Verilator, or Icarus on the Yosys netlist, and return per-cycle output traces.
+//!
+//! All four backends use one stimulus and one cycle convention (see [`stimulus`]); the
+//! Verilog backends share one generated bench ([`bench`]). Verilator builds are cached
+//! under the simulator root keyed by a hash of the Verilog, the bench and the tool version.
+//!
+//! Invariant: this is the only crate that spawns tools or writes simulation files.
+
+pub mod bench;
+pub mod emit;
+pub mod error;
+pub mod native;
+pub mod stimulus;
+pub mod tools;
+pub mod trace;
+pub mod value;
+
+pub use error::{Error, ErrorKind, Result};
+pub use stimulus::Stimulus;
+pub use trace::{check, compare, Expected, Mismatch, Trace};
+pub use edgelearn_hdl::design::{Direction, PortSpec};
+pub use value::{pack_lanes, unpack_lanes, Value};
+
+use edgelearn_hdl::design::Design;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// A simulator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// rust-hdl's own simulator (`simulate()` in a loop).
+    Native,
+    /// Icarus Verilog on the emitted Verilog (4-state: shows X).
+    Icarus,
+    /// Verilator `--binary` on the emitted Verilog (2-state, fast, cached builds).
+    Verilator,
+    /// Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog.
+    Netlist,
+}
+
+impl Backend {
+    /// The three simulators every block test runs.
+    pub const THREE: [Backend; 3] = [Backend::Native, Backend::Icarus, Backend::Verilator];
+    /// The three simulators plus the synthesized netlist.
+    pub const ALL: [Backend; 4] = [Backend::Native, Backend::Icarus, Backend::Verilator, Backend::Netlist];
+
+    /// Lower-case name, as used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Native => "native",
+            Backend::Icarus => "icarus",
+            Backend::Verilator => "verilator",
+            Backend::Netlist => "netlist",
+        }
+    }
+
+    /// Parse a backend name.
+    pub fn parse(s: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == s)
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Options of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Write a VCD of the run here.
+    pub vcd: Option<PathBuf>,
+}
+
+/// Timing of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunStats {
+    /// Cycles simulated.
+    pub cycles: usize,
+    /// Seconds spent compiling (Icarus compile, Verilator build, Yosys synthesis).
+    pub build_seconds: f64,
+    /// Whether the build came from the cache.
+    pub cached: bool,
+    /// Seconds spent simulating.
+    pub run_seconds: f64,
+}
+
+impl RunStats {
+    /// Simulated cycles per wall-clock second of the simulation proper.
+    pub fn cycles_per_second(&self) -> f64 {
+        if self.run_seconds > 0.0 {
+            self.cycles as f64 / self.run_seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// Outputs per cycle.
+    pub trace: Trace,
+    /// Timing.
+    pub stats: RunStats,
+}
+
+/// Runs blocks; owns the work and cache directories.
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    root: PathBuf,
+}
+
+static RUN_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// Flags of every Verilator build (part of the cache key).
+const VERILATOR_FLAGS: &[&str] = &[
+    "--binary",
+    "--timing",
+    "-j",
+    "2",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+];
+
+fn sha256_hex(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+}
+
+impl Simulator {
+    /// A simulator whose work files and caches live under `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Simulator { root: root.into() }
+    }
+
+    /// `$EDGELEARN_WORK_DIR`, else `$CARGO_TARGET_DIR/edgelearn`, else `target/edgelearn`.
+    pub fn from_env() -> Self {
+        if let Some(d) = std::env::var_os("EDGELEARN_WORK_DIR") {
+            return Simulator::new(PathBuf::from(d));
+        }
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("target"));
+        Simulator::new(target.join("edgelearn"))
+    }
+
+    /// The root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn work_dir(&self, block: &str, backend: Backend) -> Result<PathBuf> {
+        let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir = self.root.join("work").join(format!("{block}-{backend}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        std::path::absolute(&dir).map_err(|e| Error::io(&dir, e))
+    }
+
+    /// Run `design` (a fresh instance) on `stim` with `backend`.
+    pub fn run(
+        &self,
+        backend: Backend,
+        design: Box<dyn Design>,
+        stim: &Stimulus,
+        opts: &RunOptions,
+    ) -> Result<Run> {
+        let vcd = match &opts.vcd {
+            Some(p) => {
+                if let Some(parent) = p.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+                }
+                Some(std::path::absolute(p).map_err(|e| Error::io(p, e))?)
+            }
+            None => None,
+        };
+        if backend == Backend::Native {
+            let t = Instant::now();
+            let trace = native::run(design, stim, vcd.as_deref())?;
+            let stats = RunStats { cycles: stim.len(), run_seconds: t.elapsed().as_secs_f64(), ..Default::default() };
+            return Ok(Run { trace, stats });
+        }
+        let block = design.name().to_string();
+        let ports = design.ports().to_vec();
+        let verilog = design.verilog()?;
+        let tb = bench::testbench(&block, &ports);
+        let work = self.work_dir(&block, backend)?;
+        let stim_dir = work.join("stim");
+        bench::write_stimulus(&stim_dir, stim)?;
+        let out = work.join("out.txt");
+        let mut stats = RunStats { cycles: stim.len(), ..Default::default() };
+        let t = Instant::now();
+        let mut cmd = match backend {
+            Backend::Icarus | Backend::Netlist => {
+                let design_file = if backend == Backend::Netlist {
+                    let (net, cached) = self.netlist(&block, &verilog)?;
+                    stats.cached = cached;
+                    net
+                } else {
+                    let f = work.join(format!("{block}.v"));
+                    write(&f, &verilog)?;
+                    f
+                };
+                let tb_file = work.join(format!("{block}_tb.v"));
+                write(&tb_file, &tb)?;
+                let iverilog = tools::find("iverilog")?;
+                tools::run(
+                    Command::new(iverilog)
+                        .args(["-g2012", "-o", "sim.vvp", "-s"])
+                        .arg(format!("{block}_tb"))
+                        .arg(&tb_file)
+                        .arg(&design_file),
+                    &work,
+                )?;
+                let mut c = Command::new(tools::find("vvp")?);
+                c.args(["-n", "sim.vvp"]);
+                c
+            }
+            Backend::Verilator => {
+                let (exe, cached) = self.verilator_build(&block, &verilog, &tb, vcd.is_some())?;
+                stats.cached = cached;
+                Command::new(exe)
+            }
+            Backend::Native => unreachable!("handled above"),
+        };
+        stats.build_seconds = t.elapsed().as_secs_f64();
+        cmd.arg(format!("+cycles={}", stim.len()))
+            .arg(format!("+stim={}", stim_dir.display()))
+            .arg(format!("+out={}", out.display()));
+        if let Some(v) = &vcd {
+            cmd.arg(format!("+vcd={}", v.display()));
+        }
+        let t = Instant::now();
+        tools::run(&mut cmd, &work)?;
+        stats.run_seconds = t.elapsed().as_secs_f64();
+        let outputs = trace::output_ports(&ports);
+        let rows = bench::read_outputs(&out, &outputs, stim.len())?;
+        if std::env::var_os("EDGELEARN_KEEP_WORK").is_none() {
+            let _ = std::fs::remove_dir_all(&work);
+        }
+        Ok(Run { trace: Trace { block, backend: backend.name().into(), outputs, rows }, stats })
+    }
+
+    /// Build (or reuse) the Verilator binary for this Verilog and bench.
+    fn verilator_build(&self, block: &str, verilog: &str, tb: &str, trace: bool) -> Result<(PathBuf, bool)> {
+        let version = tools::version("verilator")?;
+        let flags = VERILATOR_FLAGS.join(" ") + if trace { " --trace" } else { "" };
+        let key = sha256_hex(&[verilog, tb, &flags, &version]);
+        let dir = self.root.join("verilator").join(format!("{block}-{}", &key[..16]));
+        let exe = dir.join("obj").join(format!("V{block}_tb"));
+        if exe.is_file() {
+            return Ok((std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?, true));
+        }
+        let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let tmp = self.root.join("verilator").join(format!("tmp-{block}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        write(&tmp.join(format!("{block}.v")), verilog)?;
+        write(&tmp.join(format!("{block}_tb.v")), tb)?;
+        let mut cmd = Command::new(tools::find("verilator")?);
+        cmd.args(VERILATOR_FLAGS);
+        if trace {
+            cmd.arg("--trace");
+        }
+        cmd.args(["--top-module", &format!("{block}_tb"), "-Mdir", "obj"])
+            .arg(format!("{block}_tb.v"))
+            .arg(format!("{block}.v"));
+        let built = tools::run(&mut cmd, &tmp);
+        if let Err(e) = built {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+        // Publish atomically; if another process won the race, use its build.
+        if std::fs::rename(&tmp, &dir).is_err() {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        if !exe.is_file() {
+            return Err(ErrorKind::ToolFailed {
+                command: "verilator".into(),
+                status: None,
+                output: format!("no executable at {}", exe.display()),
+            }
+            .into());
+        }
+        Ok((std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?, false))
+    }
+
+    /// Synthesize (or reuse) the flattened Yosys netlist of this Verilog.
+    fn netlist(&self, block: &str, verilog: &str) -> Result<(PathBuf, bool)> {
+        let version = tools::version("yosys")?;
+        let key = sha256_hex(&[verilog, &version, "synth -flatten"]);
+        let dir = self.root.join("netlist");
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let dir = std::path::absolute(&dir).map_err(|e| Error::io(&dir, e))?;
+        let net = dir.join(format!("{block}-{}.v", &key[..16]));
+        if net.is_file() {
+            return Ok((net, true));
+        }
+        let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let src = dir.join(format!("src-{block}-{}-{n}.v", std::process::id()));
+        let tmp = dir.join(format!("tmp-{block}-{}-{n}.v", std::process::id()));
+        write(&src, verilog)?;
+        let script = format!(
+            "read_verilog {}; synth -flatten -top {block}; write_verilog -noattr {}",
+            src.display(),
+            tmp.display()
+        );
+        let r = tools::run(Command::new(tools::find("yosys")?).args(["-q", "-p", &script]), &dir);
+        let _ = std::fs::remove_file(&src);
+        r?;
+        std::fs::rename(&tmp, &net).map_err(|e| Error::io(&net, e))?;
+        Ok((net, false))
+    }
+}

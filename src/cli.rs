@@ -1,0 +1,45 @@
+//! Command-line arguments.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Design and verify on-chip learning hardware at RTL.
+///
+/// Exit status: 0 success, 1 a verification failed (a mismatch), 2 an error
+/// (bad arguments, unknown block, missing tool, unreadable or unwritable file).
+#[derive(Debug, Parser)]
+#[command(name = "edgelearn", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the blocks edgelearn can emit and simulate.
+    Blocks,
+    /// Write Verilog for blocks: one BLOCK.v per block (top module BLOCK) and manifest.json.
+    Emit {
+        /// Blocks to emit (see `edgelearn blocks`).
+        #[arg(value_name = "BLOCK")]
+        blocks: Vec<String>,
+        /// Emit every block.
+        #[arg(long, conflicts_with = "blocks")]
+        all: bool,
+        /// Output directory (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Overwrite files in DIR that edgelearn did not write.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Emit every block, run the thesis matmul test on every backend, print a table.
+    Demo {
+        /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Seed of the random weights and inputs.
+        #[arg(long, default_value_t = 920)]
+        seed: u64,
+    },
+}

@@ -1,0 +1,76 @@
+//! `edgelearn demo`: the first end-to-end run a new user sees.
+
+use super::emit;
+use anyhow::Context;
+use edgelearn_hdl::registry;
+use edgelearn_sim::{check, compare, Backend, RunOptions, Simulator};
+use edgelearn_verif::blocks::golden_trace;
+use edgelearn_verif::blocks::matmul::thesis_stimulus;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
+    println!("== emitting every block to {}", out.join("verilog").display());
+    emit::run(&[], true, &out.join("verilog"), false)?;
+
+    let block = "lel_matmul";
+    let ports = registry::build(block)?.ports().to_vec();
+    let (alpha_fc, alpha_lc) = (4, 4);
+    let (stim, _bursts, starts) = thesis_stimulus(&ports, seed, alpha_fc, alpha_lc)?;
+    let expected = golden_trace(block, &ports, &stim).context("no golden model")?;
+    println!(
+        "\n== thesis matmul test (thesis §4.1.1): 2 bursts x 600 rows, weights in -31..31, inputs in -127..127, alpha_fc = alpha_lc = {alpha_fc}, seed {seed}"
+    );
+    let sim = Simulator::from_env();
+    let vcd = out.join("demo").join("lel_matmul_icarus.vcd");
+    println!(
+        "{:<12} {:<10} {:>8} {:>10} {:>9} {:>14} {:>9} {:>10}",
+        "block", "backend", "cycles", "build s", "sim s", "cycles/s", "latency", "bit-exact"
+    );
+    let mut all_ok = true;
+    let mut reference = None;
+    for backend in Backend::ALL {
+        let opts = RunOptions { vcd: (backend == Backend::Icarus).then(|| vcd.clone()) };
+        let run = sim
+            .run(backend, registry::build(block)?, &stim, &opts)
+            .with_context(|| format!("{block} on {backend}"))?;
+        let golden = check(&expected, &run.trace);
+        let cross = reference.as_ref().map(|r| compare(r, &run.trace)).unwrap_or(Ok(()));
+        let ok = golden.is_ok() && cross.is_ok();
+        all_ok &= ok;
+        let vi = run.trace.port_index("valid_out").context("valid_out")?;
+        let latency = run
+            .trace
+            .rows
+            .iter()
+            .position(|r| r[vi] == edgelearn_sim::Value::Known(1u8.into()))
+            .map(|r| (r + 1 - starts[0]).to_string())
+            .unwrap_or_else(|| "-".into());
+        let build = if run.stats.cached { format!("{:.2}*", run.stats.build_seconds) } else { format!("{:.2}", run.stats.build_seconds) };
+        println!(
+            "{:<12} {:<10} {:>8} {:>10} {:>9.3} {:>14.0} {:>9} {:>10}",
+            block,
+            backend.name(),
+            run.stats.cycles,
+            build,
+            run.stats.run_seconds,
+            run.stats.cycles_per_second(),
+            latency,
+            if ok { "yes" } else { "NO" }
+        );
+        if let Err(m) = golden {
+            eprintln!("{m}");
+        }
+        if let Err(m) = cross {
+            eprintln!("{m}");
+        }
+        if reference.is_none() {
+            reference = Some(run.trace);
+        }
+    }
+    println!("(* = Verilator build or Yosys netlist reused from the cache under {})", sim.root().display());
+    println!("latency = clock edges from valid_in rising to valid_out rising (thesis: 602)");
+    println!("netlist = Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog");
+    println!("VCD of the Icarus run: {}", vcd.display());
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,58 @@
+//! Shared bench helpers: the one place the integration tests touch the simulator API.
+#![allow(dead_code)]
+
+use edgelearn_hdl::registry;
+use edgelearn_sim::{check, compare, Backend, Run, RunOptions, Simulator, Stimulus};
+use edgelearn_verif::blocks::golden_trace;
+use std::path::PathBuf;
+
+/// A simulator whose work files and Verilator cache live under this test target's tmp dir.
+pub fn simulator() -> Simulator {
+    Simulator::new(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"))
+}
+
+/// The port list of a registered block.
+pub fn ports(block: &str) -> Vec<edgelearn_sim::PortSpec> {
+    registry::build(block).expect("registered block").ports().to_vec()
+}
+
+/// Run `stim` on every backend in `backends`, compare each trace with the golden model on
+/// every defined cycle and port, and all traces with each other on every cycle and port.
+/// Panics with the first mismatch (block, port, cycle, expected, got).
+pub fn check_block(block: &str, stim: &Stimulus, backends: &[Backend]) -> Vec<Run> {
+    let sim = simulator();
+    let ports = ports(block);
+    let expected = golden_trace(block, &ports, stim).expect("block has a golden model");
+    assert!(expected.defined() > 0, "{block}: the golden trace defines nothing; the test checks nothing");
+    let mut runs: Vec<Run> = Vec::new();
+    for &b in backends {
+        let design = registry::build(block).unwrap();
+        let run = sim
+            .run(b, design, stim, &RunOptions::default())
+            .unwrap_or_else(|e| panic!("{block} on {b}: {e}"));
+        if let Err(m) = check(&expected, &run.trace) {
+            panic!("{m}");
+        }
+        if let Some(first) = runs.first() {
+            if let Err(m) = compare(&first.trace, &run.trace) {
+                panic!("{m}");
+            }
+        }
+        runs.push(run);
+    }
+    runs
+}
+
+/// Clock edges from "input driven right after edge 0" to "output changed right after an
+/// edge", the way the thesis counts latencies: a change first visible in trace row
+/// `out_row` caused by stimulus row `in_row` is `out_row - in_row + 1` cycles later
+/// (docs/decisions.md D-CYCLE).
+pub fn edges(in_row: usize, out_row: usize) -> usize {
+    out_row + 1 - in_row
+}
+
+/// First trace row at or after `from` where `port` equals `value`.
+pub fn first_row_where(run: &Run, port: &str, value: u32, from: usize) -> Option<usize> {
+    let i = run.trace.port_index(port).expect("port");
+    (from..run.trace.rows.len()).find(|&c| run.trace.rows[c][i] == edgelearn_sim::Value::Known(value.into()))
+}

@@ -1,0 +1,86 @@
+//! Port-level adapters: for each block, the stimulus generators of its tests (the thesis's
+//! own setups and random vectors with corner values) and its golden trace, i.e. the
+//! expected value of every output port on every cycle where the spec defines it.
+//!
+//! The golden trace of a block is computed from the port-level stimulus alone, so any
+//! stimulus (a test's, a user's file) can be checked against the model.
+
+pub mod arith_check;
+pub mod lfsr;
+pub mod matmul;
+pub mod tree_comparator;
+
+use edgelearn_sim::value::{mask, to_i64, unpack_lanes};
+use edgelearn_sim::{Expected, PortSpec, Stimulus};
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+/// Corner values of an 8-bit activation (DEVELOPERS.md: always include them).
+pub const CORNERS_8: [i64; 7] = [-128, -127, 127, -31, 31, 0, 1];
+/// Corner values of a 6-bit weight.
+pub const CORNERS_6: [i64; 6] = [-32, -31, 31, 0, 1, -1];
+
+/// The golden trace of `block` for `stim`, if edgelearn has a model of that block.
+pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<Expected> {
+    match block {
+        "arith_check" => Some(arith_check::expected(ports, stim)),
+        "lel_lfsr56" => Some(lfsr::expected(ports, stim, 56)),
+        "lel_lfsr60" => Some(lfsr::expected(ports, stim, 60)),
+        "lel_tree_comparator" => Some(tree_comparator::expected(ports, stim)),
+        "lel_matmul" => Some(matmul::expected(ports, stim)),
+        _ => None,
+    }
+}
+
+/// Read access to a stimulus by port name. Panics on an unknown port: the adapters are
+/// written against the block's port list, so that is a bug here, not bad input.
+pub(crate) struct View<'a> {
+    stim: &'a Stimulus,
+}
+
+impl<'a> View<'a> {
+    pub(crate) fn new(stim: &'a Stimulus) -> Self {
+        View { stim }
+    }
+
+    fn idx(&self, port: &str) -> usize {
+        self.stim
+            .port_index(port)
+            .unwrap_or_else(|e| panic!("golden adapter for `{}`: {e}", self.stim.block))
+    }
+
+    pub(crate) fn raw(&self, c: usize, port: &str) -> &BigUint {
+        &self.stim.rows[c][self.idx(port)]
+    }
+
+    pub(crate) fn bit(&self, c: usize, port: &str) -> bool {
+        self.raw(c, port).bit(0)
+    }
+
+    pub(crate) fn unsigned(&self, c: usize, port: &str) -> u64 {
+        (self.raw(c, port) & mask(64)).to_u64().unwrap_or(0)
+    }
+
+    pub(crate) fn signed(&self, c: usize, port: &str) -> i64 {
+        let p = &self.stim.inputs[self.idx(port)];
+        to_i64(self.raw(c, port), p.width)
+    }
+
+    pub(crate) fn lanes(&self, c: usize, port: &str) -> Vec<i64> {
+        let p = &self.stim.inputs[self.idx(port)];
+        unpack_lanes(self.raw(c, port), p.lane_width, p.lanes, p.signed)
+    }
+}
+
+/// The port spec called `name`.
+pub(crate) fn port<'a>(ports: &'a [PortSpec], name: &str) -> &'a PortSpec {
+    ports
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("golden adapter: block has no port `{name}`"))
+}
+
+/// Ensure a fresh expectation of the stimulus's length.
+pub(crate) fn blank(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    Expected::new(&stim.block, ports, stim.len())
+}

@@ -1,0 +1,8 @@
+//! edgelearn-verif: golden models (`golden`), their port-level adapters and stimulus
+//! generators (`blocks`).
+//!
+//! Invariant: `golden` is pure integer arithmetic with no dependency on rust-hdl, the
+//! simulators, ports or files; `blocks` adds port names and packing on top of it.
+
+pub mod blocks;
+pub mod golden;
