@@ -33,6 +33,18 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Measure simulated cycles per second of each backend on the thesis matmul stimulus.
+    Bench {
+        /// Cycles to simulate (thesis bursts of 600 rows, repeated).
+        #[arg(long, default_value_t = 100_000)]
+        cycles: usize,
+        /// Backends, comma-separated (native, icarus, verilator, netlist).
+        #[arg(long, value_delimiter = ',', default_value = "native,icarus,verilator,netlist")]
+        backends: Vec<String>,
+        /// Build in a fresh directory so the Verilator build time is a cold build.
+        #[arg(long)]
+        cold: bool,
+    },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
         /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).

@@ -7,7 +7,14 @@ use edgelearn_verif::blocks::lfsr::{period_stimulus, random_stimulus};
 use edgelearn_verif::golden::lfsr::LFSR_PERIOD;
 
 fn thesis_test(block: &str) {
-    let stim = random_stimulus(block, &common::ports(block), 0x1F5 + block.len() as u64, 40, 100).unwrap();
+    let stim = random_stimulus(
+        block,
+        &common::ports(block),
+        0x1F5 + block.len() as u64,
+        40,
+        100,
+    )
+    .unwrap();
     common::check_block(block, &stim, &Backend::ALL);
 }
 
@@ -41,6 +48,8 @@ fn lfsr_period_is_131071_steps() {
     let rows = &runs[0].trace.rows;
     let first_step = 2; // row 0 reset, row 1 prog, rows 2.. instr
     let out0 = &rows[first_step][0];
-    let repeats: Vec<usize> = (first_step + 1..rows.len()).filter(|&c| &rows[c][0] == out0).collect();
+    let repeats: Vec<usize> = (first_step + 1..rows.len())
+        .filter(|&c| &rows[c][0] == out0)
+        .collect();
     assert_eq!(repeats, vec![first_step + LFSR_PERIOD as usize]);
 }

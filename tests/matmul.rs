@@ -4,7 +4,9 @@
 mod common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
-use edgelearn_verif::blocks::matmul::{burst_stimulus, random_stimulus, thesis_burst, thesis_stimulus};
+use edgelearn_verif::blocks::matmul::{
+    burst_stimulus, random_stimulus, thesis_burst, thesis_stimulus,
+};
 use edgelearn_verif::golden::matmul::{matmul, MatmulConfig};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -17,12 +19,20 @@ fn matmul_thesis_test_latency_602() {
         let rise = common::first_row_where(run, "valid_out", 1, 0).unwrap();
         assert_eq!(common::edges(starts[0], rise), 602, "{}", run.trace.backend);
         let rise2 = common::first_row_where(run, "valid_out", 1, rise + 1).unwrap();
-        assert_eq!(common::edges(starts[1], rise2), 602, "{}", run.trace.backend);
+        assert_eq!(
+            common::edges(starts[1], rise2),
+            602,
+            "{}",
+            run.trace.backend
+        );
         // The raw accumulators equal the plain matmul of each burst (second from zero).
         for (r, b) in [rise, rise2].iter().zip(&bursts) {
             let i = run.trace.port_index("debug_acc").unwrap();
             let acc = unpack_lanes(run.trace.rows[*r][i].known().unwrap(), 24, 4, true);
-            assert_eq!(acc, matmul(&MatmulConfig::THESIS, &b.data, &b.weights, 4, 4).acc);
+            assert_eq!(
+                acc,
+                matmul(&MatmulConfig::THESIS, &b.data, &b.weights, 4, 4).acc
+            );
         }
     }
 }
@@ -30,7 +40,9 @@ fn matmul_thesis_test_latency_602() {
 #[test]
 fn matmul_every_alpha_on_every_backend() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    let bursts: Vec<_> = (0..8u32).map(|a| thesis_burst(&mut rng, 600, a, 7 - a)).collect();
+    let bursts: Vec<_> = (0..8u32)
+        .map(|a| thesis_burst(&mut rng, 600, a, 7 - a))
+        .collect();
     let (stim, _) = burst_stimulus(&common::ports("lel_matmul"), &bursts, 1, 4).unwrap();
     common::check_block("lel_matmul", &stim, &Backend::ALL);
 }
@@ -39,7 +51,13 @@ fn matmul_every_alpha_on_every_backend() {
 fn matmul_second_burst_starts_from_cleared_accumulator() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let b = thesis_burst(&mut rng, 50, 0, 0);
-    let (stim, _) = burst_stimulus(&common::ports("lel_matmul"), &[b.clone(), b.clone(), b], 1, 4).unwrap();
+    let (stim, _) = burst_stimulus(
+        &common::ports("lel_matmul"),
+        &[b.clone(), b.clone(), b],
+        1,
+        4,
+    )
+    .unwrap();
     let runs = common::check_block("lel_matmul", &stim, &[Backend::Native, Backend::Icarus]);
     let run = &runs[1];
     let i = run.trace.port_index("debug_acc").unwrap();

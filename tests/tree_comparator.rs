@@ -14,8 +14,18 @@ fn tree_comparator_thesis_test_and_latency() {
         let first_row = 1;
         let rise = common::first_row_where(run, "valid_out", 1, 0).unwrap();
         let fall = common::first_row_where(run, "valid_out", 0, rise).unwrap();
-        assert_eq!(common::edges(first_row, fall), 105, "{}: valid_in rise to valid_out fall", run.trace.backend);
-        assert_eq!(fall - rise, 100, "{}: one output per row", run.trace.backend);
+        assert_eq!(
+            common::edges(first_row, fall),
+            105,
+            "{}: valid_in rise to valid_out fall",
+            run.trace.backend
+        );
+        assert_eq!(
+            fall - rise,
+            100,
+            "{}: one output per row",
+            run.trace.backend
+        );
     }
 }
 

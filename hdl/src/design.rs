@@ -213,7 +213,8 @@ impl Probe for PortProbe {
     }
     fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
         if self.depth == 1 {
-            self.ports.push((name.to_string(), signal.kind(), signal.bits()));
+            self.ports
+                .push((name.to_string(), signal.kind(), signal.bits()));
         }
     }
     fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
@@ -270,7 +271,11 @@ impl<T: DutIo> Instance<T> {
                 "block `{name}`: dut_io! lists `{n}` but the block has no such port"
             );
         }
-        Instance { name: name.to_string(), block, ports }
+        Instance {
+            name: name.to_string(),
+            block,
+            ports,
+        }
     }
 
     /// The wrapped block.
@@ -305,12 +310,20 @@ impl<T: DutIo> Design for Instance<T> {
         if self.block.set_input(port, value) {
             Ok(())
         } else {
-            Err(ErrorKind::UnknownPort { block: self.name.clone(), port: port.to_string() }.into())
+            Err(ErrorKind::UnknownPort {
+                block: self.name.clone(),
+                port: port.to_string(),
+            }
+            .into())
         }
     }
     fn get_output(&self, port: &str) -> Result<BigUint, Error> {
         self.block.get_output(port).ok_or_else(|| {
-            ErrorKind::UnknownPort { block: self.name.clone(), port: port.to_string() }.into()
+            ErrorKind::UnknownPort {
+                block: self.name.clone(),
+                port: port.to_string(),
+            }
+            .into()
         })
     }
     fn has_clock(&self) -> bool {
@@ -323,7 +336,10 @@ impl<T: DutIo> Design for Instance<T> {
         if simulate(&mut self.block, 10_000) {
             Ok(())
         } else {
-            Err(ErrorKind::NoConvergence { block: self.name.clone() }.into())
+            Err(ErrorKind::NoConvergence {
+                block: self.name.clone(),
+            }
+            .into())
         }
     }
     fn block(&self) -> &dyn Block {

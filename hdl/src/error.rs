@@ -51,10 +51,17 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ErrorKind::UnknownBlock { name, valid } => {
-                write!(f, "unknown block `{name}`; valid blocks: {}", valid.join(", "))
+                write!(
+                    f,
+                    "unknown block `{name}`; valid blocks: {}",
+                    valid.join(", ")
+                )
             }
             ErrorKind::Check { block, detail } => {
-                write!(f, "block `{block}` fails rust-hdl's structural check: {detail}")
+                write!(
+                    f,
+                    "block `{block}` fails rust-hdl's structural check: {detail}"
+                )
             }
             ErrorKind::UnknownPort { block, port } => {
                 write!(f, "block `{block}` has no port `{port}` in that direction")

@@ -15,6 +15,13 @@ pub mod prelude;
 pub mod registry;
 
 pub use num_bigint;
+
+/// Verilator lint warnings that rust-hdl's code generation always triggers and that
+/// edgelearn waives (docs/decisions.md D-LINT): WIDTH (32-bit literals and `bit_cast`
+/// masks), DECLFILENAME (a block's inner modules share its file), UNUSEDSIGNAL (outputs of
+/// shared sub-blocks that a parent does not read). Lint with `-Wall` plus these.
+pub const VERILATOR_LINT_WAIVERS: &[&str] =
+    &["-Wno-WIDTH", "-Wno-DECLFILENAME", "-Wno-UNUSEDSIGNAL"];
 pub use rust_hdl;
 
 #[cfg(test)]

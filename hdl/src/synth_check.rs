@@ -16,12 +16,20 @@ pub fn assert_synthesizable<B: Block>(name: &str, mut block: B) {
     let out = Command::new("yosys")
         .arg("-q")
         .arg("-p")
-        .arg(format!("read_verilog {}; synth -top {name}; check -assert", file.display()))
+        .arg(format!(
+            "read_verilog {}; synth -top {name}; check -assert",
+            file.display()
+        ))
         .output()
         .expect("yosys must be installed (make test installs it)");
-    assert!(out.status.success(), "yosys failed on {name}:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "yosys failed on {name}:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = Command::new("verilator")
-        .args(["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME"])
+        .args(["--lint-only", "-Wall"])
+        .args(crate::VERILATOR_LINT_WAIVERS)
         .args(["--top-module", name])
         .arg(&file)
         .output()

@@ -41,12 +41,17 @@ fn generator() -> String {
 }
 
 fn ours(path: &Path) -> bool {
-    std::fs::read_to_string(path).map(|t| t.starts_with(HEADER_PREFIX)).unwrap_or(false)
+    std::fs::read_to_string(path)
+        .map(|t| t.starts_with(HEADER_PREFIX))
+        .unwrap_or(false)
 }
 
 fn guard(path: &Path, force: bool) -> Result<()> {
     if path.exists() && !force && !ours(path) {
-        return Err(ErrorKind::WouldOverwrite { path: path.to_path_buf() }.into());
+        return Err(ErrorKind::WouldOverwrite {
+            path: path.to_path_buf(),
+        }
+        .into());
     }
     Ok(())
 }
@@ -65,13 +70,22 @@ pub fn verilog_file(design: &dyn Design, summary: &str) -> Result<String> {
 pub fn emit(dir: &Path, designs: &[(&dyn Design, &str)], force: bool) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let manifest_path = dir.join("manifest.json");
-    let mut manifest = Manifest { generator: generator(), blocks: BTreeMap::new() };
+    let mut manifest = Manifest {
+        generator: generator(),
+        blocks: BTreeMap::new(),
+    };
     if manifest_path.exists() {
-        let text = std::fs::read_to_string(&manifest_path).map_err(|e| Error::io(&manifest_path, e))?;
+        let text =
+            std::fs::read_to_string(&manifest_path).map_err(|e| Error::io(&manifest_path, e))?;
         match serde_json::from_str::<Manifest>(&text) {
             Ok(old) if old.generator.starts_with("edgelearn") => manifest.blocks = old.blocks,
             _ if force => {}
-            _ => return Err(ErrorKind::WouldOverwrite { path: manifest_path }.into()),
+            _ => {
+                return Err(ErrorKind::WouldOverwrite {
+                    path: manifest_path,
+                }
+                .into())
+            }
         }
         manifest.blocks.retain(|_, b| dir.join(&b.file).is_file());
     }

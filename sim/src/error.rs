@@ -75,7 +75,11 @@ impl From<edgelearn_hdl::error::Error> for Error {
 impl Error {
     /// An IO error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        ErrorKind::Io { path: path.into(), source }.into()
+        ErrorKind::Io {
+            path: path.into(),
+            source,
+        }
+        .into()
     }
 }
 
@@ -113,11 +117,8 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ErrorKind::Io { source, .. } => Some(source),
-            ErrorKind::Hdl(e) => Some(e),
-            _ => None,
-        }
+        // The IO and HDL causes are part of the message already.
+        None
     }
 }
 

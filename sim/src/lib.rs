@@ -16,10 +16,10 @@ pub mod tools;
 pub mod trace;
 pub mod value;
 
+pub use edgelearn_hdl::design::{Direction, PortSpec};
 pub use error::{Error, ErrorKind, Result};
 pub use stimulus::Stimulus;
 pub use trace::{check, compare, Expected, Mismatch, Trace};
-pub use edgelearn_hdl::design::{Direction, PortSpec};
 pub use value::{pack_lanes, unpack_lanes, Value};
 
 use edgelearn_hdl::design::Design;
@@ -46,7 +46,12 @@ impl Backend {
     /// The three simulators every block test runs.
     pub const THREE: [Backend; 3] = [Backend::Native, Backend::Icarus, Backend::Verilator];
     /// The three simulators plus the synthesized netlist.
-    pub const ALL: [Backend; 4] = [Backend::Native, Backend::Icarus, Backend::Verilator, Backend::Netlist];
+    pub const ALL: [Backend; 4] = [
+        Backend::Native,
+        Backend::Icarus,
+        Backend::Verilator,
+        Backend::Netlist,
+    ];
 
     /// Lower-case name, as used on the command line.
     pub fn name(self) -> &'static str {
@@ -170,7 +175,10 @@ impl Simulator {
 
     fn work_dir(&self, block: &str, backend: Backend) -> Result<PathBuf> {
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir = self.root.join("work").join(format!("{block}-{backend}-{}-{n}", std::process::id()));
+        let dir = self
+            .root
+            .join("work")
+            .join(format!("{block}-{backend}-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         std::path::absolute(&dir).map_err(|e| Error::io(&dir, e))
     }
@@ -195,7 +203,11 @@ impl Simulator {
         if backend == Backend::Native {
             let t = Instant::now();
             let trace = native::run(design, stim, vcd.as_deref())?;
-            let stats = RunStats { cycles: stim.len(), run_seconds: t.elapsed().as_secs_f64(), ..Default::default() };
+            let stats = RunStats {
+                cycles: stim.len(),
+                run_seconds: t.elapsed().as_secs_f64(),
+                ..Default::default()
+            };
             return Ok(Run { trace, stats });
         }
         let block = design.name().to_string();
@@ -206,7 +218,10 @@ impl Simulator {
         let stim_dir = work.join("stim");
         bench::write_stimulus(&stim_dir, stim)?;
         let out = work.join("out.txt");
-        let mut stats = RunStats { cycles: stim.len(), ..Default::default() };
+        let mut stats = RunStats {
+            cycles: stim.len(),
+            ..Default::default()
+        };
         let t = Instant::now();
         let mut cmd = match backend {
             Backend::Icarus | Backend::Netlist => {
@@ -256,21 +271,44 @@ impl Simulator {
         if std::env::var_os("EDGELEARN_KEEP_WORK").is_none() {
             let _ = std::fs::remove_dir_all(&work);
         }
-        Ok(Run { trace: Trace { block, backend: backend.name().into(), outputs, rows }, stats })
+        Ok(Run {
+            trace: Trace {
+                block,
+                backend: backend.name().into(),
+                outputs,
+                rows,
+            },
+            stats,
+        })
     }
 
     /// Build (or reuse) the Verilator binary for this Verilog and bench.
-    fn verilator_build(&self, block: &str, verilog: &str, tb: &str, trace: bool) -> Result<(PathBuf, bool)> {
+    fn verilator_build(
+        &self,
+        block: &str,
+        verilog: &str,
+        tb: &str,
+        trace: bool,
+    ) -> Result<(PathBuf, bool)> {
         let version = tools::version("verilator")?;
         let flags = VERILATOR_FLAGS.join(" ") + if trace { " --trace" } else { "" };
         let key = sha256_hex(&[verilog, tb, &flags, &version]);
-        let dir = self.root.join("verilator").join(format!("{block}-{}", &key[..16]));
+        let dir = self
+            .root
+            .join("verilator")
+            .join(format!("{block}-{}", &key[..16]));
         let exe = dir.join("obj").join(format!("V{block}_tb"));
         if exe.is_file() {
-            return Ok((std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?, true));
+            return Ok((
+                std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?,
+                true,
+            ));
         }
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
-        let tmp = self.root.join("verilator").join(format!("tmp-{block}-{}-{n}", std::process::id()));
+        let tmp = self
+            .root
+            .join("verilator")
+            .join(format!("tmp-{block}-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
         write(&tmp.join(format!("{block}.v")), verilog)?;
         write(&tmp.join(format!("{block}_tb.v")), tb)?;
@@ -299,7 +337,10 @@ impl Simulator {
             }
             .into());
         }
-        Ok((std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?, false))
+        Ok((
+            std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?,
+            false,
+        ))
     }
 
     /// Synthesize (or reuse) the flattened Yosys netlist of this Verilog.
@@ -322,7 +363,10 @@ impl Simulator {
             src.display(),
             tmp.display()
         );
-        let r = tools::run(Command::new(tools::find("yosys")?).args(["-q", "-p", &script]), &dir);
+        let r = tools::run(
+            Command::new(tools::find("yosys")?).args(["-q", "-p", &script]),
+            &dir,
+        );
         let _ = std::fs::remove_file(&src);
         r?;
         std::fs::rename(&tmp, &net).map_err(|e| Error::io(&net, e))?;

@@ -32,8 +32,13 @@ pub fn run(mut design: Box<dyn Design>, stim: &Stimulus, vcd: Option<&Path>) -> 
         }
         design.settle()?;
         if let Some(mut w) = writer.take() {
-            w.timestamp(2 * HALF_PERIOD_PS * c as u64).map_err(|e| Error::io("vcd", e))?;
-            writer = Some(if c == 0 { write_vcd_dump(w, design.block()) } else { write_vcd_change(w, design.block()) });
+            w.timestamp(2 * HALF_PERIOD_PS * c as u64)
+                .map_err(|e| Error::io("vcd", e))?;
+            writer = Some(if c == 0 {
+                write_vcd_dump(w, design.block())
+            } else {
+                write_vcd_change(w, design.block())
+            });
         }
         if has_clock {
             design.set_clock(true);
@@ -52,5 +57,10 @@ pub fn run(mut design: Box<dyn Design>, stim: &Stimulus, vcd: Option<&Path>) -> 
     }
     // Dropping the probe flushes its buffered file.
     drop(writer);
-    Ok(Trace { block: design.name().to_string(), backend: "native".into(), outputs, rows })
+    Ok(Trace {
+        block: design.name().to_string(),
+        backend: "native".into(),
+        outputs,
+        rows,
+    })
 }

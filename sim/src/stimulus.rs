@@ -52,16 +52,23 @@ impl Stimulus {
 
     /// Index of an input port.
     pub fn port_index(&self, port: &str) -> Result<usize> {
-        self.inputs.iter().position(|p| p.name == port).ok_or_else(|| {
-            ErrorKind::Stimulus {
-                block: self.block.clone(),
-                message: format!(
-                    "no input port `{port}`; inputs are: {}",
-                    self.inputs.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            }
-            .into()
-        })
+        self.inputs
+            .iter()
+            .position(|p| p.name == port)
+            .ok_or_else(|| {
+                ErrorKind::Stimulus {
+                    block: self.block.clone(),
+                    message: format!(
+                        "no input port `{port}`; inputs are: {}",
+                        self.inputs
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }
+                .into()
+            })
     }
 
     /// Start a new cycle whose values default to the previous cycle's.
@@ -144,7 +151,12 @@ impl Row<'_> {
         if lanes.len() != p.lanes {
             return Err(ErrorKind::Stimulus {
                 block: self.stim.block.clone(),
-                message: format!("port `{}` has {} lanes, got {}", p.name, p.lanes, lanes.len()),
+                message: format!(
+                    "port `{}` has {} lanes, got {}",
+                    p.name,
+                    p.lanes,
+                    lanes.len()
+                ),
             }
             .into());
         }

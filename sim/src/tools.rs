@@ -13,7 +13,10 @@ pub fn find(tool: &str) -> Result<PathBuf> {
             return Ok(p);
         }
     }
-    Err(ErrorKind::ToolMissing { tool: tool.to_string() }.into())
+    Err(ErrorKind::ToolMissing {
+        tool: tool.to_string(),
+    }
+    .into())
 }
 
 fn tail(s: &str, lines: usize) -> String {
@@ -30,7 +33,9 @@ pub fn run(cmd: &mut Command, dir: &Path) -> Result<std::process::Output> {
         .join(" ");
     let out = cmd.current_dir(dir).output().map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            crate::Error::from(ErrorKind::ToolMissing { tool: program.clone() })
+            crate::Error::from(ErrorKind::ToolMissing {
+                tool: program.clone(),
+            })
         } else {
             crate::Error::io(dir, e)
         }
@@ -41,8 +46,12 @@ pub fn run(cmd: &mut Command, dir: &Path) -> Result<std::process::Output> {
             String::from_utf8_lossy(&out.stderr),
             String::from_utf8_lossy(&out.stdout)
         );
-        return Err(ErrorKind::ToolFailed { command: line, status: out.status.code(), output: tail(&text, 40) }
-            .into());
+        return Err(ErrorKind::ToolFailed {
+            command: line,
+            status: out.status.code(),
+            output: tail(&text, 40),
+        }
+        .into());
     }
     Ok(out)
 }
@@ -50,8 +59,16 @@ pub fn run(cmd: &mut Command, dir: &Path) -> Result<std::process::Output> {
 /// First line of `tool --version` (or `-V`), for cache keys and reports.
 pub fn version(tool: &str) -> Result<String> {
     let exe = find(tool)?;
-    let flag = if tool == "iverilog" { "-V" } else { "--version" };
-    let out = Command::new(&exe).arg(flag).output().map_err(|e| crate::Error::io(&exe, e))?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let flag = if tool == "iverilog" {
+        "-V"
+    } else {
+        "--version"
+    };
+    let out = Command::new(&exe)
+        .arg(flag)
+        .output()
+        .map_err(|e| crate::Error::io(&exe, e))?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     Ok(text.lines().next().unwrap_or("").trim().to_string())
 }

@@ -31,7 +31,11 @@ pub struct Expected {
 
 /// Output ports of a block, in bench order.
 pub fn output_ports(ports: &[PortSpec]) -> Vec<PortSpec> {
-    ports.iter().filter(|p| p.direction == Direction::Output).cloned().collect()
+    ports
+        .iter()
+        .filter(|p| p.direction == Direction::Output)
+        .cloned()
+        .collect()
 }
 
 impl Trace {
@@ -42,7 +46,8 @@ impl Trace {
 
     /// The value of `port` in cycle `c`.
     pub fn get(&self, c: usize, port: &str) -> Option<&Value> {
-        self.port_index(port).and_then(|i| self.rows.get(c).map(|r| &r[i]))
+        self.port_index(port)
+            .and_then(|i| self.rows.get(c).map(|r| &r[i]))
     }
 }
 
@@ -51,7 +56,11 @@ impl Expected {
     pub fn new(block: &str, ports: &[PortSpec], cycles: usize) -> Self {
         let outputs = output_ports(ports);
         let n = outputs.len();
-        Expected { block: block.to_string(), outputs, rows: vec![vec![None; n]; cycles] }
+        Expected {
+            block: block.to_string(),
+            outputs,
+            rows: vec![vec![None; n]; cycles],
+        }
     }
 
     /// Define `port` in cycle `c`. Panics on an unknown port: expectations are written by
@@ -61,13 +70,21 @@ impl Expected {
             .outputs
             .iter()
             .position(|p| p.name == port)
-            .unwrap_or_else(|| panic!("{}: golden binding names unknown output `{port}`", self.block));
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: golden binding names unknown output `{port}`",
+                    self.block
+                )
+            });
         self.rows[c][i] = Some(value);
     }
 
     /// Number of (cycle, port) values the spec defines.
     pub fn defined(&self) -> usize {
-        self.rows.iter().map(|r| r.iter().filter(|v| v.is_some()).count()).sum()
+        self.rows
+            .iter()
+            .map(|r| r.iter().filter(|v| v.is_some()).count())
+            .sum()
     }
 }
 
@@ -104,13 +121,13 @@ impl std::error::Error for Mismatch {}
 
 /// Check a run against the golden model on every cycle and port the spec defines.
 /// Returns the number of values compared.
-pub fn check(expected: &Expected, got: &Trace) -> Result<usize, Mismatch> {
+pub fn check(expected: &Expected, got: &Trace) -> Result<usize, Box<Mismatch>> {
     let what = format!("golden vs {}", got.backend);
     let mut first: Option<Mismatch> = None;
     let mut count = 0;
     let mut compared = 0;
     if expected.rows.len() != got.rows.len() {
-        return Err(Mismatch {
+        return Err(Box::new(Mismatch {
             block: expected.block.clone(),
             what,
             port: "(trace length)".into(),
@@ -118,7 +135,7 @@ pub fn check(expected: &Expected, got: &Trace) -> Result<usize, Mismatch> {
             expected: format!("{} cycles", expected.rows.len()),
             got: format!("{} cycles", got.rows.len()),
             count: 1,
-        });
+        }));
     }
     for (c, (erow, grow)) in expected.rows.iter().zip(&got.rows).enumerate() {
         for (i, e) in erow.iter().enumerate() {
@@ -148,17 +165,17 @@ pub fn check(expected: &Expected, got: &Trace) -> Result<usize, Mismatch> {
     match first {
         Some(mut m) => {
             m.count = count;
-            Err(m)
+            Err(Box::new(m))
         }
         None => Ok(compared),
     }
 }
 
 /// Require two runs to agree on every cycle and every port.
-pub fn compare(a: &Trace, b: &Trace) -> Result<(), Mismatch> {
+pub fn compare(a: &Trace, b: &Trace) -> Result<(), Box<Mismatch>> {
     let what = format!("{} vs {}", a.backend, b.backend);
     if a.rows.len() != b.rows.len() || a.outputs.len() != b.outputs.len() {
-        return Err(Mismatch {
+        return Err(Box::new(Mismatch {
             block: a.block.clone(),
             what,
             port: "(trace shape)".into(),
@@ -166,7 +183,7 @@ pub fn compare(a: &Trace, b: &Trace) -> Result<(), Mismatch> {
             expected: format!("{} cycles x {} ports", a.rows.len(), a.outputs.len()),
             got: format!("{} cycles x {} ports", b.rows.len(), b.outputs.len()),
             count: 1,
-        });
+        }));
     }
     let mut first: Option<Mismatch> = None;
     let mut count = 0;
@@ -192,7 +209,7 @@ pub fn compare(a: &Trace, b: &Trace) -> Result<(), Mismatch> {
     match first {
         Some(mut m) => {
             m.count = count;
-            Err(m)
+            Err(Box::new(m))
         }
         None => Ok(()),
     }

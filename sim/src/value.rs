@@ -107,8 +107,14 @@ pub fn parse_hex(tok: &str) -> Option<Value> {
     if tok.is_empty() {
         return None;
     }
-    if tok.chars().any(|c| matches!(c, 'x' | 'X' | 'z' | 'Z' | '?')) {
-        if tok.chars().all(|c| c.is_ascii_hexdigit() || matches!(c, 'x' | 'X' | 'z' | 'Z' | '?')) {
+    if tok
+        .chars()
+        .any(|c| matches!(c, 'x' | 'X' | 'z' | 'Z' | '?'))
+    {
+        if tok
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || matches!(c, 'x' | 'X' | 'z' | 'Z' | '?'))
+        {
             return Some(Value::Unknown(tok.to_ascii_lowercase()));
         }
         return None;
@@ -127,7 +133,7 @@ mod tests {
         assert_eq!(unpack_lanes(&w, 6, 4, true), v);
         assert_eq!(to_i64(&from_signed(-128, 8), 8), -128);
         assert_eq!(from_signed(-1, 8), BigUint::from(255u32));
-        assert_eq!(parse_hex("0x1").is_none(), true);
+        assert!(parse_hex("0x1").is_none());
         assert_eq!(parse_hex("1x"), Some(Value::Unknown("1x".into())));
     }
 }

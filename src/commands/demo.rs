@@ -10,7 +10,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
-    println!("== emitting every block to {}", out.join("verilog").display());
+    println!(
+        "== emitting every block to {}",
+        out.join("verilog").display()
+    );
     emit::run(&[], true, &out.join("verilog"), false)?;
 
     let block = "lel_matmul";
@@ -30,12 +33,17 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
     let mut all_ok = true;
     let mut reference = None;
     for backend in Backend::ALL {
-        let opts = RunOptions { vcd: (backend == Backend::Icarus).then(|| vcd.clone()) };
+        let opts = RunOptions {
+            vcd: (backend == Backend::Icarus).then(|| vcd.clone()),
+        };
         let run = sim
             .run(backend, registry::build(block)?, &stim, &opts)
             .with_context(|| format!("{block} on {backend}"))?;
         let golden = check(&expected, &run.trace);
-        let cross = reference.as_ref().map(|r| compare(r, &run.trace)).unwrap_or(Ok(()));
+        let cross = reference
+            .as_ref()
+            .map(|r| compare(r, &run.trace))
+            .unwrap_or(Ok(()));
         let ok = golden.is_ok() && cross.is_ok();
         all_ok &= ok;
         let vi = run.trace.port_index("valid_out").context("valid_out")?;
@@ -46,7 +54,11 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
             .position(|r| r[vi] == edgelearn_sim::Value::Known(1u8.into()))
             .map(|r| (r + 1 - starts[0]).to_string())
             .unwrap_or_else(|| "-".into());
-        let build = if run.stats.cached { format!("{:.2}*", run.stats.build_seconds) } else { format!("{:.2}", run.stats.build_seconds) };
+        let build = if run.stats.cached {
+            format!("{:.2}*", run.stats.build_seconds)
+        } else {
+            format!("{:.2}", run.stats.build_seconds)
+        };
         println!(
             "{:<12} {:<10} {:>8} {:>10} {:>9.3} {:>14.0} {:>9} {:>10}",
             block,
@@ -68,9 +80,16 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
             reference = Some(run.trace);
         }
     }
-    println!("(* = Verilator build or Yosys netlist reused from the cache under {})", sim.root().display());
+    println!(
+        "(* = Verilator build or Yosys netlist reused from the cache under {})",
+        sim.root().display()
+    );
     println!("latency = clock edges from valid_in rising to valid_out rising (thesis: 602)");
     println!("netlist = Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog");
     println!("VCD of the Icarus run: {}", vcd.display());
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -10,7 +10,10 @@ pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Res
     let names: Vec<String> = if all {
         registry::names().iter().map(|s| s.to_string()).collect()
     } else if blocks.is_empty() {
-        bail!("name at least one block, or --all; valid blocks: {}", registry::names().join(", "));
+        bail!(
+            "name at least one block, or --all; valid blocks: {}",
+            registry::names().join(", ")
+        );
     } else {
         blocks.to_vec()
     };
@@ -18,7 +21,11 @@ pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Res
     let mut designs: Vec<(Box<dyn Design>, &'static str)> = Vec::new();
     for n in &names {
         let design = registry::build(n)?;
-        let summary = entries.iter().find(|e| e.name == n).map(|e| e.summary).unwrap_or("");
+        let summary = entries
+            .iter()
+            .find(|e| e.name == n)
+            .map(|e| e.summary)
+            .unwrap_or("");
         designs.push((design, summary));
     }
     let refs: Vec<(&dyn Design, &str)> = designs.iter().map(|(d, s)| (d.as_ref(), *s)).collect();

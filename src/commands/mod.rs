@@ -1,5 +1,6 @@
 //! Glue between the command line and the library crates.
 
+mod bench;
 mod demo;
 mod emit;
 
@@ -15,7 +16,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Emit { blocks, all, out, force } => emit::run(&blocks, all, &out, force),
+        Command::Emit {
+            blocks,
+            all,
+            out,
+            force,
+        } => emit::run(&blocks, all, &out, force),
         Command::Demo { out, seed } => demo::run(&out, seed),
+        Command::Bench { cycles, backends, cold } => bench::run(cycles, &backends, cold),
     }
 }

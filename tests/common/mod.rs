@@ -13,7 +13,10 @@ pub fn simulator() -> Simulator {
 
 /// The port list of a registered block.
 pub fn ports(block: &str) -> Vec<edgelearn_sim::PortSpec> {
-    registry::build(block).expect("registered block").ports().to_vec()
+    registry::build(block)
+        .expect("registered block")
+        .ports()
+        .to_vec()
 }
 
 /// Run `stim` on every backend in `backends`, compare each trace with the golden model on
@@ -23,7 +26,10 @@ pub fn check_block(block: &str, stim: &Stimulus, backends: &[Backend]) -> Vec<Ru
     let sim = simulator();
     let ports = ports(block);
     let expected = golden_trace(block, &ports, stim).expect("block has a golden model");
-    assert!(expected.defined() > 0, "{block}: the golden trace defines nothing; the test checks nothing");
+    assert!(
+        expected.defined() > 0,
+        "{block}: the golden trace defines nothing; the test checks nothing"
+    );
     let mut runs: Vec<Run> = Vec::new();
     for &b in backends {
         let design = registry::build(block).unwrap();
@@ -54,5 +60,6 @@ pub fn edges(in_row: usize, out_row: usize) -> usize {
 /// First trace row at or after `from` where `port` equals `value`.
 pub fn first_row_where(run: &Run, port: &str, value: u32, from: usize) -> Option<usize> {
     let i = run.trace.port_index(port).expect("port");
-    (from..run.trace.rows.len()).find(|&c| run.trace.rows[c][i] == edgelearn_sim::Value::Known(value.into()))
+    (from..run.trace.rows.len())
+        .find(|&c| run.trace.rows[c][i] == edgelearn_sim::Value::Known(value.into()))
 }

@@ -29,8 +29,14 @@ pub struct AsrFloor<const N: usize, const S: usize> {
 
 impl<const N: usize, const S: usize> Default for AsrFloor<N, S> {
     fn default() -> Self {
-        assert!((2..=64).contains(&N), "AsrFloor<{N}, {S}>: N must be in 2..=64");
-        assert!((1..=8).contains(&S), "AsrFloor<{N}, {S}>: S must be in 1..=8");
+        assert!(
+            (2..=64).contains(&N),
+            "AsrFloor<{N}, {S}>: N must be in 2..=64"
+        );
+        assert!(
+            (1..=8).contains(&S),
+            "AsrFloor<{N}, {S}>: S must be in 1..=8"
+        );
         Self {
             data_in: Default::default(),
             shift: Default::default(),

@@ -26,7 +26,10 @@ pub struct LaneJoin<const W: usize, const LANES: usize, const T: usize> {
 
 impl<const W: usize, const LANES: usize, const T: usize> Default for LaneJoin<W, LANES, T> {
     fn default() -> Self {
-        assert!(LANES >= 1 && T == W * LANES, "LaneJoin<{W}, {LANES}, {T}>: need T = W*LANES");
+        assert!(
+            LANES >= 1 && T == W * LANES,
+            "LaneJoin<{W}, {LANES}, {T}>: need T = W*LANES"
+        );
         Self {
             lanes: array_init::array_init(|_| Default::default()),
             word: Default::default(),

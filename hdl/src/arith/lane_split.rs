@@ -23,8 +23,14 @@ pub struct LaneSplit<const W: usize, const LANES: usize, const T: usize> {
 
 impl<const W: usize, const LANES: usize, const T: usize> Default for LaneSplit<W, LANES, T> {
     fn default() -> Self {
-        assert!(LANES >= 1 && T == W * LANES, "LaneSplit<{W}, {LANES}, {T}>: need T = W*LANES");
-        Self { word: Default::default(), lanes: array_init::array_init(|_| Default::default()) }
+        assert!(
+            LANES >= 1 && T == W * LANES,
+            "LaneSplit<{W}, {LANES}, {T}>: need T = W*LANES"
+        );
+        Self {
+            word: Default::default(),
+            lanes: array_init::array_init(|_| Default::default()),
+        }
     }
 }
 

@@ -27,7 +27,11 @@ impl<const N: usize, const M: usize> Default for SignExtend<N, M> {
     fn default() -> Self {
         assert!(N >= 1 && N <= M, "SignExtend<{N}, {M}>: need 1 <= N <= M");
         assert!(M <= 64, "SignExtend<{N}, {M}>: M must be at most 64");
-        let ext = if M == N { 0 } else { (u64::MAX >> (64 - M)) & !(u64::MAX >> (64 - N)) };
+        let ext = if M == N {
+            0
+        } else {
+            (u64::MAX >> (64 - M)) & !(u64::MAX >> (64 - N))
+        };
         Self {
             data_in: Default::default(),
             data_out: Default::default(),

@@ -24,7 +24,10 @@ pub struct ZeroExtend<const N: usize, const M: usize> {
 impl<const N: usize, const M: usize> Default for ZeroExtend<N, M> {
     fn default() -> Self {
         assert!(N >= 1 && N <= M, "ZeroExtend<{N}, {M}>: need 1 <= N <= M");
-        Self { data_in: Default::default(), data_out: Default::default() }
+        Self {
+            data_in: Default::default(),
+            data_out: Default::default(),
+        }
     }
 }
 

@@ -72,10 +72,16 @@ impl<const W: usize> Default for Lfsr<W> {
         let rows = lfsr_unfolded_rows(W + LFSR_BITS);
         // Column j: which output bits (resp. next-state bits) state bit j feeds.
         let out_col = |j: usize| -> u64 {
-            (0..W).filter(|&b| rows[b] >> j & 1 == 1).map(|b| 1u64 << b).sum()
+            (0..W)
+                .filter(|&b| rows[b] >> j & 1 == 1)
+                .map(|b| 1u64 << b)
+                .sum()
         };
         let state_col = |j: usize| -> u64 {
-            (0..LFSR_BITS).filter(|&i| rows[W + i] >> j & 1 == 1).map(|i| 1u64 << i).sum()
+            (0..LFSR_BITS)
+                .filter(|&i| rows[W + i] >> j & 1 == 1)
+                .map(|i| 1u64 << i)
+                .sum()
         };
         Self {
             clock: Default::default(),

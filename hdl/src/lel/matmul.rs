@@ -116,7 +116,11 @@ impl<
             "MatMul<{LANES}, {DW}, {WW}, {OW}, {ACC}, {WT}, {OT}, {AT}>: need 1 <= LANES <= 16, \
              WT = LANES*WW, OT = LANES*OW, AT = LANES*ACC"
         );
-        assert!(WW >= 2 && WW - 1 <= 8, "MatMul: weight width {WW} gives {} fraction bits; at most 8", WW - 1);
+        assert!(
+            WW >= 2 && WW - 1 <= 8,
+            "MatMul: weight width {WW} gives {} fraction bits; at most 8",
+            WW - 1
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -170,8 +174,19 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x_s1, w_s1, v_s1, v_s2, alpha_fc_s1, alpha_lc_s1, fc_q, lc_q, mask_q,
-            acc_q, valid_q
+            self,
+            clock,
+            x_s1,
+            w_s1,
+            v_s1,
+            v_s2,
+            alpha_fc_s1,
+            alpha_lc_s1,
+            fc_q,
+            lc_q,
+            mask_q,
+            acc_q,
+            valid_q
         );
         // Stage 1: register the row.
         self.x_s1.d.next = self.data_in.val();

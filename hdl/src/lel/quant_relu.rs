@@ -37,7 +37,10 @@ pub struct QuantRelu<const ACC: usize, const OW: usize> {
 impl<const ACC: usize, const OW: usize> QuantRelu<ACC, OW> {
     /// A quantizer whose shift is `frac + alpha` (`frac + 7` must fit in 4 bits).
     pub fn new(frac: u8) -> Self {
-        assert!(frac <= 8, "QuantRelu: frac {frac} + alpha 7 must be at most 15");
+        assert!(
+            frac <= 8,
+            "QuantRelu: frac {frac} + alpha 7 must be at most 15"
+        );
         Self {
             acc: Default::default(),
             alpha: Default::default(),

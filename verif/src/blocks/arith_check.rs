@@ -8,7 +8,11 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn push(s: &mut Stimulus, a: u32, b: u16, shift: u8) -> Result<()> {
-    s.row().set("a", a)?.set("b", b)?.set("shift", shift)?.push()
+    s.row()
+        .set("a", a)?
+        .set("b", b)?
+        .set("shift", shift)?
+        .push()
 }
 
 /// Every 8-bit x 6-bit operand pair (16,384), every 8-bit value at every shift 0..31
@@ -32,14 +36,40 @@ pub fn exhaustive_stimulus(ports: &[PortSpec], seed: u64, random: usize) -> Resu
         push(&mut s, i & 0x1f, (i >> 5) as u16, (i % 32) as u8)?;
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let corners_a: Vec<u32> = [i32::MIN, i32::MAX, -1, 0, 1, -(1 << 23), (1 << 23) - 1, -(1 << 15), (1 << 15) - 1, -128, 127, -127, -31, 31]
+    let corners_a: Vec<u32> = [
+        i32::MIN,
+        i32::MAX,
+        -1,
+        0,
+        1,
+        -(1 << 23),
+        (1 << 23) - 1,
+        -(1 << 15),
+        (1 << 15) - 1,
+        -128,
+        127,
+        -127,
+        -31,
+        31,
+    ]
+    .iter()
+    .map(|&v| v as u32)
+    .collect();
+    let corners_b: Vec<u16> = [i16::MIN, i16::MAX, -1, 0, 1, -32, 31, -128, 127]
         .iter()
-        .map(|&v| v as u32)
+        .map(|&v| v as u16)
         .collect();
-    let corners_b: Vec<u16> = [i16::MIN, i16::MAX, -1, 0, 1, -32, 31, -128, 127].iter().map(|&v| v as u16).collect();
     for k in 0..random {
-        let a = if k % 4 == 0 { corners_a[rng.random_range(0..corners_a.len())] } else { rng.random() };
-        let b = if k % 3 == 0 { corners_b[rng.random_range(0..corners_b.len())] } else { rng.random() };
+        let a = if k % 4 == 0 {
+            corners_a[rng.random_range(0..corners_a.len())]
+        } else {
+            rng.random()
+        };
+        let b = if k % 3 == 0 {
+            corners_b[rng.random_range(0..corners_b.len())]
+        } else {
+            rng.random()
+        };
         push(&mut s, a, b, rng.random_range(0..32))?;
     }
     Ok(s)

@@ -10,7 +10,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Reset, then `seeds` rounds of: load a random seed (one `prog` clock), then `steps`
 /// `instr` clocks, with idle clocks and the seed-0 corner mixed in.
-pub fn random_stimulus(block: &str, ports: &[PortSpec], seed: u64, seeds: usize, steps: usize) -> Result<Stimulus> {
+pub fn random_stimulus(
+    block: &str,
+    ports: &[PortSpec],
+    seed: u64,
+    seeds: usize,
+    steps: usize,
+) -> Result<Stimulus> {
     let mut s = Stimulus::new(block, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
@@ -21,20 +27,38 @@ pub fn random_stimulus(block: &str, ports: &[PortSpec], seed: u64, seeds: usize,
             2 => 0x1_ffff,
             _ => rng.random_range(0..(1 << 17)),
         };
-        s.row().bit("reset", false)?.set("seed", sd)?.bit("prog", true)?.bit("instr", false)?.push()?;
+        s.row()
+            .bit("reset", false)?
+            .set("seed", sd)?
+            .bit("prog", true)?
+            .bit("instr", false)?
+            .push()?;
         for _ in 0..steps {
             let idle = rng.random_range(0..8) == 0;
-            s.row().bit("prog", false)?.bit("instr", !idle)?.set("seed", rng.random_range(0..(1u32 << 17)))?.push()?;
+            s.row()
+                .bit("prog", false)?
+                .bit("instr", !idle)?
+                .set("seed", rng.random_range(0..(1u32 << 17)))?
+                .push()?;
         }
     }
     Ok(s)
 }
 
 /// Load one seed and step `steps` times (for the period check).
-pub fn period_stimulus(block: &str, ports: &[PortSpec], seed: u32, steps: usize) -> Result<Stimulus> {
+pub fn period_stimulus(
+    block: &str,
+    ports: &[PortSpec],
+    seed: u32,
+    steps: usize,
+) -> Result<Stimulus> {
     let mut s = Stimulus::new(block, ports);
     s.row().bit("reset", true)?.push()?;
-    s.row().bit("reset", false)?.set("seed", seed)?.bit("prog", true)?.push()?;
+    s.row()
+        .bit("reset", false)?
+        .set("seed", seed)?
+        .bit("prog", true)?
+        .push()?;
     for _ in 0..steps {
         s.row().bit("prog", false)?.bit("instr", true)?.push()?;
     }

@@ -23,10 +23,17 @@ pub struct Burst {
 }
 
 /// A random thesis burst: `rows` rows, weights in -31..31, inputs in -127..127.
-pub fn thesis_burst(rng: &mut Xoshiro256PlusPlus, rows: usize, alpha_fc: u32, alpha_lc: u32) -> Burst {
+pub fn thesis_burst(
+    rng: &mut Xoshiro256PlusPlus,
+    rows: usize,
+    alpha_fc: u32,
+    alpha_lc: u32,
+) -> Burst {
     Burst {
         data: (0..rows).map(|_| rng.random_range(-127..=127)).collect(),
-        weights: (0..rows).map(|_| (0..4).map(|_| rng.random_range(-31..=31)).collect()).collect(),
+        weights: (0..rows)
+            .map(|_| (0..4).map(|_| rng.random_range(-31..=31)).collect())
+            .collect(),
         alpha_fc,
         alpha_lc,
     }
@@ -35,14 +42,22 @@ pub fn thesis_burst(rng: &mut Xoshiro256PlusPlus, rows: usize, alpha_fc: u32, al
 /// Reset for one cycle, then each burst streamed with `instr = valid_in = 1`, bursts
 /// separated by `gap` idle cycles, then `tail` idle cycles. Returns the stimulus and the
 /// cycle of each burst's first row.
-pub fn burst_stimulus(ports: &[PortSpec], bursts: &[Burst], gap: usize, tail: usize) -> Result<(Stimulus, Vec<usize>)> {
+pub fn burst_stimulus(
+    ports: &[PortSpec],
+    bursts: &[Burst],
+    gap: usize,
+    tail: usize,
+) -> Result<(Stimulus, Vec<usize>)> {
     let mut s = Stimulus::new("lel_matmul", ports);
     let mut starts = Vec::new();
     s.row().bit("reset", true)?.push()?;
     for (k, b) in bursts.iter().enumerate() {
         if k > 0 {
             for _ in 0..gap {
-                s.row().bit("instr", false)?.bit("valid_in", false)?.push()?;
+                s.row()
+                    .bit("instr", false)?
+                    .bit("valid_in", false)?
+                    .push()?;
             }
         }
         starts.push(s.len());
@@ -59,16 +74,27 @@ pub fn burst_stimulus(ports: &[PortSpec], bursts: &[Burst], gap: usize, tail: us
         }
     }
     for _ in 0..tail {
-        s.row().bit("instr", false)?.bit("valid_in", false)?.push()?;
+        s.row()
+            .bit("instr", false)?
+            .bit("valid_in", false)?
+            .push()?;
     }
     Ok((s, starts))
 }
 
 /// The thesis test: two 600-row bursts (so the second exercises the time-division reuse),
 /// one idle cycle apart, with the given scale fields.
-pub fn thesis_stimulus(ports: &[PortSpec], seed: u64, alpha_fc: u32, alpha_lc: u32) -> Result<(Stimulus, Vec<Burst>, Vec<usize>)> {
+pub fn thesis_stimulus(
+    ports: &[PortSpec],
+    seed: u64,
+    alpha_fc: u32,
+    alpha_lc: u32,
+) -> Result<(Stimulus, Vec<Burst>, Vec<usize>)> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let bursts = vec![thesis_burst(&mut rng, 600, alpha_fc, alpha_lc), thesis_burst(&mut rng, 600, alpha_fc, alpha_lc)];
+    let bursts = vec![
+        thesis_burst(&mut rng, 600, alpha_fc, alpha_lc),
+        thesis_burst(&mut rng, 600, alpha_fc, alpha_lc),
+    ];
     let (s, starts) = burst_stimulus(ports, &bursts, 1, 8)?;
     Ok((s, bursts, starts))
 }
@@ -81,11 +107,19 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     while s.len() < cycles {
-        let len = if rng.random_range(0..4) == 0 { rng.random_range(300..=700) } else { rng.random_range(1..=40) };
+        let len = if rng.random_range(0..4) == 0 {
+            rng.random_range(300..=700)
+        } else {
+            rng.random_range(1..=40)
+        };
         let extreme = rng.random_range(0..6) == 0;
         for _ in 0..len {
             let x = if extreme {
-                if rng.random_range(0..2) == 0 { -128 } else { 127 }
+                if rng.random_range(0..2) == 0 {
+                    -128
+                } else {
+                    127
+                }
             } else if rng.random_range(0..5) == 0 {
                 CORNERS_8[rng.random_range(0..CORNERS_8.len())]
             } else {
@@ -113,7 +147,11 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
                 .push()?;
         }
         for _ in 0..rng.random_range(1..=4) {
-            s.row().bit("reset", false)?.bit("valid_in", false)?.bit("instr", rng.random_range(0..2) == 0)?.push()?;
+            s.row()
+                .bit("reset", false)?
+                .bit("valid_in", false)?
+                .bit("instr", rng.random_range(0..2) == 0)?
+                .push()?;
         }
     }
     Ok(s)
@@ -137,8 +175,16 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         });
         e.set(c, "valid_out", BigUint::from(o.valid_out as u8));
         if let Some(r) = o.result {
-            e.set(c, "output_to_fc", pack_lanes(&r.to_fc, cfg.out_bits as usize));
-            e.set(c, "output_to_lc", pack_lanes(&r.to_lc, cfg.out_bits as usize));
+            e.set(
+                c,
+                "output_to_fc",
+                pack_lanes(&r.to_fc, cfg.out_bits as usize),
+            );
+            e.set(
+                c,
+                "output_to_lc",
+                pack_lanes(&r.to_lc, cfg.out_bits as usize),
+            );
             let mask: Vec<i64> = r.relu_mask.iter().map(|&b| b as i64).collect();
             e.set(c, "relu_mask", pack_lanes(&mask, 1));
             e.set(c, "debug_acc", pack_lanes(&r.acc, cfg.acc_bits as usize));

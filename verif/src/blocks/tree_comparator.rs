@@ -14,16 +14,29 @@ pub const LANES: usize = 9;
 
 /// One reset cycle, `rows` rows of random values in -127..127 streamed back to back with
 /// `instr` and `valid_in` high, then `tail` idle cycles. The first row is cycle 1.
-pub fn thesis_stimulus(ports: &[PortSpec], seed: u64, rows: usize, tail: usize) -> Result<Stimulus> {
+pub fn thesis_stimulus(
+    ports: &[PortSpec],
+    seed: u64,
+    rows: usize,
+    tail: usize,
+) -> Result<Stimulus> {
     let mut s = Stimulus::new("lel_tree_comparator", ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for _ in 0..rows {
         let row: Vec<i64> = (0..LANES).map(|_| rng.random_range(-127..=127)).collect();
-        s.row().bit("reset", false)?.bit("instr", true)?.bit("valid_in", true)?.set_lanes("data_in", &row)?.push()?;
+        s.row()
+            .bit("reset", false)?
+            .bit("instr", true)?
+            .bit("valid_in", true)?
+            .set_lanes("data_in", &row)?
+            .push()?;
     }
     for _ in 0..tail {
-        s.row().bit("instr", false)?.bit("valid_in", false)?.push()?;
+        s.row()
+            .bit("instr", false)?
+            .bit("valid_in", false)?
+            .push()?;
     }
     Ok(s)
 }

@@ -18,12 +18,16 @@ impl SerialLfsr {
     /// Seeded register; seed 0 (the lock-up state) loads 1, as the hardware does.
     pub fn new(seed: u32) -> Self {
         let s = seed & 0x1_ffff;
-        SerialLfsr { state: if s == 0 { 1 } else { s } }
+        SerialLfsr {
+            state: if s == 0 { 1 } else { s },
+        }
     }
 
     /// A register in an arbitrary raw state (0 included: it then emits zeros forever).
     pub fn from_raw(state: u32) -> Self {
-        SerialLfsr { state: state & 0x1_ffff }
+        SerialLfsr {
+            state: state & 0x1_ffff,
+        }
     }
 
     /// The raw state.
@@ -70,7 +74,11 @@ pub struct Lfsr {
 impl Lfsr {
     /// The block as it powers up (state 0, `out` 0).
     pub fn new(w: usize) -> Self {
-        Lfsr { w, reg: SerialLfsr::from_raw(0), out: 0 }
+        Lfsr {
+            w,
+            reg: SerialLfsr::from_raw(0),
+            out: 0,
+        }
     }
 
     /// One clock edge; returns `out` after it.

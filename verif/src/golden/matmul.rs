@@ -21,8 +21,13 @@ pub struct MatmulConfig {
 
 impl MatmulConfig {
     /// The thesis matmul: 4 lanes, 8-bit activations, 6-bit weights, 8-bit outputs, 24-bit accumulators.
-    pub const THESIS: MatmulConfig =
-        MatmulConfig { lanes: 4, data_bits: 8, weight_bits: 6, out_bits: 8, acc_bits: 24 };
+    pub const THESIS: MatmulConfig = MatmulConfig {
+        lanes: 4,
+        data_bits: 8,
+        weight_bits: 6,
+        out_bits: 8,
+        acc_bits: 24,
+    };
 
     /// The base right shift (weight fraction bits).
     pub fn frac(&self) -> u32 {
@@ -49,17 +54,34 @@ pub struct MatmulResult {
 }
 
 /// Quantize finished accumulators.
-pub fn matmul_outputs(cfg: &MatmulConfig, acc: &[i64], alpha_fc: u32, alpha_lc: u32) -> MatmulResult {
+pub fn matmul_outputs(
+    cfg: &MatmulConfig,
+    acc: &[i64],
+    alpha_fc: u32,
+    alpha_lc: u32,
+) -> MatmulResult {
     MatmulResult {
         acc: acc.to_vec(),
-        to_fc: acc.iter().map(|&a| quant_relu(a, cfg.frac(), alpha_fc, cfg.out_bits)).collect(),
-        to_lc: acc.iter().map(|&a| quant_relu(a, cfg.frac(), alpha_lc, cfg.out_bits)).collect(),
+        to_fc: acc
+            .iter()
+            .map(|&a| quant_relu(a, cfg.frac(), alpha_fc, cfg.out_bits))
+            .collect(),
+        to_lc: acc
+            .iter()
+            .map(|&a| quant_relu(a, cfg.frac(), alpha_lc, cfg.out_bits))
+            .collect(),
         relu_mask: acc.iter().map(|&a| a > 0).collect(),
     }
 }
 
 /// One whole burst: `data[k]` against `weights[k][lane]`.
-pub fn matmul(cfg: &MatmulConfig, data: &[i64], weights: &[Vec<i64>], alpha_fc: u32, alpha_lc: u32) -> MatmulResult {
+pub fn matmul(
+    cfg: &MatmulConfig,
+    data: &[i64],
+    weights: &[Vec<i64>],
+    alpha_fc: u32,
+    alpha_lc: u32,
+) -> MatmulResult {
     let mut acc = vec![0i64; cfg.lanes];
     for (x, w) in data.iter().zip(weights) {
         for (a, wl) in acc.iter_mut().zip(w) {
@@ -111,7 +133,13 @@ pub struct Matmul {
 impl Matmul {
     /// Idle block.
     pub fn new(cfg: MatmulConfig) -> Self {
-        Matmul { cfg, acc: vec![0; cfg.lanes], in_burst: false, alpha: (0, 0), pending: None }
+        Matmul {
+            cfg,
+            acc: vec![0; cfg.lanes],
+            in_burst: false,
+            alpha: (0, 0),
+            pending: None,
+        }
     }
 
     /// One clock edge.
@@ -121,7 +149,10 @@ impl Matmul {
             self.acc.iter_mut().for_each(|a| *a = 0);
             self.in_burst = false;
             self.alpha = (0, 0);
-            return MatmulOut { valid_out: false, result: None };
+            return MatmulOut {
+                valid_out: false,
+                result: None,
+            };
         }
         if i.instr && i.valid_in {
             for (a, w) in self.acc.iter_mut().zip(&i.weight) {
@@ -130,11 +161,19 @@ impl Matmul {
             self.alpha = (i.alpha_fc, i.alpha_lc);
             self.in_burst = true;
         } else if self.in_burst {
-            self.pending = Some(matmul_outputs(&self.cfg, &self.acc, self.alpha.0, self.alpha.1));
+            self.pending = Some(matmul_outputs(
+                &self.cfg,
+                &self.acc,
+                self.alpha.0,
+                self.alpha.1,
+            ));
             self.acc.iter_mut().for_each(|a| *a = 0);
             self.in_burst = false;
         }
-        MatmulOut { valid_out: emit.is_some(), result: emit }
+        MatmulOut {
+            valid_out: emit.is_some(),
+            result: emit,
+        }
     }
 }
 
@@ -156,8 +195,17 @@ mod tests {
     fn burst_result_shows_two_cycles_after_the_last_row() {
         let cfg = MatmulConfig::THESIS;
         let mut m = Matmul::new(cfg);
-        let row = MatmulIn { instr: true, valid_in: true, data_in: 3, weight: vec![1, -1, 31, -32], ..Default::default() };
-        let idle = MatmulIn { weight: vec![0; 4], ..Default::default() };
+        let row = MatmulIn {
+            instr: true,
+            valid_in: true,
+            data_in: 3,
+            weight: vec![1, -1, 31, -32],
+            ..Default::default()
+        };
+        let idle = MatmulIn {
+            weight: vec![0; 4],
+            ..Default::default()
+        };
         let mut valid_at = vec![];
         for c in 0..10 {
             let o = m.step(if c < 4 { &row } else { &idle });

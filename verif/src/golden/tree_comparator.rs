@@ -52,6 +52,9 @@ impl TreeComparator {
             self.pipe[0] = (i.instr && i.valid_in).then(|| tree_comparator(&i.data_in));
         }
         let last = self.pipe[TREE_COMPARATOR_DEPTH - 1];
-        TreeComparatorOut { data_out: last, valid_out: last.is_some() }
+        TreeComparatorOut {
+            data_out: last,
+            valid_out: last.is_some(),
+        }
     }
 }

@@ -1,0 +1,254 @@
+//! `edgelearn emit`: file and module naming, the manifest, compiling every emitted file
+//! together, lint, synthesis, and the error cases.
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn edgelearn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
+        .args(args)
+        .output()
+        .expect("run edgelearn")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("emit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn emit_all(dir: &Path) -> Json {
+    let out = edgelearn(&["emit", "--all", "--out", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn ports(manifest: &Json, block: &str) -> Vec<(String, String, u64, bool)> {
+    manifest["blocks"][block]["ports"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{block} missing from manifest"))
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["direction"].as_str().unwrap().to_string(),
+                p["width"].as_u64().unwrap(),
+                p["signed"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn p(name: &str, dir: &str, width: u64, signed: bool) -> (String, String, u64, bool) {
+    (name.to_string(), dir.to_string(), width, signed)
+}
+
+#[test]
+fn emit_all_names_modules_after_files_and_lists_ports() {
+    let dir = tmp("all");
+    let manifest = emit_all(&dir);
+    let blocks = manifest["blocks"].as_object().unwrap();
+    let names: Vec<&str> = edgelearn_hdl::registry::names();
+    assert_eq!(blocks.len(), names.len());
+    for name in &names {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.v"))).unwrap();
+        let modules: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("module "))
+            .map(|l| l.split('(').next().unwrap().trim())
+            .collect();
+        assert_eq!(modules[0], *name, "top module of {name}.v");
+        assert!(!modules.contains(&"top"));
+        for m in &modules[1..] {
+            assert!(
+                m.starts_with(&format!("{name}$")),
+                "{name}.v: inner module {m} lacks the prefix"
+            );
+        }
+        assert_eq!(blocks[*name]["top"], *name);
+    }
+    let i = "input";
+    let o = "output";
+    let lfsr = |w| {
+        vec![
+            p("clock", i, 1, false),
+            p("reset", i, 1, false),
+            p("seed", i, 17, false),
+            p("prog", i, 1, false),
+            p("instr", i, 1, false),
+            p("out", o, w, false),
+        ]
+    };
+    assert_eq!(ports(&manifest, "lel_lfsr56"), lfsr(56));
+    assert_eq!(ports(&manifest, "lel_lfsr60"), lfsr(60));
+    assert_eq!(
+        ports(&manifest, "lel_tree_comparator"),
+        vec![
+            p("clock", i, 1, false),
+            p("reset", i, 1, false),
+            p("data_in", i, 72, true),
+            p("instr", i, 1, false),
+            p("valid_in", i, 1, false),
+            p("data_out", o, 8, true),
+            p("valid_out", o, 1, false),
+        ]
+    );
+    assert_eq!(
+        ports(&manifest, "lel_matmul"),
+        vec![
+            p("clock", i, 1, false),
+            p("reset", i, 1, false),
+            p("data_in", i, 8, true),
+            p("weight", i, 24, true),
+            p("instr", i, 1, false),
+            p("alpha_fc", i, 3, false),
+            p("alpha_lc", i, 3, false),
+            p("valid_in", i, 1, false),
+            p("output_to_fc", o, 32, true),
+            p("output_to_lc", o, 32, true),
+            p("relu_mask", o, 4, false),
+            p("valid_out", o, 1, false),
+            p("debug_acc", o, 96, true),
+        ]
+    );
+    assert_eq!(manifest["blocks"]["lel_matmul"]["ports"][3]["lanes"], 4);
+    assert_eq!(
+        manifest["blocks"]["lel_matmul"]["ports"][3]["lane_width"],
+        6
+    );
+}
+
+#[test]
+fn emitted_files_compile_together_lint_and_synthesize() {
+    let dir = tmp("tools");
+    emit_all(&dir);
+    let files: Vec<PathBuf> = edgelearn_hdl::registry::names()
+        .iter()
+        .map(|n| dir.join(format!("{n}.v")))
+        .collect();
+    let out = Command::new("iverilog")
+        .args(["-g2012", "-o", "/dev/null"])
+        .args(&files)
+        .output()
+        .expect("iverilog installed");
+    assert!(
+        out.status.success(),
+        "icarus: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("verilator")
+        .args(["--lint-only", "-Wall", "-Wno-MULTITOP"])
+        .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
+        .args(&files)
+        .output()
+        .expect("verilator installed");
+    assert!(
+        out.status.success(),
+        "verilator: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in edgelearn_hdl::registry::names() {
+        let out = Command::new("verilator")
+            .args(["--lint-only", "-Wall"])
+            .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
+            .args(["--top-module", name])
+            .arg(dir.join(format!("{name}.v")))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "verilator lint {name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let script = format!(
+            "read_verilog {}; synth -top {name}; check -assert",
+            dir.join(format!("{name}.v")).display()
+        );
+        let out = Command::new("yosys")
+            .args(["-q", "-p", &script])
+            .output()
+            .expect("yosys installed");
+        assert!(
+            out.status.success(),
+            "yosys {name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn emit_unknown_block_lists_valid_names_and_exits_2() {
+    let dir = tmp("unknown");
+    let out = edgelearn(&[
+        "emit",
+        "lel_matmul",
+        "no_such_block",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no_such_block"), "{err}");
+    for n in edgelearn_hdl::registry::names() {
+        assert!(err.contains(n), "valid names listed: {err}");
+    }
+    assert!(
+        !dir.join("lel_matmul.v").exists(),
+        "nothing is written when a name is wrong"
+    );
+}
+
+#[test]
+fn emit_into_unwritable_dir_is_a_clear_error() {
+    let dir = tmp("unwritable");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = edgelearn(&[
+        "emit",
+        "lel_matmul",
+        "--out",
+        file.join("sub").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot emit into") && err.contains("a-file/sub"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn emit_does_not_overwrite_foreign_files_without_force() {
+    let dir = tmp("foreign");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("lel_matmul.v"), "// my own matmul\n").unwrap();
+    let out = edgelearn(&["emit", "lel_matmul", "--out", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lel_matmul.v")).unwrap(),
+        "// my own matmul\n"
+    );
+    let out = edgelearn(&[
+        "emit",
+        "lel_matmul",
+        "--force",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    // Re-emitting over edgelearn's own files needs no --force, and keeps other blocks listed.
+    let out = edgelearn(&["emit", "lel_lfsr56", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    let m: Json =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert!(m["blocks"]["lel_matmul"].is_object() && m["blocks"]["lel_lfsr56"].is_object());
+}
