@@ -133,7 +133,8 @@ mod tests {
         assert_eq!(unpack_lanes(&w, 6, 4, true), v);
         assert_eq!(to_i64(&from_signed(-128, 8), 8), -128);
         assert_eq!(from_signed(-1, 8), BigUint::from(255u32));
-        assert!(parse_hex("0x1").is_none());
+        assert!(parse_hex("g1").is_none());
+        assert_eq!(parse_hex("0x1"), Some(Value::Unknown("0x1".into())));
         assert_eq!(parse_hex("1x"), Some(Value::Unknown("1x".into())));
     }
 }
