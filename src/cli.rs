@@ -39,7 +39,11 @@ pub enum Command {
         #[arg(long, default_value_t = 100_000)]
         cycles: usize,
         /// Backends, comma-separated (native, icarus, verilator, netlist).
-        #[arg(long, value_delimiter = ',', default_value = "native,icarus,verilator,netlist")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "native,icarus,verilator,netlist"
+        )]
         backends: Vec<String>,
         /// Build in a fresh directory so the Verilator build time is a cold build.
         #[arg(long)]

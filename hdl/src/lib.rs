@@ -11,6 +11,7 @@ pub mod arith;
 pub mod design;
 pub mod error;
 pub mod lel;
+pub mod mem;
 pub mod prelude;
 pub mod registry;
 

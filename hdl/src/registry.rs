@@ -3,9 +3,24 @@
 use crate::arith::check::ArithCheck;
 use crate::design::{Design, Instance};
 use crate::error::{Error, ErrorKind};
+use crate::lel::cache_x4::{LelCacheX4Act, LelCacheX4Grad, LelCacheX4Weight};
+use crate::lel::classification::LelClassification;
+use crate::lel::lc_forward::LelLcForward;
 use crate::lel::lfsr::Lfsr;
+use crate::lel::loss::LelLoss;
 use crate::lel::matmul::LelMatmul;
+use crate::lel::tree_adder::LelTreeAdder;
+use crate::lel::tree_adder_conv::LelTreeAdderConv;
 use crate::lel::tree_comparator::LelTreeComparator;
+use crate::lel::triout_cache::LelTrioutCache;
+use crate::lel::weight_update::LelWeightUpdate;
+
+/// Depths of the three cache X4 scenarios (docs/decisions.md D-CACHE).
+pub const CACHE_ACT_DEPTH: usize = 150;
+/// FC0 weight words per sub-layer: 120 outputs x 600 inputs / 4 lanes.
+pub const CACHE_WEIGHT_DEPTH: usize = 18_000;
+/// Gradient entries per sub-layer.
+pub const CACHE_GRAD_DEPTH: usize = 120;
 
 /// A registered block.
 pub struct BlockEntry {
@@ -48,6 +63,56 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "lel_matmul",
             summary: "4-lane signed MAC matmul with alpha_fc/alpha_lc quantizers and ReLU mask (thesis §4.1.1)",
             build: || boxed("lel_matmul", LelMatmul::default()),
+        },
+        BlockEntry {
+            name: "lel_lc_forward",
+            summary: "local classifier forward: 10 MAC units, 480 inputs -> 10 x 23-bit sums (thesis §4.1.2)",
+            build: || boxed("lel_lc_forward", LelLcForward::default()),
+        },
+        BlockEntry {
+            name: "lel_tree_adder",
+            summary: "LC backward: pipelined 10-way multiply + tree sum, masked, sat8(floor(t/32)), 6 cycles (thesis §4.1.3)",
+            build: || boxed("lel_tree_adder", LelTreeAdder::default()),
+        },
+        BlockEntry {
+            name: "lel_tree_adder_conv",
+            summary: "tree adder in the conv role: 3x3 window, alpha_conv, quantized ReLU, 6 cycles (thesis §4.1.4)",
+            build: || boxed("lel_tree_adder_conv", LelTreeAdderConv::default()),
+        },
+        BlockEntry {
+            name: "lel_loss",
+            summary: "loss derivative, eq 4.1 in integers: hard sigmoid + MSE, Q12 in, Q7 out (thesis §4.1.5)",
+            build: || boxed("lel_loss", LelLoss::default()),
+        },
+        BlockEntry {
+            name: "lel_weight_update",
+            summary: "4-lane stochastic weight update, p = |x e| >> lr_shift vs 14-bit random, 2 cycles (thesis §4.1.6)",
+            build: || boxed("lel_weight_update", LelWeightUpdate::default()),
+        },
+        BlockEntry {
+            name: "lel_cache_x4_act",
+            summary: "cache X4, activation scenario: 4 x 150 x 32-bit (4 int8 per word), read latency 2 (thesis §4.1.8)",
+            build: || boxed("lel_cache_x4_act", LelCacheX4Act::new(CACHE_ACT_DEPTH)),
+        },
+        BlockEntry {
+            name: "lel_cache_x4_weight",
+            summary: "cache X4, FC0 weight scenario: 4 x 18000 x 24-bit (4 int6 per word), block RAM (thesis §4.1.8)",
+            build: || boxed("lel_cache_x4_weight", LelCacheX4Weight::new(CACHE_WEIGHT_DEPTH)),
+        },
+        BlockEntry {
+            name: "lel_cache_x4_grad",
+            summary: "cache X4, gradient scenario: 4 x 120 x 8-bit, read latency 2 (thesis §4.1.8)",
+            build: || boxed("lel_cache_x4_grad", LelCacheX4Grad::new(CACHE_GRAD_DEPTH)),
+        },
+        BlockEntry {
+            name: "lel_triout_cache",
+            summary: "triout cache, image variant: 3 x 32 x 32 int8, three row outputs, clr_opt/pop_en (thesis §4.1.9)",
+            build: || boxed("lel_triout_cache", LelTrioutCache::new(3, 32)),
+        },
+        BlockEntry {
+            name: "lel_classification",
+            summary: "sequential argmax of 10 x 23-bit LC outputs, first max wins, 9 cycles (thesis §4.1.11)",
+            build: || boxed("lel_classification", LelClassification::default()),
         },
     ]
 }

@@ -138,6 +138,14 @@ const VERILATOR_FLAGS: &[&str] = &[
     "fast",
 ];
 
+/// The Yosys flow of the netlist backend (after `read_verilog -nosynthesis`, so the
+/// simulation-only memory initialisation is kept): generic synthesis to gates with
+/// memories left as inferred `$mem` cells, which `write_verilog` emits as arrays.
+/// Mapping memories to flip-flops would make Icarus compile for minutes.
+fn netlist_flow(block: &str) -> String {
+    format!("synth -flatten -top {block} -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; opt -fast")
+}
+
 fn sha256_hex(parts: &[&str]) -> String {
     let mut h = Sha256::new();
     for p in parts {
@@ -346,7 +354,8 @@ impl Simulator {
     /// Synthesize (or reuse) the flattened Yosys netlist of this Verilog.
     fn netlist(&self, block: &str, verilog: &str) -> Result<(PathBuf, bool)> {
         let version = tools::version("yosys")?;
-        let key = sha256_hex(&[verilog, &version, "synth -flatten"]);
+        let flow = netlist_flow(block);
+        let key = sha256_hex(&[verilog, &version, &flow]);
         let dir = self.root.join("netlist");
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let dir = std::path::absolute(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -359,7 +368,7 @@ impl Simulator {
         let tmp = dir.join(format!("tmp-{block}-{}-{n}.v", std::process::id()));
         write(&src, verilog)?;
         let script = format!(
-            "read_verilog {}; synth -flatten -top {block}; write_verilog -noattr {}",
+            "read_verilog -nosynthesis {}; {flow}; write_verilog -noattr {}",
             src.display(),
             tmp.display()
         );

@@ -12,7 +12,11 @@ use std::process::ExitCode;
 pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<ExitCode> {
     let backends: Vec<Backend> = backends
         .iter()
-        .map(|b| Backend::parse(b).with_context(|| format!("unknown backend `{b}` (native, icarus, verilator, netlist)")))
+        .map(|b| {
+            Backend::parse(b).with_context(|| {
+                format!("unknown backend `{b}` (native, icarus, verilator, netlist)")
+            })
+        })
         .collect::<anyhow::Result<_>>()?;
     if cycles < 700 {
         bail!("--cycles must be at least 700 (one 600-row burst and its result)");
@@ -20,7 +24,9 @@ pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<Exi
     let block = "lel_matmul";
     let ports = registry::build(block)?.ports().to_vec();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-    let bursts: Vec<_> = (0..cycles / 601).map(|k| thesis_burst(&mut rng, 600, (k % 8) as u32, 4)).collect();
+    let bursts: Vec<_> = (0..cycles / 601)
+        .map(|k| thesis_burst(&mut rng, 600, (k % 8) as u32, 4))
+        .collect();
     let (stim, _) = burst_stimulus(&ports, &bursts, 1, cycles - bursts.len() * 601)?;
     let expected = golden_trace(block, &ports, &stim).context("no golden model")?;
     let sim = if cold {
@@ -29,8 +35,15 @@ pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<Exi
     } else {
         Simulator::from_env()
     };
-    println!("{block}, {} cycles ({} thesis bursts of 600 rows)", stim.len(), bursts.len());
-    println!("{:<10} {:>12} {:>8} {:>10} {:>14} {:>10}", "backend", "build s", "cached", "sim s", "cycles/s", "bit-exact");
+    println!(
+        "{block}, {} cycles ({} thesis bursts of 600 rows)",
+        stim.len(),
+        bursts.len()
+    );
+    println!(
+        "{:<10} {:>12} {:>8} {:>10} {:>14} {:>10}",
+        "backend", "build s", "cached", "sim s", "cycles/s", "bit-exact"
+    );
     let mut ok = true;
     for b in backends {
         let run = sim.run(b, registry::build(block)?, &stim, &RunOptions::default())?;
@@ -49,5 +62,9 @@ pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<Exi
     if cold {
         let _ = std::fs::remove_dir_all(sim.root());
     }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -23,6 +23,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             force,
         } => emit::run(&blocks, all, &out, force),
         Command::Demo { out, seed } => demo::run(&out, seed),
-        Command::Bench { cycles, backends, cold } => bench::run(cycles, &backends, cold),
+        Command::Bench {
+            cycles,
+            backends,
+            cold,
+        } => bench::run(cycles, &backends, cold),
     }
 }

@@ -36,6 +36,13 @@ pub fn check_block(block: &str, stim: &Stimulus, backends: &[Backend]) -> Vec<Ru
         let run = sim
             .run(b, design, stim, &RunOptions::default())
             .unwrap_or_else(|e| panic!("{block} on {b}: {e}"));
+        eprintln!(
+            "{block} {b}: {} cycles, build {:.2}s{}, run {:.2}s",
+            run.stats.cycles,
+            run.stats.build_seconds,
+            if run.stats.cached { " (cached)" } else { "" },
+            run.stats.run_seconds
+        );
         if let Err(m) = check(&expected, &run.trace) {
             panic!("{m}");
         }

@@ -21,10 +21,15 @@
 //! | `mul_16x16` | out | 32 | `a[15:0] * b[15:0]` |
 //! | `mul_8x6_p24` | out | 24 | `a[7:0] * b[5:0]` into 24 bits (the MAC's form) |
 //! | `max_8` | out | 8 | `max(a[7:0], b[7:0])` |
+//! | `gt_8` | out | 1 | `a[7:0] > b[7:0]` (signed) |
+//! | `abs_16` | out | 16 | `|a[15:0]|` (unsigned) |
+//! | `clamp_23_15` | out | 15 | `a[22:0]` clamped to [-8192, 8192] (the loss's clamp) |
 //!
 //! Golden: `edgelearn_verif::golden::arith`. Tests: `tests/arith.rs`.
 
+use super::abs::AbsVal;
 use super::asr::AsrFloor;
+use super::cmp::CmpGt;
 use super::max::MaxSigned;
 use super::mul::MulSigned;
 use super::sat::Saturate;
@@ -70,6 +75,12 @@ pub struct ArithCheck {
     pub mul_8x6_p24: Signal<Out, Bits<24>>,
     /// `max(a[7:0], b[7:0])`.
     pub max_8: Signal<Out, Bits<8>>,
+    /// `a[7:0] > b[7:0]`.
+    pub gt_8: Signal<Out, Bit>,
+    /// `|a[15:0]|`.
+    pub abs_16: Signal<Out, Bits<16>>,
+    /// `a[22:0]` clamped to [-8192, 8192].
+    pub clamp_23_15: Signal<Out, Bits<15>>,
     u_sext_6_16: SignExtend<6, 16>,
     u_sext_8_24: SignExtend<8, 24>,
     u_sext_32_40: SignExtend<32, 40>,
@@ -86,6 +97,9 @@ pub struct ArithCheck {
     u_mul_16x16: MulSigned<16, 16, 32>,
     u_mul_8x6_p24: MulSigned<8, 6, 24>,
     u_max_8: MaxSigned<8>,
+    u_gt_8: CmpGt<8>,
+    u_abs_16: AbsVal<16>,
+    u_clamp_23_15: Saturate<23, 15>,
 }
 
 impl Default for ArithCheck {
@@ -109,6 +123,9 @@ impl Default for ArithCheck {
             mul_16x16: Default::default(),
             mul_8x6_p24: Default::default(),
             max_8: Default::default(),
+            gt_8: Default::default(),
+            abs_16: Default::default(),
+            clamp_23_15: Default::default(),
             u_sext_6_16: Default::default(),
             u_sext_8_24: Default::default(),
             u_sext_32_40: Default::default(),
@@ -125,6 +142,9 @@ impl Default for ArithCheck {
             u_mul_16x16: Default::default(),
             u_mul_8x6_p24: Default::default(),
             u_max_8: Default::default(),
+            u_gt_8: Default::default(),
+            u_abs_16: Default::default(),
+            u_clamp_23_15: Saturate::with_bounds(-8192, 8192),
         }
     }
 }
@@ -175,6 +195,14 @@ impl Logic for ArithCheck {
         self.u_max_8.a.next = self.a.val().get_bits::<8>(0);
         self.u_max_8.b.next = self.b.val().get_bits::<8>(0);
         self.max_8.next = self.u_max_8.data_out.val();
+
+        self.u_gt_8.a.next = self.a.val().get_bits::<8>(0);
+        self.u_gt_8.b.next = self.b.val().get_bits::<8>(0);
+        self.gt_8.next = self.u_gt_8.gt.val();
+        self.u_abs_16.data_in.next = self.a.val().get_bits::<16>(0);
+        self.abs_16.next = self.u_abs_16.magnitude.val();
+        self.u_clamp_23_15.data_in.next = self.a.val().get_bits::<23>(0);
+        self.clamp_23_15.next = self.u_clamp_23_15.data_out.val();
     }
 }
 
@@ -185,14 +213,14 @@ crate::dut_io! {
         outputs: [
             sext_6_16, sext_8_24, asr_8, asr_24, asr_40, sat_sym_10_8, sat_tc_10_8,
             sat_sym_9_6, sat_tc_9_6, sat_sym_24_8, mul_8x6, mul_5x7, mul_16x16, mul_8x6_p24,
-            max_8,
+            max_8, gt_8, abs_16, clamp_23_15,
         ],
         notes: [
             sext_6_16: (true, 1), sext_8_24: (true, 1), asr_8: (true, 1), asr_24: (true, 1),
             asr_40: (true, 1), sat_sym_10_8: (true, 1), sat_tc_10_8: (true, 1),
             sat_sym_9_6: (true, 1), sat_tc_9_6: (true, 1), sat_sym_24_8: (true, 1),
             mul_8x6: (true, 1), mul_5x7: (true, 1), mul_16x16: (true, 1),
-            mul_8x6_p24: (true, 1), max_8: (true, 1),
+            mul_8x6_p24: (true, 1), max_8: (true, 1), clamp_23_15: (true, 1),
         ],
     }
 }

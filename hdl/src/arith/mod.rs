@@ -1,7 +1,9 @@
 //! Signed-arithmetic primitives built on `Bits` only (rust-hdl pitfalls P1-P8), and the
 //! lane packing helpers. Each has a golden twin in `edgelearn_verif::golden::arith`.
+pub mod abs;
 pub mod asr;
 pub mod check;
+pub mod cmp;
 pub mod lane_join;
 pub mod lane_split;
 pub mod max;

@@ -40,15 +40,26 @@ pub struct Saturate<const N: usize, const K: usize> {
 impl<const N: usize, const K: usize> Saturate<N, K> {
     /// A saturator with the given range.
     pub fn new(mode: SatMode) -> Self {
+        let hi: i64 = (1i64 << (K - 1)) - 1;
+        match mode {
+            SatMode::Symmetric => Self::with_bounds(-hi, hi),
+            SatMode::TwosComplement => Self::with_bounds(-hi - 1, hi),
+        }
+    }
+
+    /// A clamp to `[lo, hi]`, which must lie inside the K-bit two's-complement range
+    /// (for example `Saturate::<23, 15>::with_bounds(-8192, 8192)` in the loss).
+    pub fn with_bounds(lo: i64, hi: i64) -> Self {
         assert!(
             (2..=64).contains(&K) && K <= N && N <= 64,
             "Saturate<{N}, {K}>: need 2 <= K <= N <= 64"
         );
-        let hi: i128 = (1i128 << (K - 1)) - 1;
-        let lo: i128 = match mode {
-            SatMode::Symmetric => -hi,
-            SatMode::TwosComplement => -hi - 1,
-        };
+        let kmax: i128 = (1i128 << (K - 1)) - 1;
+        assert!(
+            lo <= hi && (lo as i128) >= -kmax - 1 && (hi as i128) <= kmax,
+            "Saturate<{N}, {K}>: bounds [{lo}, {hi}] must be ordered and fit in {K} bits"
+        );
+        let (lo, hi) = (lo as i128, hi as i128);
         let half: i128 = 1i128 << (N - 1);
         let mask_n: i128 = (1i128 << N) - 1;
         let mask_k: i128 = (1i128 << K) - 1;

@@ -30,6 +30,7 @@
 //! Accumulators wrap at ACC bits (24 covers 600 rows of -128 x -32).
 //! Golden: `edgelearn_verif::golden::matmul`. Tests: `tests/matmul.rs`.
 
+use super::burst_ctl::BurstCtl;
 use super::mac_lane::MacLane;
 use super::quant_relu::QuantRelu;
 use crate::arith::lane_join::LaneJoin;
@@ -79,8 +80,7 @@ pub struct MatMul<
     pub debug_acc: Signal<Out, Bits<AT>>,
     x_s1: DFF<Bits<DW>>,
     w_s1: DFF<Bits<WT>>,
-    v_s1: DFF<Bit>,
-    v_s2: DFF<Bit>,
+    burst: BurstCtl,
     alpha_fc_s1: DFF<Bits<3>>,
     alpha_lc_s1: DFF<Bits<3>>,
     lanes: [MacLane<DW, WW, ACC>; LANES],
@@ -137,8 +137,7 @@ impl<
             debug_acc: Default::default(),
             x_s1: Default::default(),
             w_s1: Default::default(),
-            v_s1: Default::default(),
-            v_s2: Default::default(),
+            burst: Default::default(),
             alpha_fc_s1: Default::default(),
             alpha_lc_s1: Default::default(),
             lanes: array_init::array_init(|_| Default::default()),
@@ -178,8 +177,6 @@ impl<
             clock,
             x_s1,
             w_s1,
-            v_s1,
-            v_s2,
             alpha_fc_s1,
             alpha_lc_s1,
             fc_q,
@@ -191,21 +188,22 @@ impl<
         // Stage 1: register the row.
         self.x_s1.d.next = self.data_in.val();
         self.w_s1.d.next = self.weight.val();
-        self.v_s1.d.next = self.instr.val() & self.valid_in.val();
-        self.v_s2.d.next = self.v_s1.q.val();
+        self.burst.clock.next = self.clock.val();
+        self.burst.reset.next = self.reset.val();
+        self.burst.take.next = self.instr.val() & self.valid_in.val();
         if self.instr.val() & self.valid_in.val() {
             self.alpha_fc_s1.d.next = self.alpha_fc.val();
             self.alpha_lc_s1.d.next = self.alpha_lc.val();
         }
         // The burst ended one cycle ago: its last product is in the accumulators now.
-        self.done.next = self.v_s2.q.val() & !self.v_s1.q.val();
+        self.done.next = self.burst.done.val();
         // Stage 2: accumulate.
         self.w_split.word.next = self.w_s1.q.val();
         for i in 0..LANES {
             self.lanes[i].clock.next = self.clock.val();
             self.lanes[i].data.next = self.x_s1.q.val();
             self.lanes[i].weight.next = self.w_split.lanes[i].val();
-            self.lanes[i].en.next = self.v_s1.q.val();
+            self.lanes[i].en.next = self.burst.accumulate.val();
             self.lanes[i].clear.next = self.done.val() | self.reset.val();
             self.q_fc[i].acc.next = self.lanes[i].acc.val();
             self.q_fc[i].alpha.next = self.alpha_fc_s1.q.val();
@@ -225,8 +223,6 @@ impl<
             self.acc_q.d.next = self.acc_join.word.val();
         }
         if self.reset.val() {
-            self.v_s1.d.next = false;
-            self.v_s2.d.next = false;
             self.alpha_fc_s1.d.next = 0.into();
             self.alpha_lc_s1.d.next = 0.into();
             self.valid_q.d.next = false;

@@ -16,9 +16,10 @@ fn push(s: &mut Stimulus, a: u32, b: u16, shift: u8) -> Result<()> {
 }
 
 /// Every 8-bit x 6-bit operand pair (16,384), every 8-bit value at every shift 0..31
-/// (8,192), every 10-bit value (1,024, all saturation boundaries of 10->8 and 9->6), every
-/// 5 x 7-bit pair (4,096), then `random` vectors over the full operand widths with the
-/// corner values of each width mixed in.
+/// (8,192; with b = a also every `gt_8` tie), every 10-bit value (1,024, all saturation
+/// boundaries of 10->8 and 9->6), every 5 x 7-bit pair (4,096), the loss clamp's boundaries
+/// (+-8191..8193), then `random` vectors over the full operand widths with the corner
+/// values of each width mixed in.
 pub fn exhaustive_stimulus(ports: &[PortSpec], seed: u64, random: usize) -> Result<Stimulus> {
     let mut s = Stimulus::new("arith_check", ports);
     for i in 0..(1u32 << 14) {
@@ -34,6 +35,22 @@ pub fn exhaustive_stimulus(ports: &[PortSpec], seed: u64, random: usize) -> Resu
     }
     for i in 0..4096u32 {
         push(&mut s, i & 0x1f, (i >> 5) as u16, (i % 32) as u8)?;
+    }
+    for v in [
+        -8194i32,
+        -8193,
+        -8192,
+        -8191,
+        8191,
+        8192,
+        8193,
+        8194,
+        -(1 << 22),
+        (1 << 22) - 1,
+        -32768,
+        32767,
+    ] {
+        push(&mut s, v as u32, v as u16, 0)?;
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let corners_a: Vec<u32> = [
@@ -101,6 +118,9 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             ("mul_16x16", o.mul_16x16),
             ("mul_8x6_p24", o.mul_8x6_p24),
             ("max_8", o.max_8),
+            ("gt_8", o.gt_8),
+            ("abs_16", o.abs_16),
+            ("clamp_23_15", o.clamp_23_15),
         ] {
             e.set(c, name, from_signed(val, port(ports, name).width));
         }

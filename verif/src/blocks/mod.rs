@@ -6,9 +6,18 @@
 //! stimulus (a test's, a user's file) can be checked against the model.
 
 pub mod arith_check;
+pub mod cache_x4;
+pub mod classification;
+pub mod lc_forward;
 pub mod lfsr;
+pub mod loss;
 pub mod matmul;
+pub mod tree_adder;
 pub mod tree_comparator;
+pub mod triout_cache;
+pub mod weight_update;
+
+use crate::golden::tree_adder::TreeAdderRole;
 
 use edgelearn_sim::value::{mask, to_i64, unpack_lanes};
 use edgelearn_sim::{Expected, PortSpec, Stimulus};
@@ -28,6 +37,16 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         "lel_lfsr60" => Some(lfsr::expected(ports, stim, 60)),
         "lel_tree_comparator" => Some(tree_comparator::expected(ports, stim)),
         "lel_matmul" => Some(matmul::expected(ports, stim)),
+        "lel_lc_forward" => Some(lc_forward::expected(ports, stim)),
+        "lel_tree_adder" => Some(tree_adder::expected(ports, stim, TreeAdderRole::LcBackward)),
+        "lel_tree_adder_conv" => Some(tree_adder::expected(ports, stim, TreeAdderRole::Conv)),
+        "lel_loss" => Some(loss::expected(ports, stim)),
+        "lel_weight_update" => Some(weight_update::expected(ports, stim)),
+        "lel_cache_x4_act" | "lel_cache_x4_weight" | "lel_cache_x4_grad" => {
+            Some(cache_x4::expected(ports, stim))
+        }
+        "lel_triout_cache" => Some(triout_cache::expected(ports, stim)),
+        "lel_classification" => Some(classification::expected(ports, stim)),
         _ => None,
     }
 }

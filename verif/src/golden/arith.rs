@@ -78,6 +78,9 @@ pub struct ArithCheckOut {
     pub mul_16x16: i64,
     pub mul_8x6_p24: i64,
     pub max_8: i64,
+    pub gt_8: i64,
+    pub abs_16: i64,
+    pub clamp_23_15: i64,
 }
 
 /// What every instance of the `arith_check` top computes.
@@ -101,6 +104,9 @@ pub fn arith_check(i: ArithCheckIn) -> ArithCheckOut {
         mul_16x16: wrap(mul_signed(sext(a, 16), sext(b, 16)), 32),
         mul_8x6_p24: mul_signed(sext(a, 8), sext(b, 6)),
         max_8: sext(a, 8).max(sext(b, 8)),
+        gt_8: (sext(a, 8) > sext(b, 8)) as i64,
+        abs_16: sext(a, 16).unsigned_abs() as i64,
+        clamp_23_15: sext(a, 23).clamp(-8192, 8192),
     }
 }
 

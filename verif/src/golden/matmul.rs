@@ -3,6 +3,7 @@
 //! `max(0, sat_sym(floor(acc / 2^(frac + alpha)), out_bits))` twice and `acc > 0`.
 
 use super::arith::{asr_floor, relu, sat_sym, wrap};
+use super::burst::BurstAccumulator;
 
 /// Shapes of a matmul instance.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -120,14 +121,14 @@ pub struct MatmulOut {
 }
 
 /// Cycle model: a burst is a run of rows with `instr & valid_in`; its result shows one
-/// cycle after the first row that is not part of it.
+/// cycle after the first row that is not part of it. The scale fields of a burst's last
+/// row are used.
 #[derive(Clone, Debug)]
 pub struct Matmul {
     cfg: MatmulConfig,
-    acc: Vec<i64>,
-    in_burst: bool,
+    burst: BurstAccumulator,
     alpha: (u32, u32),
-    pending: Option<MatmulResult>,
+    alpha_of_pending: (u32, u32),
 }
 
 impl Matmul {
@@ -135,44 +136,29 @@ impl Matmul {
     pub fn new(cfg: MatmulConfig) -> Self {
         Matmul {
             cfg,
-            acc: vec![0; cfg.lanes],
-            in_burst: false,
+            burst: BurstAccumulator::new(cfg.lanes, cfg.acc_bits),
             alpha: (0, 0),
-            pending: None,
+            alpha_of_pending: (0, 0),
         }
     }
 
     /// One clock edge.
     pub fn step(&mut self, i: &MatmulIn) -> MatmulOut {
-        let emit = self.pending.take();
+        let alpha_presented = self.alpha_of_pending;
+        self.alpha_of_pending = self.alpha;
+        let take = i.instr && i.valid_in;
+        let s = self.burst.step(i.reset, take, i.data_in, &i.weight);
         if i.reset {
-            self.acc.iter_mut().for_each(|a| *a = 0);
-            self.in_burst = false;
             self.alpha = (0, 0);
-            return MatmulOut {
-                valid_out: false,
-                result: None,
-            };
-        }
-        if i.instr && i.valid_in {
-            for (a, w) in self.acc.iter_mut().zip(&i.weight) {
-                *a = wrap(*a + i.data_in * w, self.cfg.acc_bits);
-            }
+        } else if take {
             self.alpha = (i.alpha_fc, i.alpha_lc);
-            self.in_burst = true;
-        } else if self.in_burst {
-            self.pending = Some(matmul_outputs(
-                &self.cfg,
-                &self.acc,
-                self.alpha.0,
-                self.alpha.1,
-            ));
-            self.acc.iter_mut().for_each(|a| *a = 0);
-            self.in_burst = false;
         }
+        let result = s
+            .presented
+            .map(|acc| matmul_outputs(&self.cfg, &acc, alpha_presented.0, alpha_presented.1));
         MatmulOut {
-            valid_out: emit.is_some(),
-            result: emit,
+            valid_out: result.is_some(),
+            result,
         }
     }
 }

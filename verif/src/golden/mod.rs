@@ -5,6 +5,14 @@
 //! model (`step`) with typed inputs and outputs that follows the block's documented
 //! latency. The port-level adapters live in [`crate::blocks`].
 pub mod arith;
+pub mod burst;
+pub mod cache_x4;
+pub mod classification;
+pub mod lc_forward;
 pub mod lfsr;
+pub mod loss;
 pub mod matmul;
+pub mod tree_adder;
 pub mod tree_comparator;
+pub mod triout_cache;
+pub mod weight_update;

@@ -1,0 +1,2 @@
+//! Memories (block-RAM templates).
+pub mod sdp_ram;
