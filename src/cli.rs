@@ -49,6 +49,42 @@ pub enum Command {
         #[arg(long)]
         cold: bool,
     },
+    /// Train the LEL platform (bit-exact golden model, or its float reference) on MNIST.
+    Train {
+        /// Platform configuration (TOML), e.g. configs/mnist.toml.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// Directory with the MNIST IDX files (gzipped or raw, standard names).
+        #[arg(long, value_name = "DIR")]
+        data: PathBuf,
+        /// Epochs.
+        #[arg(long, default_value_t = 1)]
+        epochs: usize,
+        /// Train on the first K training images only.
+        #[arg(long, value_name = "K")]
+        images: Option<usize>,
+        /// Evaluate on the first K test images only.
+        #[arg(long, value_name = "K")]
+        test_images: Option<usize>,
+        /// Master seed (overrides the configuration's `seed`).
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Train the f32 reference instead of the bit-exact model.
+        #[arg(long)]
+        float: bool,
+        /// Write the JSON report here.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Write a PNG of accuracy per epoch and core here.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
+        /// Overwrite existing report or plot files.
+        #[arg(long)]
+        force: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
         /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).

@@ -3,6 +3,8 @@
 mod bench;
 mod demo;
 mod emit;
+mod plot;
+mod train;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -28,5 +30,30 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             backends,
             cold,
         } => bench::run(cycles, &backends, cold),
+        Command::Train {
+            config,
+            data,
+            epochs,
+            images,
+            test_images,
+            seed,
+            float,
+            report,
+            plot,
+            force,
+            quiet,
+        } => train::run(train::Args {
+            config,
+            data,
+            epochs,
+            images,
+            test_images,
+            seed,
+            float,
+            report,
+            plot,
+            force,
+            quiet,
+        }),
     }
 }

@@ -3,6 +3,7 @@
 //! for saturation, native multiplication for the product.
 
 /// Read the low `n` bits of `x` as two's complement.
+#[inline(always)]
 pub fn sext(x: u64, n: u32) -> i64 {
     assert!((1..=64).contains(&n));
     let shift = 64 - n;
@@ -10,11 +11,13 @@ pub fn sext(x: u64, n: u32) -> i64 {
 }
 
 /// `x` reduced to `n` bits of two's complement (wrap-around).
+#[inline(always)]
 pub fn wrap(x: i64, n: u32) -> i64 {
     sext(x as u64, n)
 }
 
 /// `floor(x / 2^s)`, for any `s` (large shifts give 0 or -1).
+#[inline(always)]
 pub fn asr_floor(x: i64, s: u32) -> i64 {
     if s >= 63 {
         if x < 0 {
@@ -28,6 +31,7 @@ pub fn asr_floor(x: i64, s: u32) -> i64 {
 }
 
 /// Clamp to the symmetric K-bit range `[-(2^(K-1)-1), 2^(K-1)-1]` (the LEL quantizer).
+#[inline(always)]
 pub fn sat_sym(x: i64, k: u32) -> i64 {
     let hi = (1i64 << (k - 1)) - 1;
     x.clamp(-hi, hi)
@@ -45,6 +49,7 @@ pub fn mul_signed(a: i64, b: i64) -> i64 {
 }
 
 /// `max(0, x)`.
+#[inline(always)]
 pub fn relu(x: i64) -> i64 {
     x.max(0)
 }

@@ -6,12 +6,19 @@ use super::arith::{asr_floor, sat_sym};
 
 /// The errors of all outputs for LC outputs `s` (Q12) and a label.
 pub fn loss(s: &[i64], label: u32, alpha_e: u32) -> Vec<i64> {
+    loss_q(s, label, alpha_e, 12)
+}
+
+/// Eq 4.1 for LC outputs in Q`q` (q = 7 + weight fraction bits; 12 for 6-bit weights):
+/// the hard sigmoid's knees at +-2.0 are +-2^(q+1), the target 1.0 is 2^q, the result Q7.
+pub fn loss_q(s: &[i64], label: u32, alpha_e: u32, q: u32) -> Vec<i64> {
+    let two = 1i64 << (q + 1);
     s.iter()
         .enumerate()
         .map(|(o, &v)| {
-            let c = v.clamp(-8192, 8192);
-            let d = if o as u32 == label { 16384 } else { 0 } - c - 8192;
-            sat_sym(asr_floor(d * (1 << alpha_e), 7), 8)
+            let c = v.clamp(-two, two);
+            let d = if o as u32 == label { 2 * two } else { 0 } - c - two;
+            sat_sym(asr_floor(d * (1 << alpha_e), q + 2 - 7), 8)
         })
         .collect()
 }

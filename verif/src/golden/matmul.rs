@@ -37,8 +37,16 @@ impl MatmulConfig {
 }
 
 /// `max(0, sat_sym(floor(acc / 2^(frac + alpha)), out_bits))`: the LEL activation quantizer.
+#[inline(always)]
 pub fn quant_relu(acc: i64, frac: u32, alpha: u32, out_bits: u32) -> i64 {
-    relu(sat_sym(asr_floor(acc, frac + alpha), out_bits))
+    relu(sat_sym(asr_shift(acc, frac + alpha), out_bits))
+}
+
+/// `floor(x / 2^s)` by an arithmetic shift (Rust's `>>` on signed integers floors); equal
+/// to [`asr_floor`] (checked in the tests) and much faster in the network model.
+#[inline(always)]
+pub fn asr_shift(x: i64, s: u32) -> i64 {
+    x >> s.min(63)
 }
 
 /// The result of one burst.
@@ -166,6 +174,18 @@ impl Matmul {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shift_equals_floor_division() {
+        for x in (-70_000i64..70_000)
+            .step_by(7)
+            .chain([i64::MIN / 2, i64::MAX / 2, -1, 0, 1])
+        {
+            for s in 0..70 {
+                assert_eq!(asr_shift(x, s), asr_floor(x, s), "{x} >> {s}");
+            }
+        }
+    }
 
     #[test]
     fn quantizer_corners() {

@@ -15,8 +15,13 @@ pub fn dot(a: &[i64], b: &[i64]) -> i64 {
 
 /// LC backward: the error of one input neuron.
 pub fn tree_adder(error: &[i64], weight: &[i64], relu_mask: bool) -> i64 {
+    tree_adder_frac(error, weight, relu_mask, 5)
+}
+
+/// LC backward with `frac` weight fraction bits (5 for 6-bit weights).
+pub fn tree_adder_frac(error: &[i64], weight: &[i64], relu_mask: bool, frac: u32) -> i64 {
     if relu_mask {
-        sat_sym(asr_floor(dot(error, weight), 5), 8)
+        sat_sym(asr_floor(dot(error, weight), frac), 8)
     } else {
         0
     }

@@ -6,10 +6,16 @@ use super::arith::sat_sym;
 
 /// The updated weight of one lane.
 pub fn weight_update(w: i64, x: i64, e: i64, lr_shift: u32, rnd: u64) -> i64 {
+    weight_update_bits(w, x, e, lr_shift, rnd, 6)
+}
+
+/// The updated `bits`-bit weight of one lane.
+#[inline(always)]
+pub fn weight_update_bits(w: i64, x: i64, e: i64, lr_shift: u32, rnd: u64, bits: u32) -> i64 {
     let g = x * e;
     let p = g.unsigned_abs() >> lr_shift;
     if rnd < p {
-        sat_sym(w + g.signum(), 6)
+        sat_sym(w + g.signum(), bits)
     } else {
         w
     }

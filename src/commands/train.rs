@@ -1,0 +1,132 @@
+//! `edgelearn train`.
+
+use super::plot;
+use anyhow::{bail, Context};
+use edgelearn_verif::datasets::mnist;
+use edgelearn_verif::lel::config::PlatformConfig;
+use edgelearn_verif::lel::train::{train, Mode, Progress};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub struct Args {
+    pub config: PathBuf,
+    pub data: PathBuf,
+    pub epochs: usize,
+    pub images: Option<usize>,
+    pub test_images: Option<usize>,
+    pub seed: Option<u64>,
+    pub float: bool,
+    pub report: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+    pub force: bool,
+    pub quiet: bool,
+}
+
+/// Refuse to overwrite a file unless forced; make its directory.
+pub fn output_path(p: &Path, force: bool) -> anyhow::Result<()> {
+    if p.exists() && !force {
+        bail!("{} exists; not overwriting it (use --force)", p.display());
+    }
+    if let Some(d) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    Ok(())
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.epochs == 0 {
+        bail!("--epochs must be at least 1");
+    }
+    let text = std::fs::read_to_string(&a.config)
+        .with_context(|| format!("cannot read {}", a.config.display()))?;
+    let mut cfg = PlatformConfig::from_toml(&text)
+        .with_context(|| format!("invalid configuration {}", a.config.display()))?;
+    if let Some(s) = a.seed {
+        cfg.seed = s;
+    }
+    for p in a.report.iter().chain(a.plot.iter()) {
+        output_path(p, a.force)?;
+    }
+    let data = mnist::load(&a.data).context("cannot load MNIST")?;
+    let train_set = match a.images {
+        Some(k) => data.train.truncated(k),
+        None => data.train.clone(),
+    };
+    let test_set = match a.test_images {
+        Some(k) => data.test.truncated(k),
+        None => data.test.clone(),
+    };
+    let mode = if a.float { Mode::Float } else { Mode::BitExact };
+    eprintln!(
+        "training {} ({}) on {} images, testing on {}, {} epoch(s), seed {}",
+        cfg.name,
+        if a.float {
+            "f32 reference"
+        } else {
+            "bit-exact"
+        },
+        train_set.len(),
+        test_set.len(),
+        a.epochs,
+        cfg.seed
+    );
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(train_set.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "epoch {msg} [{bar:40}] {pos}/{len} images, {per_sec}, eta {eta}",
+        )
+        .expect("template")
+        .progress_chars("=> "),
+    );
+    let mut on_progress = |p: Progress| match p {
+        Progress::EpochStart { epoch, images } => {
+            bar.reset();
+            bar.set_length(images as u64);
+            bar.set_message(epoch.to_string());
+        }
+        Progress::Trained { done } => bar.set_position(done as u64),
+        Progress::EpochEnd(r) => {
+            bar.suspend(|| {
+                let pct = |v: &[f64]| {
+                    v.iter()
+                        .map(|x| format!("{:.2}%", 100.0 * x))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                };
+                eprintln!(
+                    "epoch {}: train {} | test {} (per core) | {:.0} images/s | lr_shift {:?}",
+                    r.epoch,
+                    pct(&r.train_accuracy),
+                    pct(&r.test_accuracy),
+                    r.images_per_second,
+                    r.lr_shift
+                );
+            });
+        }
+    };
+    let (report, _) = train(
+        &cfg,
+        mode,
+        &train_set,
+        &test_set,
+        a.epochs,
+        &mut on_progress,
+    )?;
+    bar.finish_and_clear();
+    println!("weights_sha256 {}", report.weights_sha256);
+    if let Some(p) = &a.report {
+        let json = serde_json::to_string_pretty(&report).expect("report serializes");
+        std::fs::write(p, json + "\n").with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    if let Some(p) = &a.plot {
+        plot::accuracy_png(p, &report).with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

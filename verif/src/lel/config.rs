@@ -1,0 +1,436 @@
+//! Platform configuration (TOML): the network shape, bit widths, scale fields, learning-rate
+//! schedule and seeds of an LEL platform, validated so that every error names its field.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A configuration error naming the offending field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// Dotted path of the field, e.g. `fc[1].outputs`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ConfigError> {
+    Err(ConfigError {
+        field: field.into(),
+        message: message.into(),
+    })
+}
+
+/// How 8-bit pixels become signed activations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PixelMap {
+    /// `p >> 1`: 0..255 to 0..127 (the MNIST calibration).
+    Half,
+    /// `clamp(p - 128, -127, 127)`: spec §7-24 (normalize(0.5, 0.5) + Q7 with floor).
+    Center,
+}
+
+/// The input image.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputConfig {
+    /// Channels of the image fed to the conv block (a grey image is replicated).
+    pub channels: usize,
+    /// Rows of the stored image.
+    pub height: usize,
+    /// Columns of the stored image.
+    pub width: usize,
+    /// Zero pixels added on every side before the conv (e.g. 2 turns 28x28 into 32x32).
+    #[serde(default)]
+    pub pad: usize,
+    /// Pixel mapping.
+    pub pixel_map: PixelMap,
+}
+
+/// The conv block (not trained on chip).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvConfig {
+    /// Output channels; a multiple of the input channels (depthwise: channel c reads input
+    /// channel `c / (out_channels / in_channels)`).
+    pub out_channels: usize,
+    /// Square kernel size (the tree adder has ten lanes: 1..=3).
+    pub kernel: usize,
+    /// Scale field: the conv output is `floor(acc / 2^(w-1 + alpha))`.
+    pub alpha: u32,
+    /// Max-pool window and stride.
+    pub pool: usize,
+    /// `"random"` (seeded, eq 3.2: +-round(sqrt(6/9) * 2^(w-1))) or a file of
+    /// `out_channels * kernel * kernel` integers.
+    #[serde(default = "default_kernels")]
+    pub kernels: String,
+}
+
+fn default_kernels() -> String {
+    "random".into()
+}
+
+/// One FC core.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcConfig {
+    /// Outputs of the core (the hidden size).
+    pub outputs: usize,
+    /// Parallel sub-layers: input and output are split into this many pieces.
+    pub pieces: usize,
+    /// Scale field of the output to the next core (A(x+1)_ALPHA).
+    pub alpha_next: u32,
+    /// Scale field of the local classifier's input (LCx_ALPHA).
+    pub alpha_lc: u32,
+    /// Error scale field (E_ALPHA).
+    #[serde(default)]
+    pub alpha_e: u32,
+    /// Learning-rate shift per epoch; the last value repeats.
+    pub lr_shift: Vec<u32>,
+    /// Seed of the local-classifier weight LFSR (17 bits, non-zero); derived if absent.
+    #[serde(default)]
+    pub seed_lc: Option<u32>,
+    /// Seed of the weight-update LFSR (17 bits, non-zero); derived if absent.
+    #[serde(default)]
+    pub seed_wu: Option<u32>,
+}
+
+/// Bit widths.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Widths {
+    /// Activations and errors (8).
+    pub act: u32,
+    /// Weights (6).
+    pub weight: u32,
+    /// FC accumulators (24).
+    pub acc: u32,
+    /// Local-classifier outputs (23).
+    pub lc_acc: u32,
+    /// Weight-update random numbers (14).
+    pub rnd: u32,
+    /// Matmul lanes (4).
+    pub lanes: usize,
+    /// Classes (10).
+    pub classes: usize,
+}
+
+impl Default for Widths {
+    fn default() -> Self {
+        Widths {
+            act: 8,
+            weight: 6,
+            acc: 24,
+            lc_acc: 23,
+            rnd: 14,
+            lanes: 4,
+            classes: 10,
+        }
+    }
+}
+
+/// Training options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Shuffle the training images every epoch (seeded).
+    pub shuffle: bool,
+    /// Learning rate of the float reference per epoch (last repeats); by default the rate
+    /// whose expected step equals the stochastic update's: `2^-lr_shift / 2^(w-1)`.
+    pub float_lr: Option<Vec<f32>>,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            shuffle: true,
+            float_lr: None,
+        }
+    }
+}
+
+/// A whole platform.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformConfig {
+    /// Name for reports.
+    pub name: String,
+    /// Master seed: conv kernels, FC weights, LFSR seeds (unless given) and the shuffle.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// The input image.
+    pub input: InputConfig,
+    /// The conv block.
+    pub conv: ConvConfig,
+    /// The FC cores, in pipeline order.
+    pub fc: Vec<FcConfig>,
+    /// Bit widths.
+    #[serde(default)]
+    pub widths: Widths,
+    /// Training options.
+    #[serde(default)]
+    pub train: TrainConfig,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+/// Shapes derived from a valid configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shapes {
+    /// Rows and columns after padding.
+    pub padded: (usize, usize),
+    /// Conv output rows and columns.
+    pub conv_out: (usize, usize),
+    /// Pooled rows and columns.
+    pub pooled: (usize, usize),
+    /// Inputs of each FC core.
+    pub fc_inputs: Vec<usize>,
+}
+
+impl PlatformConfig {
+    /// Parse TOML text and validate it.
+    pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
+        let cfg: PlatformConfig = toml::from_str(text).map_err(|e| {
+            let span = e
+                .span()
+                .map(|s| format!(" (at byte {})", s.start))
+                .unwrap_or_default();
+            ConfigError {
+                field: "(toml)".into(),
+                message: format!("{}{span}", e.message()),
+            }
+        })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Check every constraint; the error names the field.
+    pub fn validate(&self) -> Result<Shapes, ConfigError> {
+        let w = &self.widths;
+        if w.act != 8 {
+            return err("widths.act", format!("{} is not supported: the LEL quantizer, loss and random compare are built for 8-bit activations", w.act));
+        }
+        if !(2..=8).contains(&w.weight) {
+            return err(
+                "widths.weight",
+                format!("{} is out of range 2..=8", w.weight),
+            );
+        }
+        if !(w.act + w.weight..=32).contains(&w.acc) {
+            return err(
+                "widths.acc",
+                format!(
+                    "{} is out of range {}..=32 (must hold one product)",
+                    w.acc,
+                    w.act + w.weight
+                ),
+            );
+        }
+        if !(w.act + w.weight..=32).contains(&w.lc_acc) {
+            return err(
+                "widths.lc_acc",
+                format!("{} is out of range {}..=32", w.lc_acc, w.act + w.weight),
+            );
+        }
+        if w.rnd != 2 * (w.act - 1) {
+            return err(
+                "widths.rnd",
+                format!(
+                    "{} must be {} (the width of |activation x error|)",
+                    w.rnd,
+                    2 * (w.act - 1)
+                ),
+            );
+        }
+        if !(1..=16).contains(&w.lanes) || w.lanes as u32 * w.rnd > 64 {
+            return err("widths.lanes", format!("{} is out of range 1..={} (lanes x {} random bits must fit a 64-bit LFSR step)", w.lanes, (64 / w.rnd).min(16), w.rnd));
+        }
+        if !(2..=16).contains(&w.classes) || w.classes as u32 * w.weight > 64 {
+            return err(
+                "widths.classes",
+                format!(
+                    "{} is out of range 2..=16 (4-bit labels; classes x weight bits <= 64)",
+                    w.classes
+                ),
+            );
+        }
+        let i = &self.input;
+        if !(1..=16).contains(&i.channels) {
+            return err(
+                "input.channels",
+                format!("{} is out of range 1..=16", i.channels),
+            );
+        }
+        let c = &self.conv;
+        if !(1..=3).contains(&c.kernel) {
+            return err(
+                "conv.kernel",
+                format!(
+                    "{} is out of range 1..=3 (the conv tree adder has ten lanes)",
+                    c.kernel
+                ),
+            );
+        }
+        let (ph, pw) = (i.height + 2 * i.pad, i.width + 2 * i.pad);
+        if ph < c.kernel || pw < c.kernel || i.height == 0 || i.width == 0 {
+            return err(
+                "input.height",
+                format!(
+                    "a {}x{} image (padded {}x{}) is smaller than the {} kernel",
+                    i.height, i.width, ph, pw, c.kernel
+                ),
+            );
+        }
+        if c.out_channels == 0 || c.out_channels % i.channels != 0 {
+            return err(
+                "conv.out_channels",
+                format!(
+                    "{} is not a positive multiple of input.channels = {} (depthwise conv)",
+                    c.out_channels, i.channels
+                ),
+            );
+        }
+        if c.alpha > 7 {
+            return err(
+                "conv.alpha",
+                format!("{} is out of range 0..=7 (3-bit field)", c.alpha),
+            );
+        }
+        let (ch, cw) = (ph - c.kernel + 1, pw - c.kernel + 1);
+        if c.pool == 0 || c.pool > ch || c.pool > cw {
+            return err(
+                "conv.pool",
+                format!("{} is out of range 1..={}", c.pool, ch.min(cw)),
+            );
+        }
+        let (qh, qw) = (ch / c.pool, cw / c.pool);
+        if self.fc.is_empty() {
+            return err("fc", "at least one FC core is needed");
+        }
+        let mut inputs = c.out_channels * qh * qw;
+        let mut fc_inputs = vec![];
+        for (x, f) in self.fc.iter().enumerate() {
+            let field = |n: &str| format!("fc[{x}].{n}");
+            if f.pieces == 0 || inputs % f.pieces != 0 {
+                return err(
+                    field("pieces"),
+                    format!(
+                        "the core's {inputs} inputs are not divisible by pieces = {}",
+                        f.pieces
+                    ),
+                );
+            }
+            if f.outputs == 0 || f.outputs % (f.pieces * w.lanes) != 0 {
+                return err(
+                    field("outputs"),
+                    format!(
+                        "{} is not divisible by pieces x lanes = {} x {}",
+                        f.outputs, f.pieces, w.lanes
+                    ),
+                );
+            }
+            for (name, v) in [
+                ("alpha_next", f.alpha_next),
+                ("alpha_lc", f.alpha_lc),
+                ("alpha_e", f.alpha_e),
+            ] {
+                if v > 7 {
+                    return err(
+                        field(name),
+                        format!("{v} is out of range 0..=7 (3-bit field)"),
+                    );
+                }
+            }
+            if f.lr_shift.is_empty() {
+                return err(
+                    field("lr_shift"),
+                    "give at least one value (one per epoch, the last repeats)",
+                );
+            }
+            if let Some(v) = f.lr_shift.iter().find(|&&v| v > 7) {
+                return err(
+                    field("lr_shift"),
+                    format!("{v} is out of range 0..=7 (3-bit field)"),
+                );
+            }
+            for (name, s) in [("seed_lc", f.seed_lc), ("seed_wu", f.seed_wu)] {
+                if let Some(s) = s {
+                    if s == 0 || s >= 1 << 17 {
+                        return err(field(name), format!("{s:#x} is not a non-zero 17-bit seed"));
+                    }
+                }
+            }
+            fc_inputs.push(inputs);
+            inputs = f.outputs;
+        }
+        if let Some(lr) = &self.train.float_lr {
+            if lr.is_empty() || lr.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+                return err("train.float_lr", "give positive learning rates");
+            }
+        }
+        Ok(Shapes {
+            padded: (ph, pw),
+            conv_out: (ch, cw),
+            pooled: (qh, qw),
+            fc_inputs,
+        })
+    }
+
+    /// The validated shapes (panics on an invalid configuration: validate first).
+    pub fn shapes(&self) -> Shapes {
+        self.validate().expect("validated configuration")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const THESIS: &str = include_str!("../../../configs/thesis-cifar10.toml");
+    const MNIST: &str = include_str!("../../../configs/mnist.toml");
+
+    #[test]
+    fn shipped_configs_are_valid_and_have_the_thesis_shapes() {
+        let t = PlatformConfig::from_toml(THESIS).unwrap();
+        let s = t.shapes();
+        assert_eq!(s.conv_out, (30, 30));
+        assert_eq!(s.pooled, (10, 10));
+        assert_eq!(s.fc_inputs, vec![2400, 480]);
+        let m = PlatformConfig::from_toml(MNIST).unwrap();
+        assert_eq!(m.shapes().fc_inputs, vec![1536, 480]);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let bad = THESIS.replace("pieces = 4", "pieces = 7");
+        let e = PlatformConfig::from_toml(&bad).unwrap_err();
+        assert_eq!(e.field, "fc[0].pieces", "{e}");
+        let bad = THESIS.replace("weight = 6", "weight = 12");
+        assert_eq!(
+            PlatformConfig::from_toml(&bad).unwrap_err().field,
+            "widths.weight"
+        );
+        let bad = THESIS.replace("alpha = 1", "alpha = 9");
+        assert_eq!(
+            PlatformConfig::from_toml(&bad).unwrap_err().field,
+            "conv.alpha"
+        );
+        let e = PlatformConfig::from_toml("name = 3").unwrap_err();
+        assert_eq!(e.field, "(toml)");
+        let bad = THESIS.replace("outputs = 480", "outputs = 100");
+        assert_eq!(
+            PlatformConfig::from_toml(&bad).unwrap_err().field,
+            "fc[0].outputs"
+        );
+    }
+}
