@@ -5,7 +5,8 @@
 //! concatenated `{in0, in1, ...}`. Each cycle it applies the row with the clock low,
 //! raises the clock at +5 ns, writes every output as `%h` at +6 ns, and lowers the clock at
 //! +10 ns (period 10 ns, `timescale 1ns/1ps`). Plusargs: `+cycles=N +stim=DIR +out=FILE`
-//! and optionally `+vcd=FILE` (Icarus always; Verilator when built with `--trace`).
+//! and optionally `+vcd=FILE` (Icarus always; Verilator when built with `--trace`) with
+//! `+vcd_depth=N` (scope levels under `<block>_tb.dut`; 0 = all).
 //! The bench text does not depend on the cycle count, so a Verilator build is reused for
 //! any stimulus.
 
@@ -62,7 +63,7 @@ pub fn testbench(block: &str, ports: &[PortSpec]) -> String {
     }
     let conns: Vec<String> = ports.iter().map(|p| format!(".{0}({0})", p.name)).collect();
     let _ = writeln!(s, "  {block} dut ({});", conns.join(", "));
-    s.push_str("  integer cycles, c, n, fd;\n  string dir, fname, outpath, vcdpath;\n");
+    s.push_str("  integer cycles, c, n, fd, vcd_depth;\n  string dir, fname, outpath, vcdpath;\n");
     s.push_str("  initial begin\n");
     if has_clock {
         s.push_str("    clock = 1'b0;\n");
@@ -74,7 +75,8 @@ pub fn testbench(block: &str, ports: &[PortSpec]) -> String {
          \x20   if ($value$plusargs(\"vcd=%s\", vcdpath)) begin\n\
          \x20     $dumpfile(vcdpath);\n",
     );
-    let _ = writeln!(s, "      $dumpvars(0, {block}_tb.dut);");
+    s.push_str("      if (!$value$plusargs(\"vcd_depth=%d\", vcd_depth)) vcd_depth = 0;\n");
+    let _ = writeln!(s, "      $dumpvars(vcd_depth, {block}_tb.dut);");
     s.push_str("    end\n    fd = $fopen(outpath, \"w\");\n");
     s.push_str("    if (fd == 0) begin $display(\"edgelearn bench: cannot open %s\", outpath); $finish; end\n");
     s.push_str("    for (c = 0; c < cycles; c = c + 1) begin\n");

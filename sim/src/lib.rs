@@ -11,10 +11,12 @@ pub mod bench;
 pub mod emit;
 pub mod error;
 pub mod native;
+pub mod stimfile;
 pub mod stimulus;
 pub mod tools;
 pub mod trace;
 pub mod value;
+pub mod vcd;
 
 pub use edgelearn_hdl::design::{Direction, PortSpec};
 pub use error::{Error, ErrorKind, Result};
@@ -80,6 +82,8 @@ impl std::fmt::Display for Backend {
 pub struct RunOptions {
     /// Write a VCD of the run here.
     pub vcd: Option<PathBuf>,
+    /// Scope levels in the VCD: 1 = the block's ports only; `None` = every signal.
+    pub vcd_depth: Option<usize>,
 }
 
 /// Timing of one run.
@@ -210,7 +214,7 @@ impl Simulator {
         };
         if backend == Backend::Native {
             let t = Instant::now();
-            let trace = native::run(design, stim, vcd.as_deref())?;
+            let trace = native::run(design, stim, vcd.as_deref(), opts.vcd_depth)?;
             let stats = RunStats {
                 cycles: stim.len(),
                 run_seconds: t.elapsed().as_secs_f64(),
@@ -258,7 +262,8 @@ impl Simulator {
                 c
             }
             Backend::Verilator => {
-                let (exe, cached) = self.verilator_build(&block, &verilog, &tb, vcd.is_some())?;
+                let trace = vcd.as_ref().map(|_| opts.vcd_depth);
+                let (exe, cached) = self.verilator_build(&block, &verilog, &tb, trace)?;
                 stats.cached = cached;
                 Command::new(exe)
             }
@@ -270,6 +275,7 @@ impl Simulator {
             .arg(format!("+out={}", out.display()));
         if let Some(v) = &vcd {
             cmd.arg(format!("+vcd={}", v.display()));
+            cmd.arg(format!("+vcd_depth={}", opts.vcd_depth.unwrap_or(0)));
         }
         let t = Instant::now();
         tools::run(&mut cmd, &work)?;
@@ -290,16 +296,26 @@ impl Simulator {
         })
     }
 
-    /// Build (or reuse) the Verilator binary for this Verilog and bench.
+    /// Build (or reuse) the Verilator binary for this Verilog and bench; `trace` is
+    /// `Some(depth)` for a VCD-writing build (Verilator ignores `$dumpvars` levels, so the
+    /// depth becomes `--trace-depth`, counted from the bench: `depth + 1`).
     fn verilator_build(
         &self,
         block: &str,
         verilog: &str,
         tb: &str,
-        trace: bool,
+        trace: Option<Option<usize>>,
     ) -> Result<(PathBuf, bool)> {
         let version = tools::version("verilator")?;
-        let flags = VERILATOR_FLAGS.join(" ") + if trace { " --trace" } else { "" };
+        let mut trace_flags: Vec<String> = vec![];
+        if let Some(depth) = trace {
+            trace_flags.push("--trace".into());
+            if let Some(d) = depth {
+                trace_flags.push("--trace-depth".into());
+                trace_flags.push((d + 1).to_string());
+            }
+        }
+        let flags = VERILATOR_FLAGS.join(" ") + " " + &trace_flags.join(" ");
         let key = sha256_hex(&[verilog, tb, &flags, &version]);
         let dir = self
             .root
@@ -321,10 +337,7 @@ impl Simulator {
         write(&tmp.join(format!("{block}.v")), verilog)?;
         write(&tmp.join(format!("{block}_tb.v")), tb)?;
         let mut cmd = Command::new(tools::find("verilator")?);
-        cmd.args(VERILATOR_FLAGS);
-        if trace {
-            cmd.arg("--trace");
-        }
+        cmd.args(VERILATOR_FLAGS).args(&trace_flags);
         cmd.args(["--top-module", &format!("{block}_tb"), "-Mdir", "obj"])
             .arg(format!("{block}_tb.v"))
             .arg(format!("{block}.v"));

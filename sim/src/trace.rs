@@ -214,3 +214,90 @@ pub fn compare(a: &Trace, b: &Trace) -> Result<(), Box<Mismatch>> {
         None => Ok(()),
     }
 }
+
+/// The golden-trace file (JSON) written by `edgelearn golden` and read by `edgelearn vcd
+/// check`: the expected value of every output port on every cycle where the spec defines it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GoldenFile {
+    /// The block.
+    pub block: String,
+    /// The clock port; cycle c is the value right after its c-th rising edge (0-based).
+    pub clock: String,
+    /// Output ports.
+    pub ports: Vec<PortSpec>,
+    /// Per cycle, per port (in `ports` order): hex value, or `null` where undefined.
+    pub cycles: Vec<Vec<Option<String>>>,
+}
+
+impl GoldenFile {
+    /// From an expectation.
+    pub fn from_expected(e: &Expected) -> GoldenFile {
+        GoldenFile {
+            block: e.block.clone(),
+            clock: "clock".into(),
+            ports: e.outputs.clone(),
+            cycles: e
+                .rows
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|v| v.as_ref().map(|v| format!("0x{v:x}")))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// Back to an expectation (hex values parsed; an unparsable value is an error).
+    pub fn to_expected(&self) -> Result<Expected, String> {
+        let mut rows = Vec::with_capacity(self.cycles.len());
+        for (c, r) in self.cycles.iter().enumerate() {
+            if r.len() != self.ports.len() {
+                return Err(format!(
+                    "cycle {c}: {} values for {} ports",
+                    r.len(),
+                    self.ports.len()
+                ));
+            }
+            let mut row = vec![];
+            for (v, p) in r.iter().zip(&self.ports) {
+                row.push(match v {
+                    None => None,
+                    Some(s) => {
+                        let h = s.strip_prefix("0x").unwrap_or(s);
+                        Some(BigUint::parse_bytes(h.as_bytes(), 16).ok_or_else(|| {
+                            format!("cycle {c}, port {}: `{s}` is not hex", p.name)
+                        })?)
+                    }
+                });
+            }
+            rows.push(row);
+        }
+        Ok(Expected {
+            block: self.block.clone(),
+            outputs: self.ports.clone(),
+            rows,
+        })
+    }
+
+    /// As CSV: `cycle,port,...`, empty cells where undefined.
+    pub fn to_csv(&self) -> String {
+        let mut s = String::from("cycle");
+        for p in &self.ports {
+            s.push(',');
+            s.push_str(&p.name);
+        }
+        s.push('\n');
+        for (c, r) in self.cycles.iter().enumerate() {
+            s.push_str(&c.to_string());
+            for v in r {
+                s.push(',');
+                if let Some(v) = v {
+                    s.push_str(v);
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+}

@@ -35,6 +35,7 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
     for backend in Backend::ALL {
         let opts = RunOptions {
             vcd: (backend == Backend::Icarus).then(|| vcd.clone()),
+            ..Default::default()
         };
         let run = sim
             .run(backend, registry::build(block)?, &stim, &opts)

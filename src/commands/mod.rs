@@ -4,7 +4,10 @@ mod bench;
 mod demo;
 mod emit;
 mod plot;
+mod sim;
 mod train;
+mod vcd;
+mod wave;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -30,6 +33,42 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             backends,
             cold,
         } => bench::run(cycles, &backends, cold),
+        Command::Sim {
+            block,
+            stimulus,
+            backend,
+            vcd,
+            vcd_depth,
+            cycles,
+            trace,
+            check,
+            force,
+        } => sim::run(sim::Args {
+            block,
+            stimulus,
+            backend,
+            vcd,
+            vcd_depth,
+            cycles,
+            trace,
+            check,
+            force,
+        }),
+        Command::Stimulus {
+            block,
+            kind,
+            seed,
+            cycles,
+            out,
+            force,
+        } => sim::stimulus(&block, &kind, seed, cycles, &out, force),
+        Command::Golden {
+            block,
+            stimulus,
+            out,
+            force,
+        } => sim::golden(&block, &stimulus, &out, force),
+        Command::Vcd { command } => vcd::run(command),
         Command::Train {
             config,
             data,

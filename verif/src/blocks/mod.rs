@@ -51,6 +51,107 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
     }
 }
 
+/// The stimulus kinds every block offers.
+pub const STIMULUS_KINDS: &[&str] = &["thesis", "random"];
+
+/// A named stimulus of a block: `thesis` (the thesis's own test setup) or `random`
+/// (random traffic with corner values, about `cycles` long).
+pub fn named_stimulus(
+    block: &str,
+    kind: &str,
+    ports: &[PortSpec],
+    seed: u64,
+    cycles: usize,
+) -> Option<edgelearn_sim::Result<Stimulus>> {
+    let thesis = kind == "thesis";
+    if !STIMULUS_KINDS.contains(&kind) {
+        return None;
+    }
+    Some(match block {
+        "arith_check" => {
+            arith_check::exhaustive_stimulus(ports, seed, if thesis { 0 } else { cycles })
+        }
+        "lel_lfsr56" | "lel_lfsr60" => {
+            if thesis {
+                lfsr::random_stimulus(block, ports, seed, 10, 20)
+            } else {
+                lfsr::random_stimulus(block, ports, seed, cycles / 100 + 1, 100)
+            }
+        }
+        "lel_tree_comparator" => {
+            if thesis {
+                tree_comparator::thesis_stimulus(ports, seed, 100, 12)
+            } else {
+                tree_comparator::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "lel_matmul" => {
+            if thesis {
+                matmul::thesis_stimulus(ports, seed, 4, 4).map(|r| r.0)
+            } else {
+                matmul::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "lel_lc_forward" => {
+            if thesis {
+                lc_forward::burst_stimulus(ports, seed, 2, 480).map(|r| r.0)
+            } else {
+                lc_forward::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "lel_tree_adder" => {
+            if thesis {
+                tree_adder::thesis_stimulus(ports, seed, 480, false)
+            } else {
+                tree_adder::random_stimulus(block, ports, seed, cycles, false)
+            }
+        }
+        "lel_tree_adder_conv" => {
+            if thesis {
+                tree_adder::conv_stimulus(ports, seed, 100)
+            } else {
+                tree_adder::random_stimulus(block, ports, seed, cycles, false)
+            }
+        }
+        "lel_loss" => {
+            if thesis {
+                loss::thesis_stimulus(ports, seed, 1, &[0]).map(|r| r.0)
+            } else {
+                loss::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "lel_weight_update" => {
+            if thesis {
+                weight_update::thesis_stimulus(ports, seed, 600).map(|r| r.0)
+            } else {
+                weight_update::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "lel_cache_x4_act" | "lel_cache_x4_weight" | "lel_cache_x4_grad" => {
+            if thesis {
+                cache_x4::thesis_stimulus(block, ports, seed).map(|r| r.0)
+            } else {
+                cache_x4::random_stimulus(block, ports, seed, cycles)
+            }
+        }
+        "lel_triout_cache" => {
+            if thesis {
+                triout_cache::thesis_stimulus(ports, seed).map(|r| r.0)
+            } else {
+                triout_cache::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "lel_classification" => {
+            if thesis {
+                classification::thesis_stimulus(ports, seed, 10).map(|r| r.0)
+            } else {
+                classification::random_stimulus(ports, seed, cycles)
+            }
+        }
+        _ => return None,
+    })
+}
+
 /// Read access to a stimulus by port name. Panics on an unknown port: the adapters are
 /// written against the block's port list, so that is a bug here, not bad input.
 pub(crate) struct View<'a> {

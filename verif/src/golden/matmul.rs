@@ -2,7 +2,7 @@
 //! per lane `acc = Σ data * weight` (wrapping at the accumulator width), then
 //! `max(0, sat_sym(floor(acc / 2^(frac + alpha)), out_bits))` twice and `acc > 0`.
 
-use super::arith::{asr_floor, relu, sat_sym, wrap};
+use super::arith::{relu, sat_sym, wrap};
 use super::burst::BurstAccumulator;
 
 /// Shapes of a matmul instance.
@@ -174,6 +174,7 @@ impl Matmul {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::golden::arith::asr_floor;
 
     #[test]
     fn shift_equals_floor_division() {

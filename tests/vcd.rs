@@ -1,0 +1,377 @@
+//! Waveforms: every backend writes a VCD, the three VCDs of the thesis matmul bench diff as
+//! equal, a one-bit flip at one cycle is found at exactly that signal and cycle, golden
+//! traces check VCDs, plots are drawn, and VCDs of designs from elsewhere are read.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn edgelearn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
+        .args(args)
+        .env(
+            "EDGELEARN_WORK_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+        )
+        .output()
+        .expect("run edgelearn")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = edgelearn(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("vcd-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Flip bit `bit` of `signal` (a vector `$var` in `scope`) for the one cycle whose rising
+/// clock edge is at `t`, by inserting a change at `t` and restoring the old value just after.
+fn flip_one_cycle(vcd: &str, scope_leaf: &str, signal: &str, t: u64, bit: usize) -> String {
+    let w = edgelearn_sim::vcd::Waveform::parse(vcd.as_bytes()).unwrap();
+    let i = w.find(&format!("{scope_leaf}.{signal}")).unwrap();
+    let width = w.signals[i].width as usize;
+    let old = match w.value_at(i, t).unwrap() {
+        edgelearn_sim::vcd::Val::Bits(b) => b.clone(),
+        v => panic!("{v:?}"),
+    };
+    let mut flipped: Vec<char> = old.chars().collect();
+    let k = width - 1 - bit;
+    flipped[k] = if flipped[k] == '1' { '0' } else { '1' };
+    let flipped: String = flipped.into_iter().collect();
+    // The identifier code of the variable.
+    let decl = vcd
+        .lines()
+        .find(|l| l.contains("$var") && l.split_whitespace().nth(4) == Some(signal))
+        .expect("declaration");
+    let code = decl.split_whitespace().nth(3).unwrap();
+    let mut out = String::new();
+    let mut done = false;
+    let mut lines = vcd.lines().peekable();
+    while let Some(l) = lines.next() {
+        out.push_str(l);
+        out.push('\n');
+        if !done && l == format!("#{t}") {
+            // Skip this timestamp's own changes, then add ours and the restore.
+            while let Some(n) = lines.peek() {
+                if n.starts_with('#') {
+                    break;
+                }
+                out.push_str(lines.next().unwrap());
+                out.push('\n');
+            }
+            out.push_str(&format!("b{flipped} {code}\n#{}\nb{old} {code}\n", t + 1));
+            done = true;
+        }
+    }
+    assert!(done, "no timestamp {t}");
+    out
+}
+
+#[test]
+fn thesis_matmul_vcds_agree_across_backends_and_a_flipped_bit_is_found() {
+    let d = tmp("matmul");
+    let stim = d.join("m.csv");
+    ok(&[
+        "stimulus",
+        "lel_matmul",
+        "--kind",
+        "thesis",
+        "--seed",
+        "920",
+        "--out",
+        s(&stim),
+    ]);
+    for b in ["native", "icarus", "verilator"] {
+        ok(&[
+            "sim",
+            "lel_matmul",
+            "--stimulus",
+            s(&stim),
+            "--backend",
+            b,
+            "--vcd",
+            s(&d.join(format!("{b}.vcd"))),
+            "--vcd-depth",
+            "1",
+            "--check",
+        ]);
+    }
+    for (a, b) in [
+        ("native", "icarus"),
+        ("icarus", "verilator"),
+        ("native", "verilator"),
+    ] {
+        let out = ok(&[
+            "vcd",
+            "diff",
+            s(&d.join(format!("{a}.vcd"))),
+            s(&d.join(format!("{b}.vcd"))),
+        ]);
+        assert!(
+            out.contains("compared 13 signals at 1210 clock edges") && out.contains("equal"),
+            "{a} vs {b}: {out}"
+        );
+    }
+    // A full-depth native VCD (every internal signal) still matches on the ports.
+    ok(&[
+        "sim",
+        "lel_matmul",
+        "--stimulus",
+        s(&stim),
+        "--backend",
+        "native",
+        "--vcd",
+        s(&d.join("all.vcd")),
+    ]);
+    let out = ok(&[
+        "vcd",
+        "diff",
+        s(&d.join("all.vcd")),
+        s(&d.join("icarus.vcd")),
+    ]);
+    assert!(out.contains("equal"), "{out}");
+
+    // Flip bit 3 of output_to_fc at the rising edge of cycle 700 in the Icarus VCD.
+    let icarus = std::fs::read_to_string(d.join("icarus.vcd")).unwrap();
+    let t = 700 * 10_000 + 5_000;
+    let flipped = flip_one_cycle(&icarus, "lel_matmul_tb.dut", "output_to_fc", t, 3);
+    std::fs::write(d.join("flipped.vcd"), flipped).unwrap();
+    for other in ["native", "verilator"] {
+        let out = edgelearn(&[
+            "vcd",
+            "diff",
+            s(&d.join(format!("{other}.vcd"))),
+            s(&d.join("flipped.vcd")),
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(
+            text.contains(
+                "first divergence: signal lel_matmul_tb.dut.output_to_fc, cycle 700 (time 7005000"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("dut.output_to_fc: 1 differing cycles"),
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("differing cycles").count(),
+            1,
+            "only that signal: {text}"
+        );
+    }
+
+    // Golden trace: every VCD checks, the flipped one fails at that port and cycle.
+    let golden = d.join("golden.json");
+    ok(&[
+        "golden",
+        "lel_matmul",
+        "--stimulus",
+        s(&stim),
+        "--out",
+        s(&golden),
+    ]);
+    for b in ["native", "icarus", "verilator"] {
+        let out = ok(&[
+            "vcd",
+            "check",
+            s(&d.join(format!("{b}.vcd"))),
+            "--golden",
+            s(&golden),
+        ]);
+        assert!(out.contains("matches the golden trace"), "{b}: {out}");
+    }
+    // Cycle 700 is outside any valid_out window, so its data is undefined there; flip at the
+    // cycle where the first burst's results come out instead.
+    let t = 602 * 10_000 + 5_000;
+    std::fs::write(
+        d.join("flipped2.vcd"),
+        flip_one_cycle(&icarus, "lel_matmul_tb.dut", "output_to_fc", t, 3),
+    )
+    .unwrap();
+    let out = edgelearn(&[
+        "vcd",
+        "check",
+        s(&d.join("flipped2.vcd")),
+        "--golden",
+        s(&golden),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("first mismatch: port output_to_fc, cycle 602"),
+        "{text}"
+    );
+
+    // Plots of the diff window.
+    for ext in ["svg", "png"] {
+        let pic = d.join(format!("wave.{ext}"));
+        ok(&[
+            "vcd",
+            "plot",
+            s(&d.join("flipped.vcd")),
+            "--signals",
+            "clock,valid_in,data_in,valid_out,output_to_fc",
+            "--from",
+            "6950000",
+            "--to",
+            "7060000",
+            "--clock",
+            "clock",
+            "--out",
+            s(&pic),
+        ]);
+        let bytes = std::fs::read(&pic).unwrap();
+        if ext == "png" {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        } else {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                text.contains("output_to_fc")
+                    && text.contains("valid_out")
+                    && text.contains("<svg")
+            );
+        }
+    }
+    // show: the rising-edge table lists the flipped value at cycle 700 only.
+    let out = ok(&[
+        "vcd",
+        "show",
+        s(&d.join("flipped.vcd")),
+        "--signals",
+        "output_to_fc",
+        "--clock",
+        "clock",
+        "--from",
+        "6985000",
+        "--to",
+        "7015000",
+    ]);
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    let at = |cycle: &str| {
+        rows.iter()
+            .find(|r| r.split_whitespace().nth(1) == Some(cycle))
+            .unwrap()
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+    };
+    assert_ne!(at("700"), at("699"), "{out}");
+    assert_eq!(at("699"), at("701"), "{out}");
+}
+
+/// A design from elsewhere (hand-written Verilog, its own bench) under Icarus and Verilator.
+#[test]
+fn vcds_of_other_designs_are_read_and_diffed() {
+    let d = tmp("other");
+    let src = r#"
+`timescale 1ns/1ps
+module counter(input clk, input rst, input en, output reg [7:0] count, output wire wrap);
+  reg [3:0] state;
+  assign wrap = (count == 8'hff) & en;
+  always @(posedge clk) begin
+    if (rst) begin count <= 8'd0; state <= 4'd0; end
+    else if (en) begin count <= count + 8'd1; state <= state ^ count[3:0]; end
+  end
+endmodule
+module top_tb;
+  reg clk = 0, rst = 1, en = 0;
+  wire [7:0] count; wire wrap;
+  integer i;
+  counter u(.clk(clk), .rst(rst), .en(en), .count(count), .wrap(wrap));
+  initial begin
+    $dumpfile("out.vcd");
+    $dumpvars(0, top_tb);
+    for (i = 0; i < 300; i = i + 1) begin
+      #3 rst = (i < 2); en = (i % 7 != 3);
+      #2 clk = 1;
+      #5 clk = 0;
+    end
+    $finish;
+  end
+endmodule
+"#;
+    std::fs::write(d.join("top.v"), src).unwrap();
+    let run = |cmd: &mut Command| {
+        let o = cmd.current_dir(&d).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(Command::new("iverilog").args(["-g2012", "-o", "t.vvp", "top.v"]));
+    run(Command::new("vvp").args(["-n", "t.vvp"]));
+    std::fs::rename(d.join("out.vcd"), d.join("icarus.vcd")).unwrap();
+    run(Command::new("verilator").args([
+        "--binary",
+        "--timing",
+        "--trace",
+        "-Wno-fatal",
+        "-Wno-lint",
+        "--top-module",
+        "top_tb",
+        "top.v",
+        "-Mdir",
+        "obj",
+    ]));
+    run(&mut Command::new(d.join("obj/Vtop_tb")));
+    std::fs::rename(d.join("out.vcd"), d.join("verilator.vcd")).unwrap();
+    let list = ok(&["vcd", "list", s(&d.join("icarus.vcd"))]);
+    assert!(
+        list.contains("count") && list.contains("8 bits") && list.contains("timescale 1ps"),
+        "{list}"
+    );
+    let out = ok(&[
+        "vcd",
+        "diff",
+        s(&d.join("icarus.vcd")),
+        s(&d.join("verilator.vcd")),
+        "--clock",
+        "clk",
+    ]);
+    assert!(
+        out.contains("equal") && out.contains("at 300 clock edges"),
+        "{out}"
+    );
+    let show = ok(&[
+        "vcd",
+        "show",
+        s(&d.join("icarus.vcd")),
+        "--signals",
+        "u.count,wrap",
+        "--clock",
+        "clk",
+        "--to",
+        "60000",
+    ]);
+    // After edge 2 (reset released at i = 2) the counter counts the enabled cycles.
+    assert!(show.lines().nth(4).unwrap().contains("0x1"), "{show}");
+}
+
+#[test]
+fn malformed_vcds_are_errors_with_line_numbers() {
+    let d = tmp("bad");
+    let bad = d.join("bad.vcd");
+    std::fs::write(&bad, "$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! clk $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n#5\nq!\n").unwrap();
+    let out = edgelearn(&["vcd", "list", s(&bad)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("line 9"), "{err}");
+    assert!(!err.contains("panicked"));
+    let out = edgelearn(&["vcd", "diff", s(&bad), s(&d.join("missing.vcd"))]);
+    assert_eq!(out.status.code(), Some(2));
+}
