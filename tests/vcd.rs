@@ -282,10 +282,12 @@ fn thesis_matmul_vcds_agree_across_backends_and_a_flipped_bit_is_found() {
 fn vcds_of_other_designs_are_read_and_diffed() {
     let d = tmp("other");
     let src = r#"
-`timescale 1ns/1ps
-module counter(input clk, input rst, input en, output reg [7:0] count, output wire wrap);
+`timescale 1ns/100ps
+module counter #(parameter WIDTH = 8) (input clk, input rst, input en, output reg [WIDTH-1:0] count,
+    output wire wrap, output wire bus);
   reg [3:0] state;
   assign wrap = (count == 8'hff) & en;
+  assign bus = en ? 1'bz : 1'b0;
   always @(posedge clk) begin
     if (rst) begin count <= 8'd0; state <= 4'd0; end
     else if (en) begin count <= count + 8'd1; state <= state ^ count[3:0]; end
@@ -293,14 +295,15 @@ module counter(input clk, input rst, input en, output reg [7:0] count, output wi
 endmodule
 module top_tb;
   reg clk = 0, rst = 1, en = 0;
-  wire [7:0] count; wire wrap;
+  wire [7:0] count; wire wrap; wire bus;
   integer i;
-  counter u(.clk(clk), .rst(rst), .en(en), .count(count), .wrap(wrap));
+  real level;
+  counter u(.clk(clk), .rst(rst), .en(en), .count(count), .wrap(wrap), .bus(bus));
   initial begin
     $dumpfile("out.vcd");
     $dumpvars(0, top_tb);
     for (i = 0; i < 300; i = i + 1) begin
-      #3 rst = (i < 2); en = (i % 7 != 3);
+      #3 rst = (i < 2); en = (i % 7 != 3); level = i * 0.5;
       #2 clk = 1;
       #5 clk = 0;
     end
@@ -332,8 +335,27 @@ endmodule
     std::fs::rename(d.join("out.vcd"), d.join("verilator.vcd")).unwrap();
     let list = ok(&["vcd", "list", s(&d.join("icarus.vcd"))]);
     assert!(
-        list.contains("count") && list.contains("8 bits") && list.contains("timescale 1ps"),
+        list.contains("count") && list.contains("8 bits") && list.contains("timescale 100ps"),
         "{list}"
+    );
+    assert!(
+        list.contains("integer") && list.contains(" reg") && list.contains("real"),
+        "{list}"
+    );
+    // Icarus keeps the tri-stated wire at z; Verilator (2-state) has 0: the diff says so.
+    let out = edgelearn(&[
+        "vcd",
+        "diff",
+        s(&d.join("icarus.vcd")),
+        s(&d.join("verilator.vcd")),
+        "--clock",
+        "clk",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("top_tb.bus, cycle 0") && text.contains("A: z") && text.contains("B: 0"),
+        "{text}"
     );
     let out = ok(&[
         "vcd",
@@ -342,11 +364,45 @@ endmodule
         s(&d.join("verilator.vcd")),
         "--clock",
         "clk",
+        "--signals",
+        "count,wrap,state",
     ]);
     assert!(
         out.contains("equal") && out.contains("at 300 clock edges"),
         "{out}"
     );
+    // x and z values are shown as such.
+    let show = ok(&[
+        "vcd",
+        "show",
+        s(&d.join("icarus.vcd")),
+        "--signals",
+        "u.bus",
+        "--clock",
+        "clk",
+        "--to",
+        "200",
+    ]);
+    assert!(
+        show.lines()
+            .skip(1)
+            .any(|l| l.split_whitespace().nth(2) == Some("z")),
+        "{show}"
+    );
+    let show = ok(&[
+        "vcd",
+        "show",
+        s(&d.join("icarus.vcd")),
+        "--signals",
+        "u.state",
+        "--to",
+        "10",
+    ]);
+    assert!(
+        show.lines().nth(1).unwrap().contains("bxxxx"),
+        "the register is x until the reset edge: {show}"
+    );
+    // After reset (edges 0 and 1) the counter counts the enabled cycles.
     let show = ok(&[
         "vcd",
         "show",
@@ -356,10 +412,9 @@ endmodule
         "--clock",
         "clk",
         "--to",
-        "60000",
+        "600",
     ]);
-    // After edge 2 (reset released at i = 2) the counter counts the enabled cycles.
-    assert!(show.lines().nth(4).unwrap().contains("0x1"), "{show}");
+    assert!(show.lines().nth(3).unwrap().contains("0x1"), "{show}");
 }
 
 #[test]

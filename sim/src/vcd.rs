@@ -663,6 +663,39 @@ mod tests {
         assert_eq!(w.rising_edges(clk), vec![5, 15]);
     }
 
+    /// The dialects: Verilator's `TOP` scope and parameters, rust-hdl's string enums, reals,
+    /// bit selects, `$dumpall`, a `fs` timescale, shared identifier codes.
+    #[test]
+    fn reads_other_dialects() {
+        let text = "$version Verilator $end\n$timescale 10fs $end\n$scope module TOP $end\n$scope module tb $end\n\
+            $var parameter 32 ( WIDTH [31:0] $end\n$var wire 1 ) clk $end\n$var string 1 * state $end\n\
+            $var real 64 + level $end\n$var wire 1 , bus [3] $end\n$var wire 1 ) alias $end\n\
+            $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpall\nb00000000000000000000000000001000 (\n\
+            0)\nsIdle *\nr0.5 +\nz,\n$end\n#10\n1)\nsRun *\nr1.5 +\n";
+        let w = Waveform::parse(text.as_bytes()).unwrap();
+        assert_eq!(w.timescale, Some((10, "fs".into())));
+        let p = w.resolve("WIDTH").unwrap();
+        assert_eq!(w.signals[p].var_type, "parameter");
+        assert_eq!(w.value_at(p, 10).unwrap().to_u128(), Some(8));
+        assert_eq!(
+            w.value_at(w.resolve("state").unwrap(), 10),
+            Some(&Val::Str("Run".into()))
+        );
+        assert_eq!(
+            w.value_at(w.resolve("level").unwrap(), 0),
+            Some(&Val::Real(0.5))
+        );
+        assert_eq!(
+            w.value_at(w.resolve("bus[3]").unwrap(), 0),
+            Some(&Val::Bits("z".into()))
+        );
+        assert_eq!(
+            w.value_at(w.resolve("alias").unwrap(), 10),
+            Some(&Val::Bits("1".into()))
+        );
+        assert_eq!(w.signals[w.resolve("clk").unwrap()].path, "TOP.tb.clk");
+    }
+
     #[test]
     fn malformed_files_give_line_numbers_not_panics() {
         let bad = SMALL.replace("b101 \"", "b1o1 \"");
