@@ -6,5 +6,6 @@
 
 pub mod blocks;
 pub mod datasets;
+pub mod formats;
 pub mod golden;
 pub mod lel;

@@ -1,0 +1,116 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The directory holding the kit's real data (`ai8x/`, `ai8x-kat/`).
+///
+/// Taken from `FORMATS_TEST_DATA` if set, else `../shared/data` next to the repository.
+pub fn data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("FORMATS_TEST_DATA") {
+        return PathBuf::from(dir);
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        manifest.join("../../shared/data"),
+        manifest.join("../shared/data"),
+    ];
+    for c in &candidates {
+        if c.join("ai8x").is_dir() {
+            return c.clone();
+        }
+    }
+    panic!("the kit's data directory was not found (tried {candidates:?}); set FORMATS_TEST_DATA");
+}
+
+/// A synthetic fixture in `tests/fixtures/`.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/formats/fixtures")
+        .join(name)
+}
+
+/// Files of `dir` whose names end with `suffix`, sorted.
+pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    out.sort();
+    out
+}
+
+/// A small deterministic pseudo-random generator (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn byte(&mut self) -> u8 {
+        (self.next_u64() >> 56) as u8
+    }
+}
+
+/// Applies one random corruption to `data`: truncation, bit flips, overwritten bytes,
+/// inserted or deleted bytes. `hot` is a byte range where most corruption is aimed.
+pub fn corrupt(rng: &mut Rng, data: &[u8], hot: std::ops::Range<usize>) -> Vec<u8> {
+    let mut out = data.to_vec();
+    if out.is_empty() {
+        return out;
+    }
+    let pick = |rng: &mut Rng, len: usize| -> usize {
+        if rng.below(4) > 0 && hot.end > hot.start && hot.end <= len {
+            hot.start + rng.below(hot.end - hot.start)
+        } else {
+            rng.below(len)
+        }
+    };
+    match rng.below(6) {
+        0 => {
+            let cut = pick(rng, out.len());
+            out.truncate(cut);
+        }
+        1 | 2 => {
+            for _ in 0..=rng.below(4) {
+                let i = pick(rng, out.len());
+                out[i] ^= 1 << rng.below(8);
+            }
+        }
+        3 => {
+            for _ in 0..=rng.below(8) {
+                let i = pick(rng, out.len());
+                out[i] = rng.byte();
+            }
+        }
+        4 => {
+            let i = pick(rng, out.len());
+            let n = 1 + rng.below(8);
+            let bytes: Vec<u8> = (0..n).map(|_| rng.byte()).collect();
+            out.splice(i..i, bytes);
+        }
+        _ => {
+            let i = pick(rng, out.len());
+            let n = (1 + rng.below(16)).min(out.len() - i);
+            out.drain(i..i + n);
+        }
+    }
+    out
+}
