@@ -26,7 +26,7 @@ fn fc_core_passes_equal_the_matmul_block() {
     let core = &net.cores[0];
     let (f, g) = (600, 120);
     let a: Vec<i32> = (0..2400)
-        .map(|i| ((i * 7919) % 128) as i32 * ((i % 3 != 0) as i32))
+        .map(|i| ((i * 7919) % 128) * ((i % 3 != 0) as i32))
         .collect();
     let fwd = core.forward(&a);
     for k in 0..4 {
@@ -113,7 +113,7 @@ fn random_numbers_are_the_lfsr_blocks_outputs() {
 #[test]
 fn weight_update_consumes_one_lfsr_step_per_weight_word() {
     let mut net = thesis();
-    let a: Vec<i32> = (0..2400).map(|i| (i % 50) as i32).collect();
+    let a: Vec<i32> = (0..2400).map(|i| i % 50).collect();
     let before = net.cores[0].wu_position();
     let fwd = net.cores[0].forward(&a);
     let err = net.cores[0].backward(&fwd, 1);

@@ -68,7 +68,7 @@ pub fn thesis_stimulus(
         let ev = [31i64, -31, 17, -3];
         let p: Vec<i64> = ev
             .iter()
-            .map(|e| ((x * e) as i64).unsigned_abs() as i64 >> lr)
+            .map(|e| (x * e).unsigned_abs() as i64 >> lr)
             .collect();
         push_row(&mut s, &[0, 0, 0, 0], x, &ev, lr, &p, true)?;
         let below: Vec<i64> = p.iter().map(|&p| (p - 1).max(0)).collect();

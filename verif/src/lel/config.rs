@@ -291,7 +291,7 @@ impl PlatformConfig {
                 ),
             );
         }
-        if c.out_channels == 0 || c.out_channels % i.channels != 0 {
+        if c.out_channels == 0 || !c.out_channels.is_multiple_of(i.channels) {
             return err(
                 "conv.out_channels",
                 format!(
@@ -321,7 +321,7 @@ impl PlatformConfig {
         let mut fc_inputs = vec![];
         for (x, f) in self.fc.iter().enumerate() {
             let field = |n: &str| format!("fc[{x}].{n}");
-            if f.pieces == 0 || inputs % f.pieces != 0 {
+            if f.pieces == 0 || !inputs.is_multiple_of(f.pieces) {
                 return err(
                     field("pieces"),
                     format!(

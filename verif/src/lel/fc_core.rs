@@ -191,7 +191,7 @@ impl FcCore {
                             continue;
                         }
                         let gr = x * el;
-                        let prob = (gr.unsigned_abs() >> lr_shift) as u32;
+                        let prob = gr.unsigned_abs() >> lr_shift;
                         if rnd.at((i * l + lane) as u64) < prob {
                             *w = (*w + gr.signum()).clamp(-hi, hi);
                         }
@@ -276,7 +276,7 @@ mod tests {
             let err: Vec<i32> = (0..p.outputs)
                 .map(|_| if next(2) == 0 { 0 } else { next(127) as i32 })
                 .collect();
-            let lr = (trial % 8) as u32;
+            let lr = trial % 8;
             let mut fast = FcCore::new(p.clone(), w0.clone(), 0x1ACE, 0x0BEE + trial);
             fast.update(&a, &err, lr);
             let mut slow = w0.clone();
