@@ -608,14 +608,14 @@ pub fn check_golden(
             compared += 1;
             let p = &golden.outputs[k];
             let bits = format!("{:0>width$}", want.to_str_radix(2), width = p.width);
-            let got = w.value_at(i, edges[c]);
+            let got = w.value_at(i, edge);
             if got != Some(&Val::Bits(bits.clone())) {
                 counts[k] += 1;
                 if first.is_none() {
                     first = Some((
                         p.name.clone(),
                         c,
-                        edges[c],
+                        edge,
                         Val::Bits(bits).to_string(),
                         show(got),
                     ));
