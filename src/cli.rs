@@ -155,6 +155,12 @@ pub enum Command {
         #[command(subcommand)]
         command: VcdCommand,
     },
+    /// MAX78000-style CNN engine: check ai8x networks, run them bit-exactly, write
+    /// known-answer tests.
+    Cnn {
+        #[command(subcommand)]
+        command: CnnCommand,
+    },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
         /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).
@@ -247,6 +253,95 @@ pub enum VcdCommand {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// What to load for a CNN run.
+#[derive(Debug, clap::Args)]
+pub struct CnnNet {
+    /// Network description (ai8x YAML).
+    #[arg(long, value_name = "NET.yaml")]
+    pub network: PathBuf,
+    /// Weights: an ai8x quantized checkpoint (*-q.pth.tar), or sample weights (.npy/.npz).
+    #[arg(long, visible_alias = "weights", value_name = "CK")]
+    pub checkpoint: PathBuf,
+    /// Sample biases (.npy, one array per layer with weights) for test networks; found
+    /// automatically as bias_NAME.npy or bias_source.npy next to the weights when the YAML
+    /// says `bias: NAME`.
+    #[arg(long, value_name = "FILE")]
+    pub bias: Option<PathBuf>,
+    /// Sample input (.npy of any integer type, (C, H, W) or (C, L)).
+    #[arg(long, value_name = "SAMPLE.npy")]
+    pub input: PathBuf,
+    /// Stop after layer N and report it as the output (ai8x --stop-after).
+    #[arg(long, value_name = "N")]
+    pub stop_after: Option<usize>,
+    /// Round average pooling (ai8x --avg-pool-rounding).
+    #[arg(long)]
+    pub avg_pool_rounding: bool,
+    /// `silicon` (what the MAX78000 computes; default) or `document` (the documents' reading
+    /// of average pooling and of left-shift overflow; docs/decisions.md D-CNN-SEMANTICS).
+    #[arg(long, default_value = "silicon", value_parser = ["silicon", "document"])]
+    pub semantics: String,
+    /// Split the operands of element-wise layers after the first by interleaved columns
+    /// (ai8x --legacy-test).
+    #[arg(long)]
+    pub legacy_test: bool,
+    /// Use only N processors per pass (ai8x --max-proc, for multi-pass tests).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_proc: Option<u32>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CnnCommand {
+    /// Validate a network description and print its layer table (shapes, processors, weight
+    /// bits, memory use and MACs need --checkpoint and --input or --input-shape).
+    Check {
+        /// Network description (ai8x YAML).
+        network: PathBuf,
+        /// Weights (checkpoint or sample weights).
+        #[arg(long, visible_alias = "weights", value_name = "CK")]
+        checkpoint: Option<PathBuf>,
+        /// Sample biases (.npy).
+        #[arg(long, value_name = "FILE")]
+        bias: Option<PathBuf>,
+        /// Sample input (gives the input shape).
+        #[arg(long, value_name = "SAMPLE.npy", conflicts_with = "input_shape")]
+        input: Option<PathBuf>,
+        /// Input shape C,H,W (or C,L).
+        #[arg(long, value_name = "C,H,W", value_delimiter = ',')]
+        input_shape: Option<Vec<usize>>,
+        /// Use only N processors per pass.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+        max_proc: Option<u32>,
+    },
+    /// Run a network on a sample input, bit-exactly, and print or write its output
+    /// ({"output_shape", "output", "wide"}).
+    Run {
+        #[command(flatten)]
+        net: CnnNet,
+        /// Write the JSON result here (printed to stdout otherwise).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write every layer's output as DIR/layerNN.npy.
+        #[arg(long, value_name = "DIR")]
+        log_intermediate: Option<PathBuf>,
+        /// Overwrite existing files.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write the known-answer test of a sample: sampledata.h (input loader words),
+    /// sampleoutput.h (expected data-memory words, as ai8x's generated files), kat.c
+    /// (load_input and check_output) and kat.json.
+    Kat {
+        #[command(flatten)]
+        net: CnnNet,
+        /// Output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Overwrite existing files in DIR.
         #[arg(long)]
         force: bool,
     },

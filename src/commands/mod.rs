@@ -1,6 +1,7 @@
 //! Glue between the command line and the library crates.
 
 mod bench;
+mod cnn;
 mod demo;
 mod emit;
 mod plot;
@@ -69,6 +70,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             force,
         } => sim::golden(&block, &stimulus, &out, force),
         Command::Vcd { command } => vcd::run(command),
+        Command::Cnn { command } => cnn::run(command),
         Command::Train {
             config,
             data,

@@ -5,6 +5,7 @@
 //! simulators, ports or files; `blocks` adds port names and packing on top of it.
 
 pub mod blocks;
+pub mod cnn;
 pub mod datasets;
 pub mod formats;
 pub mod golden;

@@ -107,6 +107,35 @@ impl NpyArray {
     }
 }
 
+/// Encodes `data` (C order) as a version-1.0 `.npy` file of little-endian int64 with `shape`.
+pub fn encode_npy_i64(shape: &[usize], data: &[i64]) -> Vec<u8> {
+    let dims = match shape.len() {
+        1 => format!("({},)", shape[0]),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut header = format!("{{'descr': '<i8', 'fortran_order': False, 'shape': {dims}, }}");
+    // Magic (6) + version (2) + length (2) + header + newline is a multiple of 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + 8 * data.len());
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for v in data {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
 /// Reads an `.npy` file: its first (normally only) array, as `np.load` does; bytes after the
 /// first array are ignored (see [`load_npy_all`]).
 pub fn load_npy(path: &Path) -> Result<NpyArray, FormatError> {

@@ -1,0 +1,1272 @@
+//! Network descriptions: ai8x YAML as ai8x users write it, read into [`NetworkDesc`].
+//!
+//! Every global and per-layer key of the ai8x network loader is accepted, with its aliases
+//! (`op`/`operation`/`operator`/`convolution`, `activate`/`activation`, `groups`/`conv_groups`,
+//! `in_skip`/`read_gap`, `bias_group`/`bias_quadrant`) and its defaults (`op: conv2d`, `pad: 1`
+//! for convolutions and 0 otherwise, `pool_stride: 1`, kernel 3x3 for Conv2d and 9 for Conv1d,
+//! stride 2 and output padding 1 for ConvTranspose2d, `output_width: 8`, `data_format: HWC`).
+//! Structural checks that need only the YAML (values of each key, MAX78000 feature limits)
+//! happen here; checks that need channel counts and shapes happen in [`super::plan`].
+//! Every error names the layer index and the key, and the line of the file.
+
+use super::device::Device;
+use super::error::{CnnError, Result};
+use super::yamltree::{self, Node, Value};
+use std::path::Path;
+
+/// The main operation of a layer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// No operation (pooling only, element-wise only, or a copy).
+    Passthrough,
+    /// 2-D convolution, 1x1 or 3x3.
+    Conv2d,
+    /// 1-D convolution, kernel 1..9.
+    Conv1d,
+    /// Transposed 2-D convolution, 3x3, stride 2.
+    ConvTranspose2d,
+    /// Fully connected (a 1x1 convolution on 1x1 data).
+    Linear,
+}
+
+impl Op {
+    /// The name shown in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Passthrough => "passthrough",
+            Op::Conv2d => "conv2d",
+            Op::Conv1d => "conv1d",
+            Op::ConvTranspose2d => "convtranspose2d",
+            Op::Linear => "linear",
+        }
+    }
+
+    /// Whether the operation has weights.
+    pub fn has_weights(self) -> bool {
+        self != Op::Passthrough
+    }
+}
+
+/// An element-wise operation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Eltwise {
+    /// Sum.
+    Add,
+    /// `x0 - x1 - x2 ...`.
+    Sub,
+    /// Bitwise OR.
+    Or,
+    /// Bitwise XOR.
+    Xor,
+}
+
+impl Eltwise {
+    /// The name shown in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Eltwise::Add => "add",
+            Eltwise::Sub => "sub",
+            Eltwise::Or => "or",
+            Eltwise::Xor => "xor",
+        }
+    }
+}
+
+/// The activation after the output stage.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// None: values stay in [-128, 127].
+    None,
+    /// Clip to [0, 127].
+    Relu,
+    /// `min(|y|, 127)`.
+    Abs,
+}
+
+/// The kind of pooling.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PoolKind {
+    /// Maximum of the window.
+    Max,
+    /// Average of the window.
+    Avg,
+}
+
+/// The memory layout of the first layer's input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// Channels of one pixel share a word (one byte lane per processor).
+    Hwc,
+    /// Four pixels of one channel share a word.
+    Chw,
+}
+
+/// A layer source: the network input or another layer's output.
+pub type LayerRef = isize;
+
+/// One layer as described in the YAML, after aliases and defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerDesc {
+    /// Line of the layer in the YAML file.
+    pub line: usize,
+    /// `name`.
+    pub name: Option<String>,
+    /// `processors`: input processor mask.
+    pub processors: u64,
+    /// `output_processors`.
+    pub output_processors: Option<u64>,
+    /// `op`.
+    pub op: Op,
+    /// `eltwise`, or the element-wise `op`.
+    pub eltwise: Option<Eltwise>,
+    /// `operands` (1 without element-wise operation).
+    pub operands: usize,
+    /// `max_pool` / `avg_pool`.
+    pub pool: Option<PoolKind>,
+    /// Pool size `[h, w]` (`[1, 1]` without pooling).
+    pub pool_size: [usize; 2],
+    /// `pool_stride`.
+    pub pool_stride: [usize; 2],
+    /// `pool_first`.
+    pub pool_first: bool,
+    /// `pad`.
+    pub pad: [usize; 2],
+    /// `kernel_size` as `[h, w]` (`[k, 1]` for Conv1d).
+    pub kernel_size: [usize; 2],
+    /// `stride`.
+    pub stride: [usize; 2],
+    /// `dilation`.
+    pub dilation: [usize; 2],
+    /// `output_pad`.
+    pub output_pad: [usize; 2],
+    /// `quantization` (weight bits), when given.
+    pub quantization: Option<u32>,
+    /// `output_shift`, when given (without the implicit `8 - bits`).
+    pub output_shift: Option<i32>,
+    /// `activate`.
+    pub activation: Activation,
+    /// `output_width`: 8 or 32.
+    pub output_width: u32,
+    /// `data_format`.
+    pub data_format: DataFormat,
+    /// `in_channels`.
+    pub in_channels: Option<usize>,
+    /// `out_channels`.
+    pub out_channels: Option<usize>,
+    /// `in_dim`.
+    pub in_dim: Option<[usize; 2]>,
+    /// `in_offset` (bytes).
+    pub in_offset: Option<u32>,
+    /// `out_offset` (bytes).
+    pub out_offset: u32,
+    /// `write_gap` (words).
+    pub write_gap: u32,
+    /// `flatten`.
+    pub flatten: bool,
+    /// `streaming` (does not change values).
+    pub streaming: bool,
+    /// `output`: this layer's output is also checked by the known-answer test.
+    pub output: bool,
+    /// `in_sequences` (-1 is the network input).
+    pub in_sequences: Option<Vec<LayerRef>>,
+    /// `next_sequence` (-1 stops).
+    pub next_sequence: Option<LayerRef>,
+    /// `weight_source`.
+    pub weight_source: Option<usize>,
+}
+
+/// A whole network description.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkDesc {
+    /// The file it was read from (for messages).
+    pub file: String,
+    /// `arch`.
+    pub arch: String,
+    /// `dataset`.
+    pub dataset: String,
+    /// `bias`: name of the sample-bias file of test networks.
+    pub bias: Option<String>,
+    /// `weights`: name of the sample-weight file of test networks.
+    pub weights: Option<String>,
+    /// `output_map`: output processors of the final layer.
+    pub output_map: Option<u64>,
+    /// The layers, in sequence order.
+    pub layers: Vec<LayerDesc>,
+}
+
+impl NetworkDesc {
+    /// Reads and validates a network file.
+    pub fn load(path: &Path, dev: &Device) -> Result<NetworkDesc> {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path)
+            .map_err(|e| CnnError::new(format!("cannot read network file: {e}")).in_file(&shown))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| CnnError::new("network file is not UTF-8 text").in_file(&shown))?;
+        NetworkDesc::parse(&text, &shown, dev)
+    }
+
+    /// Parses and validates network YAML; `file` names it in messages.
+    pub fn parse(text: &str, file: &str, dev: &Device) -> Result<NetworkDesc> {
+        parse_network(text, dev)
+            .map_err(|e| e.in_file(file))
+            .map(|mut n| {
+                n.file = file.to_string();
+                n
+            })
+    }
+
+    /// The index of the layer with `name`.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.layers
+            .iter()
+            .position(|l| l.name.as_deref() == Some(name))
+    }
+}
+
+const GLOBAL_KEYS: &[&str] = &[
+    "arch",
+    "dataset",
+    "layers",
+    "bias",
+    "weights",
+    "unload",
+    "output_map",
+    "snoop",
+];
+
+const LAYER_KEYS: &[&str] = &[
+    "max_pool",
+    "avg_pool",
+    "convolution",
+    "conv_groups",
+    "dilation",
+    "groups",
+    "in_channels",
+    "in_dim",
+    "in_sequences",
+    "in_skip",
+    "in_channel_skip",
+    "in_offset",
+    "kernel_size",
+    "pool_stride",
+    "out_channels",
+    "out_offset",
+    "activate",
+    "activation",
+    "data_format",
+    "eltwise",
+    "flatten",
+    "op",
+    "operands",
+    "operation",
+    "operator",
+    "output_processors",
+    "output_width",
+    "output_shift",
+    "pool_first",
+    "processors",
+    "pad",
+    "quantization",
+    "next_sequence",
+    "snoop_sequence",
+    "simulated_sequence",
+    "sequence",
+    "streaming",
+    "stride",
+    "write_gap",
+    "bypass",
+    "bias_group",
+    "bias_quadrant",
+    "calcx4",
+    "readahead",
+    "name",
+    "pool_dilation",
+    "output_pad",
+    "tcalc",
+    "read_gap",
+    "output",
+    "weight_source",
+];
+
+/// A name reference that is resolved once all layers are known.
+#[derive(Clone, Debug)]
+enum Ref {
+    Index(isize),
+    Name(String, usize),
+}
+
+struct Raw {
+    seq: usize,
+    desc: LayerDesc,
+    in_sequences: Option<Vec<Ref>>,
+    next_sequence: Option<Ref>,
+    weight_source: Option<Ref>,
+}
+
+fn parse_network(text: &str, dev: &Device) -> Result<NetworkDesc> {
+    let root = yamltree::parse(text)?;
+    let Value::Map(globals) = &root.value else {
+        return Err(CnnError::new(format!(
+            "a network description must be a mapping with `arch`, `dataset` and `layers`, not {}",
+            root.kind()
+        ))
+        .at_line(root.line));
+    };
+    let unknown: Vec<&str> = globals
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !GLOBAL_KEYS.contains(k))
+        .collect();
+    if !unknown.is_empty() {
+        let line = globals
+            .iter()
+            .find(|(k, _)| !GLOBAL_KEYS.contains(&k.as_str()))
+            .map_or(0, |(_, n)| n.line);
+        return Err(CnnError::new(format!(
+            "unknown global key(s) {}; allowed: {}",
+            quote_list(&unknown),
+            GLOBAL_KEYS.join(", ")
+        ))
+        .at_line(line));
+    }
+    let get = |k: &str| globals.iter().find(|(n, _)| n == k).map(|(_, v)| v);
+    for required in ["arch", "dataset", "layers"] {
+        if get(required).is_none() {
+            return Err(CnnError::new(format!(
+                "the network description has no `{required}` (required: arch, dataset, layers)"
+            ))
+            .with_key(required));
+        }
+    }
+    let arch = scalar_string(get("arch").unwrap(), "arch")?;
+    let dataset = scalar_string(get("dataset").unwrap(), "dataset")?;
+    let bias = get("bias").map(|n| scalar_string(n, "bias")).transpose()?;
+    let weights = get("weights")
+        .map(|n| scalar_string(n, "weights"))
+        .transpose()?;
+    let output_map = get("output_map")
+        .map(|n| proc_mask(n).map_err(|m| CnnError::new(m).with_key("output_map").at_line(n.line)))
+        .transpose()?;
+    if let Some(n) = get("snoop") {
+        return Err(CnnError::new("`snoop` is not supported on this device")
+            .with_key("snoop")
+            .at_line(n.line));
+    }
+    let layers_node = get("layers").unwrap();
+    let Value::Seq(items) = &layers_node.value else {
+        return Err(CnnError::new(format!(
+            "`layers` must be a list of layer mappings, not {}",
+            layers_node.kind()
+        ))
+        .with_key("layers")
+        .at_line(layers_node.line));
+    };
+    if items.is_empty() {
+        return Err(CnnError::new("`layers` is empty")
+            .with_key("layers")
+            .at_line(layers_node.line));
+    }
+
+    // Layers, with their `sequence` numbers.
+    let mut raws: Vec<Raw> = Vec::new();
+    let mut next_seq = 0usize;
+    for (pos, item) in items.iter().enumerate() {
+        let raw = parse_layer(item, pos, next_seq)?;
+        if raw.seq >= dev.max_layers {
+            return Err(CnnError::layer_key(
+                pos,
+                "sequence",
+                format!("this device supports up to {} layers", dev.max_layers),
+            )
+            .at_line(item.line));
+        }
+        if raws.iter().any(|r| r.seq == raw.seq) {
+            return Err(CnnError::layer_key(
+                pos,
+                "sequence",
+                format!("layer {} was already specified", raw.seq),
+            )
+            .at_line(item.line));
+        }
+        next_seq = raw.seq + 1;
+        raws.push(raw);
+    }
+    // Holes in the numbering are removed (ai8x contracts the lists).
+    raws.sort_by_key(|r| r.seq);
+    let names: Vec<Option<String>> = raws.iter().map(|r| r.desc.name.clone()).collect();
+    for (i, n) in names.iter().enumerate() {
+        if let Some(n) = n {
+            if names[..i].iter().any(|m| m.as_deref() == Some(n)) {
+                return Err(
+                    CnnError::layer_key(i, "name", format!("duplicate layer name `{n}`"))
+                        .at_line(raws[i].desc.line),
+                );
+            }
+        }
+    }
+    let resolve = |r: &Ref, layer: usize, key: &str| -> Result<isize> {
+        match r {
+            Ref::Index(i) => Ok(*i),
+            Ref::Name(n, line) => names
+                .iter()
+                .position(|m| m.as_deref() == Some(n.as_str()))
+                .map(|i| i as isize)
+                .ok_or_else(|| {
+                    CnnError::layer_key(layer, key, format!("there is no layer named `{n}`"))
+                        .at_line(*line)
+                }),
+        }
+    };
+    let count = raws.len();
+    let mut layers = Vec::with_capacity(count);
+    for (i, raw) in raws.iter().enumerate() {
+        let mut d = raw.desc.clone();
+        if let Some(seqs) = &raw.in_sequences {
+            let mut v = Vec::new();
+            for r in seqs {
+                let idx = resolve(r, i, "in_sequences")?;
+                if idx < -1 || idx >= count as isize {
+                    return Err(CnnError::layer_key(
+                        i,
+                        "in_sequences",
+                        format!("layer {idx} does not exist (the network has {count} layers; -1 is the input)"),
+                    )
+                    .at_line(d.line));
+                }
+                v.push(idx);
+            }
+            d.in_sequences = Some(v);
+        }
+        if let Some(r) = &raw.next_sequence {
+            let idx = resolve(r, i, "next_sequence")?;
+            if idx != -1 && idx != i as isize + 1 {
+                return Err(CnnError::layer_key(
+                    i,
+                    "next_sequence",
+                    format!(
+                        "non-sequential layer order ({i} -> {idx}) is not supported on this device"
+                    ),
+                )
+                .at_line(d.line));
+            }
+            d.next_sequence = Some(idx);
+        }
+        if let Some(r) = &raw.weight_source {
+            let idx = resolve(r, i, "weight_source")?;
+            if idx < 0 || idx >= count as isize || idx as usize == i {
+                return Err(CnnError::layer_key(
+                    i,
+                    "weight_source",
+                    format!("`weight_source` must name another layer, not {idx}"),
+                )
+                .at_line(d.line));
+            }
+            d.weight_source = Some(idx as usize);
+        }
+        if d.data_format == DataFormat::Chw && i != 0 {
+            return Err(CnnError::layer_key(
+                i,
+                "data_format",
+                "`data_format: CHW` can only be configured for the first layer",
+            )
+            .at_line(d.line));
+        }
+        layers.push(d);
+    }
+    Ok(NetworkDesc {
+        file: String::new(),
+        arch,
+        dataset,
+        bias,
+        weights,
+        output_map,
+        layers,
+    })
+}
+
+fn quote_list(v: &[&str]) -> String {
+    v.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn scalar_string(n: &Node, key: &str) -> Result<String> {
+    match &n.value {
+        Value::Str(s) => Ok(s.clone()),
+        Value::Int(i) => Ok(i.to_string()),
+        Value::Float(x) => Ok(x.to_string()),
+        Value::Bool(b) => Ok(b.to_string()),
+        _ => Err(
+            CnnError::new(format!("`{key}` must be a name, not {}", n.kind()))
+                .with_key(key)
+                .at_line(n.line),
+        ),
+    }
+}
+
+/// A processor mask: an integer, or a hex string such as `0xffff.ffff.ffff.ffff`.
+fn proc_mask(n: &Node) -> std::result::Result<u64, String> {
+    let v: i128 = match &n.value {
+        Value::Int(i) => *i,
+        Value::Str(s) => {
+            let clean: String = s.chars().filter(|&c| c != '.' && c != '_').collect();
+            let hex = clean
+                .strip_prefix("0x")
+                .or_else(|| clean.strip_prefix("0X"))
+                .unwrap_or(&clean);
+            i128::from_str_radix(hex, 16)
+                .map_err(|_| format!("\"{s}\" is not a hexadecimal processor mask"))?
+        }
+        _ => {
+            return Err(format!(
+                "must be an integer from 1 to 2**64-1, not {}",
+                n.kind()
+            ))
+        }
+    };
+    if v < 1 || v > u64::MAX as i128 {
+        return Err(format!(
+            "must be an integer from 1 to 2**64-1 (0x1 to 0xffffffffffffffff), not {}",
+            n.show()
+        ));
+    }
+    Ok(v as u64)
+}
+
+struct LayerCtx<'a> {
+    pos: usize,
+    map: &'a [(String, Node)],
+    line: usize,
+}
+
+impl LayerCtx<'_> {
+    fn get(&self, key: &str) -> Option<&Node> {
+        self.map.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The value of whichever of `keys` (aliases) is present; two present is an error.
+    fn alias(&self, keys: &[&'static str]) -> Result<Option<(&'static str, &Node)>> {
+        let mut found: Option<(&'static str, &Node)> = None;
+        for &k in keys {
+            if let Some(n) = self.get(k) {
+                if let Some((first, _)) = found {
+                    return Err(self.err(
+                        k,
+                        n,
+                        format!("duplicate key: `{first}` and `{k}` are the same setting"),
+                    ));
+                }
+                found = Some((k, n));
+            }
+        }
+        Ok(found)
+    }
+
+    fn err(&self, key: &str, n: &Node, msg: impl Into<String>) -> CnnError {
+        CnnError::layer_key(self.pos, key, msg).at_line(n.line)
+    }
+
+    fn int(&self, key: &str, n: &Node) -> Result<i64> {
+        match &n.value {
+            Value::Int(i) if i64::try_from(*i).is_ok() => Ok(*i as i64),
+            _ => Err(self.err(key, n, format!("must be an integer, not {}", n.show()))),
+        }
+    }
+
+    fn uint(&self, key: &str, n: &Node, max: i64) -> Result<usize> {
+        let v = self.int(key, n)?;
+        if v < 0 || v > max {
+            return Err(self.err(key, n, format!("must be 0..{max}, not {v}")));
+        }
+        Ok(v as usize)
+    }
+
+    fn boolean(&self, key: &str, n: &Node) -> Result<bool> {
+        // ai8x applies Python's bool(): any non-zero number or non-empty string is true.
+        Ok(match &n.value {
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Null => false,
+            Value::Str(s) => !s.is_empty(),
+            _ => return Err(self.err(key, n, format!("must be true or false, not {}", n.show()))),
+        })
+    }
+
+    /// An int `v` as `[v, v]`, or a list of one or two ints.
+    fn pair(&self, key: &str, n: &Node, max: i64) -> Result<[usize; 2]> {
+        match &n.value {
+            Value::Int(_) => {
+                let v = self.uint(key, n, max)?;
+                Ok([v, v])
+            }
+            Value::Seq(items) if items.len() == 2 => Ok([
+                self.uint(key, &items[0], max)?,
+                self.uint(key, &items[1], max)?,
+            ]),
+            Value::Seq(items) if items.len() == 1 => {
+                let v = self.uint(key, &items[0], max)?;
+                Ok([v, v])
+            }
+            _ => Err(self.err(
+                key,
+                n,
+                format!("must be an integer or a list [h, w], not {}", n.show()),
+            )),
+        }
+    }
+
+    fn string_lower(&self, key: &str, n: &Node) -> Result<String> {
+        match &n.value {
+            Value::Str(s) => Ok(s.to_lowercase()),
+            Value::Int(i) => Ok(i.to_string()),
+            Value::Null => Ok("none".into()),
+            Value::Bool(b) => Ok(b.to_string()),
+            _ => Err(self.err(key, n, format!("must be a name, not {}", n.show()))),
+        }
+    }
+
+    fn layer_ref(&self, key: &str, n: &Node) -> Result<Ref> {
+        match &n.value {
+            Value::Int(i) if i64::try_from(*i).is_ok() => Ok(Ref::Index(*i as isize)),
+            Value::Str(s) if s == "input" => Ok(Ref::Index(-1)),
+            Value::Str(s) if s == "stop" => Ok(Ref::Index(-1)),
+            Value::Str(s) => Ok(Ref::Name(s.clone(), n.line)),
+            _ => Err(self.err(
+                key,
+                n,
+                format!("must be a layer index or a layer name, not {}", n.show()),
+            )),
+        }
+    }
+}
+
+fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
+    let Value::Map(map) = &item.value else {
+        return Err(CnnError::layer(
+            pos,
+            format!("a layer must be a mapping of keys, not {}", item.kind()),
+        )
+        .at_line(item.line));
+    };
+    let cx = LayerCtx {
+        pos,
+        map,
+        line: item.line,
+    };
+    let unknown: Vec<&str> = map
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !LAYER_KEYS.contains(k))
+        .collect();
+    if let Some(first) = unknown.first() {
+        let n = cx.get(first).unwrap();
+        return Err(cx.err(
+            first,
+            n,
+            format!(
+                "unknown key(s) {} in a layer; allowed keys: {}",
+                quote_list(&unknown),
+                LAYER_KEYS.join(", ")
+            ),
+        ));
+    }
+
+    let seq = match cx.get("sequence") {
+        Some(n) => cx.uint("sequence", n, 1 << 20)?,
+        None => default_seq,
+    };
+    let processors = match cx.get("processors") {
+        Some(n) => proc_mask(n).map_err(|m| cx.err("processors", n, m))?,
+        None => {
+            return Err(
+                CnnError::layer_key(pos, "processors", "`processors` is missing").at_line(cx.line),
+            )
+        }
+    };
+    let output_processors = cx
+        .get("output_processors")
+        .map(|n| proc_mask(n).map_err(|m| cx.err("output_processors", n, m)))
+        .transpose()?;
+
+    // Pooling.
+    let mut pool = None;
+    let mut pool_size = [1, 1];
+    if let Some(n) = cx.get("avg_pool") {
+        pool = Some(PoolKind::Avg);
+        pool_size = cx.pair("avg_pool", n, 1 << 16)?;
+    }
+    if let Some(n) = cx.get("max_pool") {
+        // ai8x: max_pool wins when both are given.
+        pool = Some(PoolKind::Max);
+        pool_size = cx.pair("max_pool", n, 1 << 16)?;
+    }
+    for (k, v) in [("max_pool", pool_size[0]), ("max_pool", pool_size[1])] {
+        if pool.is_some() && v == 0 {
+            let key = if pool == Some(PoolKind::Max) {
+                k
+            } else {
+                "avg_pool"
+            };
+            return Err(
+                CnnError::layer_key(pos, key, "pool size must be at least 1").at_line(cx.line),
+            );
+        }
+    }
+    let mut pool_stride = match cx.get("pool_stride") {
+        Some(n) => {
+            let s = cx.pair("pool_stride", n, 1 << 16)?;
+            if s[0] == 0 || s[1] == 0 {
+                return Err(cx.err("pool_stride", n, "pool stride must be at least 1"));
+            }
+            s
+        }
+        None => [1, 1],
+    };
+    if let Some(n) = cx.get("pool_dilation") {
+        let d = cx.pair("pool_dilation", n, 1 << 16)?;
+        if pool.is_none() {
+            return Err(cx.err("pool_dilation", n, "`pool_dilation` requires pooling"));
+        }
+        if d != [1, 1] {
+            return Err(cx.err(
+                "pool_dilation",
+                n,
+                "pool dilation other than 1 is not supported on this device",
+            ));
+        }
+    }
+
+    let quantization = match cx.get("quantization") {
+        None => None,
+        Some(n) => match &n.value {
+            Value::Int(q) if [1, 2, 4, 8].contains(q) => Some(*q as u32),
+            Value::Str(s) if matches!(s.to_lowercase().as_str(), "bin" | "binary") => {
+                return Err(cx.err(
+                    "quantization",
+                    n,
+                    "binary weights (-1/+1) are not supported on this device",
+                ))
+            }
+            _ => {
+                return Err(cx.err(
+                    "quantization",
+                    n,
+                    format!("must be 1, 2, 4, 8 or bin/binary, not {}", n.show()),
+                ))
+            }
+        },
+    };
+    let output_shift = cx
+        .get("output_shift")
+        .map(|n| {
+            let v = cx.int("output_shift", n)?;
+            i32::try_from(v).map_err(|_| cx.err("output_shift", n, "out of range"))
+        })
+        .transpose()?;
+    let in_channels = cx
+        .get("in_channels")
+        .map(|n| cx.uint("in_channels", n, 1 << 20))
+        .transpose()?;
+    let out_channels = cx
+        .get("out_channels")
+        .map(|n| cx.uint("out_channels", n, 1 << 20))
+        .transpose()?;
+    let in_dim = match cx.get("in_dim") {
+        None => None,
+        Some(n) => Some(match &n.value {
+            Value::Int(_) => [cx.uint("in_dim", n, 1 << 20)?, 1],
+            Value::Seq(v) if v.len() == 1 => [cx.uint("in_dim", &v[0], 1 << 20)?, 1],
+            Value::Seq(v) if v.len() == 2 => [
+                cx.uint("in_dim", &v[0], 1 << 20)?,
+                cx.uint("in_dim", &v[1], 1 << 20)?,
+            ],
+            _ => {
+                return Err(cx.err(
+                    "in_dim",
+                    n,
+                    "`in_dim` must be an integer or list not exceeding two dimensions",
+                ))
+            }
+        }),
+    };
+    if let Some(d) = in_dim {
+        if d[0] == 0 || d[1] == 0 {
+            return Err(
+                CnnError::layer_key(pos, "in_dim", "dimensions must be at least 1")
+                    .at_line(cx.line),
+            );
+        }
+    }
+    if let Some((k, n)) = cx.alias(&["in_skip", "read_gap"])? {
+        if cx.int(k, n)? != 0 {
+            return Err(cx.err(k, n, "`read_gap` must be 0 for this device"));
+        }
+    }
+    if let Some(n) = cx.get("in_channel_skip") {
+        if cx.int("in_channel_skip", n)? != 0 {
+            return Err(cx.err(
+                "in_channel_skip",
+                n,
+                "`in_channel_skip` is only used with ai8x's --reshape-inputs, which this model does not implement",
+            ));
+        }
+    }
+    let in_offset = cx
+        .get("in_offset")
+        .map(|n| cx.uint("in_offset", n, u32::MAX as i64).map(|v| v as u32))
+        .transpose()?;
+    let out_offset = cx
+        .get("out_offset")
+        .map(|n| cx.uint("out_offset", n, u32::MAX as i64).map(|v| v as u32))
+        .transpose()?
+        .unwrap_or(0);
+
+    let activation = match cx.alias(&["activate", "activation"])? {
+        None => Activation::None,
+        Some((k, n)) => match cx.string_lower(k, n)?.as_str() {
+            "relu" => Activation::Relu,
+            "abs" => Activation::Abs,
+            "none" => Activation::None,
+            other => {
+                return Err(cx.err(
+                    k,
+                    n,
+                    format!("unknown value \"{other}\"; use ReLU, Abs or None"),
+                ))
+            }
+        },
+    };
+
+    // Operation (sets the defaults of pad, kernel size and operands).
+    let mut eltwise = None;
+    let mut operands = 1;
+    let op_key = cx.alias(&["convolution", "operation", "operator", "op"])?;
+    let op = match op_key {
+        None => Op::Conv2d,
+        Some((k, n)) => match cx.string_lower(k, n)?.as_str() {
+            "conv1d" => Op::Conv1d,
+            "conv2d" => Op::Conv2d,
+            "convtranspose2d" => Op::ConvTranspose2d,
+            "none" | "passthrough" => Op::Passthrough,
+            "linear" | "fc" | "mlp" => Op::Linear,
+            "add" => {
+                eltwise = Some(Eltwise::Add);
+                Op::Passthrough
+            }
+            "sub" => {
+                eltwise = Some(Eltwise::Sub);
+                Op::Passthrough
+            }
+            "or" | "bitwiseor" | "bitwise_or" => {
+                eltwise = Some(Eltwise::Or);
+                Op::Passthrough
+            }
+            "xor" | "bitwisexor" | "bitwise_xor" => {
+                eltwise = Some(Eltwise::Xor);
+                Op::Passthrough
+            }
+            other => {
+                return Err(cx.err(
+                    k,
+                    n,
+                    format!(
+                        "unknown value \"{other}\"; use conv1d, conv2d, convtranspose2d, linear (fc, mlp), passthrough (none), add, sub, or, xor"
+                    ),
+                ))
+            }
+        },
+    };
+    if eltwise.is_some() {
+        operands = 2;
+    }
+    let mut pad = match op {
+        Op::Conv2d | Op::Conv1d | Op::ConvTranspose2d => [1, 1],
+        _ => [0, 0],
+    };
+    if let Some(n) = cx.get("pad") {
+        let v = cx.uint("pad", n, 1 << 16)?;
+        pad = [v, v];
+    }
+    if let Some(n) = cx.get("eltwise") {
+        eltwise = Some(match cx.string_lower("eltwise", n)?.as_str() {
+            "add" => Eltwise::Add,
+            "sub" => Eltwise::Sub,
+            "or" => Eltwise::Or,
+            "xor" => Eltwise::Xor,
+            other => {
+                return Err(cx.err(
+                    "eltwise",
+                    n,
+                    format!("unknown value \"{other}\"; use add, sub, or, xor"),
+                ))
+            }
+        });
+        operands = 2;
+    }
+    let pool_first = match cx.get("pool_first") {
+        Some(n) => cx.boolean("pool_first", n)?,
+        None => true,
+    };
+    if let Some(n) = cx.get("operands") {
+        let v = cx.int("operands", n)?;
+        if eltwise.is_none() {
+            return Err(cx.err(
+                "operands",
+                n,
+                "`operands` can only be used with element-wise operations",
+            ));
+        }
+        if !(2..=16).contains(&v) {
+            return Err(cx.err(
+                "operands",
+                n,
+                format!("`operands` has to be 2..16, not {v}"),
+            ));
+        }
+        operands = v as usize;
+    }
+    if !pool_first && (pool.is_none() || eltwise.is_none()) {
+        return Err(CnnError::layer_key(
+            pos,
+            "pool_first",
+            "`pool_first: False` requires both pooling and element-wise operations",
+        )
+        .at_line(cx.line));
+    }
+    let data_format = match cx.get("data_format") {
+        None => DataFormat::Hwc,
+        Some(n) => match cx.string_lower("data_format", n)?.as_str() {
+            "chw" | "big" => DataFormat::Chw,
+            "hwc" | "little" => DataFormat::Hwc,
+            other => {
+                return Err(cx.err(
+                    "data_format",
+                    n,
+                    format!("unknown value \"{other}\"; use HWC or CHW"),
+                ))
+            }
+        },
+    };
+    let output_width = match cx.get("output_width") {
+        None => 8,
+        Some(n) => match cx.int("output_width", n)? {
+            8 => 8,
+            32 => 32,
+            v => {
+                return Err(cx.err(
+                    "output_width",
+                    n,
+                    format!("`output_width` must be 8 or 32, not {v}"),
+                ))
+            }
+        },
+    };
+
+    let mut kernel_size = match op {
+        Op::Conv2d | Op::ConvTranspose2d => [3, 3],
+        Op::Conv1d => [9, 1],
+        _ => [1, 1],
+    };
+    if let Some(n) = cx.get("kernel_size") {
+        let text = match &n.value {
+            Value::Int(i) => i.to_string(),
+            Value::Str(s) => s.to_lowercase(),
+            _ => String::new(),
+        };
+        let square = |t: &str| -> Option<usize> {
+            let (a, b) = t.split_once('x')?;
+            let (a, b) = (
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            );
+            (a == b).then_some(a)
+        };
+        kernel_size = match op {
+            Op::Conv2d => match square(&text).or_else(|| text.parse().ok()) {
+                Some(k @ (1 | 3)) => [k, k],
+                _ => {
+                    return Err(cx.err(
+                        "kernel_size",
+                        n,
+                        format!("unsupported value {} for Conv2d; use 1x1 or 3x3", n.show()),
+                    ))
+                }
+            },
+            Op::ConvTranspose2d => match square(&text).or_else(|| text.parse().ok()) {
+                Some(3) => [3, 3],
+                _ => {
+                    return Err(cx.err(
+                        "kernel_size",
+                        n,
+                        format!(
+                            "unsupported value {} for ConvTranspose2d; use 3x3",
+                            n.show()
+                        ),
+                    ))
+                }
+            },
+            Op::Conv1d => match text.parse::<usize>() {
+                Ok(k @ 1..=9) => [k, 1],
+                _ => {
+                    return Err(cx.err(
+                        "kernel_size",
+                        n,
+                        format!("unsupported value {} for Conv1d; use 1 to 9", n.show()),
+                    ))
+                }
+            },
+            Op::Linear => match square(&text).or_else(|| text.parse().ok()) {
+                Some(1) => [1, 1],
+                _ => {
+                    return Err(cx.err(
+                        "kernel_size",
+                        n,
+                        "cannot configure `kernel_size` for fully connected layers (it is 1x1)",
+                    ))
+                }
+            },
+            Op::Passthrough => [1, 1],
+        };
+    }
+
+    let mut stride = [1, 1];
+    if let Some(n) = cx.get("stride") {
+        let s = cx.pair("stride", n, 1 << 16)?;
+        if s[0] != s[1] {
+            return Err(cx.err(
+                "stride",
+                n,
+                "`stride` values must be equal in both dimensions",
+            ));
+        }
+        match op {
+            Op::ConvTranspose2d if s[0] != 2 => {
+                return Err(cx.err(
+                    "stride",
+                    n,
+                    "cannot set `stride` to a value other than 2 for ConvTranspose2d",
+                ))
+            }
+            Op::ConvTranspose2d => {}
+            _ if s[0] != 1 => {
+                return Err(cx.err(
+                    "stride",
+                    n,
+                    format!(
+                        "{} does not support stride other than 1 on this device (use pooling with pool_stride, e.g. a 1x1 max_pool)",
+                        op.name()
+                    ),
+                ))
+            }
+            _ => {}
+        }
+        stride = s;
+    }
+    if op == Op::ConvTranspose2d {
+        stride = [2, 2];
+    }
+    let mut dilation = [1, 1];
+    if let Some(n) = cx.get("dilation") {
+        if !matches!(
+            op,
+            Op::Conv1d | Op::Conv2d | Op::ConvTranspose2d | Op::Linear
+        ) {
+            return Err(cx.err("dilation", n, "`dilation` requires a convolution operator"));
+        }
+        dilation = cx.pair("dilation", n, 1023)?;
+        if dilation[0] == 0 || dilation[1] == 0 {
+            return Err(cx.err("dilation", n, "dilation must be at least 1"));
+        }
+        if op != Op::Conv1d && dilation != [1, 1] {
+            return Err(cx.err(
+                "dilation",
+                n,
+                "only Conv1d supports dilation other than 1 on this device",
+            ));
+        }
+    }
+    let mut output_pad = if op == Op::ConvTranspose2d {
+        [1, 1]
+    } else {
+        [0, 0]
+    };
+    if let Some(n) = cx.get("output_pad") {
+        let v = cx.uint("output_pad", n, 16)?;
+        if op == Op::ConvTranspose2d && v != 1 {
+            return Err(cx.err(
+                "output_pad",
+                n,
+                format!(
+                    "output padding {v} is not supported on this device (ConvTranspose2d needs 1)"
+                ),
+            ));
+        }
+        if op != Op::ConvTranspose2d && v != 0 {
+            return Err(cx.err(
+                "output_pad",
+                n,
+                "output padding must be 0 for this operator",
+            ));
+        }
+        output_pad = [v, v];
+    }
+
+    let flag = |k: &str| -> Result<bool> {
+        cx.get(k)
+            .map(|n| cx.boolean(k, n))
+            .transpose()
+            .map(|v| v.unwrap_or(false))
+    };
+    let flatten = flag("flatten")?;
+    let streaming = flag("streaming")?;
+    let output = flag("output")?;
+    for k in ["calcx4", "readahead", "bypass", "tcalc"] {
+        if flag(k)? {
+            let n = cx.get(k).unwrap();
+            return Err(cx.err(k, n, format!("`{k}` is not supported on this device")));
+        }
+    }
+    if let Some(n) = cx.get("snoop_sequence") {
+        return Err(cx.err(
+            "snoop_sequence",
+            n,
+            "snooping is not supported on this device",
+        ));
+    }
+    if let Some((k, n)) = cx.alias(&["conv_groups", "groups"])? {
+        let g = cx.int(k, n)?;
+        if g != 1 {
+            return Err(cx.err(
+                k,
+                n,
+                format!("convolution groups ({g}) > 1 are not supported on this device"),
+            ));
+        }
+    }
+    if let Some((k, n)) = cx.alias(&["bias_group", "bias_quadrant"])? {
+        // Placement of the bias in the bias memories only; values are unaffected.
+        match &n.value {
+            Value::Int(_) => {
+                cx.uint(k, n, 3)?;
+            }
+            Value::Seq(v) => {
+                for x in v {
+                    cx.uint(k, x, 3)?;
+                }
+            }
+            _ => return Err(cx.err(k, n, "must be a group number 0..3 or a list of them")),
+        }
+    }
+    let write_gap = cx
+        .get("write_gap")
+        .map(|n| cx.uint("write_gap", n, 1 << 16).map(|v| v as u32))
+        .transpose()?
+        .unwrap_or(0);
+    let name = match cx.get("name") {
+        None => None,
+        Some(n) => {
+            let s = scalar_string(n, "name").map_err(|e| CnnError {
+                layer: Some(pos),
+                ..e
+            })?;
+            if s == "stop" || s == "input" {
+                return Err(cx.err("name", n, format!("`{s}` is a reserved name")));
+            }
+            Some(s)
+        }
+    };
+    let in_sequences = match cx.get("in_sequences") {
+        None => None,
+        Some(n) => Some(match &n.value {
+            Value::Seq(items) => {
+                if items.is_empty() {
+                    return Err(cx.err("in_sequences", n, "`in_sequences` is empty"));
+                }
+                items
+                    .iter()
+                    .map(|x| cx.layer_ref("in_sequences", x))
+                    .collect::<Result<Vec<_>>>()?
+            }
+            _ => vec![cx.layer_ref("in_sequences", n)?],
+        }),
+    };
+    let next_sequence = cx
+        .get("next_sequence")
+        .map(|n| cx.layer_ref("next_sequence", n))
+        .transpose()?;
+    if let Some(n) = cx.get("simulated_sequence") {
+        // Only the normal order is supported; accept the value that names it.
+        let r = cx.layer_ref("simulated_sequence", n)?;
+        if !matches!(r, Ref::Index(-1)) && !matches!(r, Ref::Index(i) if i == seq as isize + 1) {
+            return Err(cx.err(
+                "simulated_sequence",
+                n,
+                "a simulated sequence other than the next layer is not supported on this device",
+            ));
+        }
+    }
+    let weight_source = cx
+        .get("weight_source")
+        .map(|n| cx.layer_ref("weight_source", n))
+        .transpose()?;
+
+    // Conv1d works on [L, 1] data.
+    if op == Op::Conv1d {
+        pad[1] = 0;
+        pool_size[1] = 1;
+        pool_stride[1] = 1;
+        stride[1] = 1;
+        dilation[1] = 1;
+    }
+    if pool.is_some() && stride != [1, 1] && op != Op::ConvTranspose2d {
+        return Err(CnnError::layer_key(
+            pos,
+            "stride",
+            "cannot set `stride` to a non-default value when pooling",
+        )
+        .at_line(cx.line));
+    }
+
+    Ok(Raw {
+        seq,
+        desc: LayerDesc {
+            line: item.line,
+            name,
+            processors,
+            output_processors,
+            op,
+            eltwise,
+            operands,
+            pool,
+            pool_size,
+            pool_stride,
+            pool_first,
+            pad,
+            kernel_size,
+            stride,
+            dilation,
+            output_pad,
+            quantization,
+            output_shift,
+            activation,
+            output_width,
+            data_format,
+            in_channels,
+            out_channels,
+            in_dim,
+            in_offset,
+            out_offset,
+            write_gap,
+            flatten,
+            streaming,
+            output,
+            in_sequences: None,
+            next_sequence: None,
+            weight_source: None,
+        },
+        in_sequences,
+        next_sequence,
+        weight_source,
+    })
+}
