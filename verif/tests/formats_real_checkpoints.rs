@@ -1223,7 +1223,12 @@ fn load(rel: &str) -> Checkpoint {
 
 #[test]
 fn every_real_checkpoint_loads_as_expected() {
+    let mut checked = 0;
     for e in CHECKPOINTS {
+        if common::present(e.path).is_none() {
+            continue;
+        }
+        checked += 1;
         let c = load(e.path);
         let p = e.path;
         let bytes = std::fs::read(common::data_dir().join(p)).unwrap();
@@ -1257,6 +1262,8 @@ fn every_real_checkpoint_loads_as_expected() {
         let sum: f64 = c.state_dict.iter().flat_map(|(_, t)| t.data.iter()).sum();
         assert_eq!(sum, e.sum, "{p}: sum of every state_dict value");
     }
+    // The vendored subset holds 7 of them (zip and legacy formats).
+    assert!(checked >= 7, "only {checked} checkpoints checked");
 }
 
 #[test]
@@ -1269,10 +1276,17 @@ fn table_covers_every_checkpoint() {
         }
     }
     let listed: BTreeSet<String> = CHECKPOINTS.iter().map(|e| e.path.to_string()).collect();
-    assert_eq!(found, listed);
+    if common::full_data() {
+        assert_eq!(found, listed);
+    } else {
+        assert!(!found.is_empty() && found.is_subset(&listed), "{found:?}");
+    }
 }
 
 fn check_detail(rel: &str, expected: &[TensorRow]) {
+    if common::present(rel).is_none() {
+        return;
+    }
     let c = load(rel);
     assert_eq!(c.state_dict.len(), expected.len(), "{rel}");
     for ((name, t), &(ename, dtype, shape, first, last, sum)) in c.state_dict.iter().zip(expected) {
@@ -1373,6 +1387,9 @@ fn unquantized_checkpoints_are_recognisable() {
         .to_i64_exact()
         .is_ok());
     // ai85-bayer2rgb-qat8-q holds a float network beside the quantized one.
+    if common::present("ai8x-kat/checkpoints/ai85-bayer2rgb-qat8-q.pth.tar").is_none() {
+        return;
+    }
     let c = load("ai8x-kat/checkpoints/ai85-bayer2rgb-qat8-q.pth.tar");
     assert!(c
         .tensor("conv_stem.op.weight")

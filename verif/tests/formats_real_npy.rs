@@ -1113,7 +1113,12 @@ const MULTI_ARRAY_FILES: &[(&str, &[ArrayRow])] = &[
 #[test]
 fn every_real_npy_matches_numpy() {
     let dir = common::data_dir();
+    let mut checked = 0;
     for &(rel, descr, shape, first, last, sum) in NPY_FILES {
+        if common::present(rel).is_none() {
+            continue;
+        }
+        checked += 1;
         let path = dir.join(rel);
         let a = npy::load_npy(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(a.dtype, descr, "{rel}");
@@ -1140,12 +1145,16 @@ fn every_real_npy_matches_numpy() {
             "{rel}: number of arrays"
         );
     }
+    assert!(checked > 50, "only {checked} .npy files checked");
 }
 
 #[test]
 fn multi_array_files_match_repeated_np_load() {
     let dir = common::data_dir();
     for &(rel, expected) in MULTI_ARRAY_FILES {
+        if common::present(rel).is_none() {
+            continue;
+        }
         let all = npy::load_npy_all(&dir.join(rel)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(all.len(), expected.len(), "{rel}");
         for (i, (a, &(descr, shape, first, last, sum))) in all.iter().zip(expected).enumerate() {
@@ -1176,9 +1185,17 @@ fn table_covers_every_npy_file() {
         }
     }
     let listed: BTreeSet<String> = NPY_FILES.iter().map(|e| e.0.to_string()).collect();
-    assert_eq!(
-        found, listed,
-        "the data directory's .npy files and the table differ"
-    );
+    if common::full_data() {
+        assert_eq!(
+            found, listed,
+            "the data directory's .npy files and the table differ"
+        );
+    } else {
+        assert!(
+            found.len() > 50 && found.is_subset(&listed),
+            "vendored .npy files missing from the table: {:?}",
+            found.difference(&listed).collect::<Vec<_>>()
+        );
+    }
     assert_eq!(listed.len(), 129);
 }

@@ -84,7 +84,7 @@ fn corrupted_npy_and_npz_files() {
     let mut rng = Rng::new(1);
     let inputs = [
         std::fs::read(dir.join("ai8x/sample_mnist.npy")).unwrap(),
-        std::fs::read(dir.join("ai8x-kat/cats-dogs/input.npy")).unwrap(),
+        std::fs::read(dir.join("ai8x-kat/t-chan1024/input.npy")).unwrap(),
         std::fs::read(dir.join("ai8x-kat/t-upscale/weights_source.npy")).unwrap(),
         std::fs::read(fixture("fortran_i4.npy")).unwrap(),
         std::fs::read(fixture("v3_u8.npy")).unwrap(),

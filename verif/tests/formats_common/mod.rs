@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 /// The directory holding the kit's real data (`ai8x/`, `ai8x-kat/`).
 ///
-/// Taken from `FORMATS_TEST_DATA` if set, else `../shared/data` next to the repository.
+/// Taken from `FORMATS_TEST_DATA` if set, else the workplace folder `../shared/data` next to the
+/// repository when it is there (every file), else the repository's own `data/` (a
+/// byte-identical subset with the same layout, vendored so that a clean checkout tests).
 pub fn data_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("FORMATS_TEST_DATA") {
         return PathBuf::from(dir);
@@ -15,13 +17,32 @@ pub fn data_dir() -> PathBuf {
     let candidates = [
         manifest.join("../../shared/data"),
         manifest.join("../shared/data"),
+        manifest.join("../data"),
     ];
     for c in &candidates {
-        if c.join("ai8x").is_dir() {
+        if c.join("ai8x").is_dir() && c.join("ai8x-kat").is_dir() {
             return c.clone();
         }
     }
     panic!("the kit's data directory was not found (tried {candidates:?}); set FORMATS_TEST_DATA");
+}
+
+/// Whether [`data_dir`] holds every file of the kit (and not the vendored subset).
+pub fn full_data() -> bool {
+    data_dir().join("ai8x-kat/aisegment-unet").is_dir()
+}
+
+/// The path of `rel` under [`data_dir`]; `None` when the vendored subset lacks it. With the full
+/// data a missing file is a test failure.
+pub fn present(rel: &str) -> Option<PathBuf> {
+    let p = data_dir().join(rel);
+    if p.exists() {
+        Some(p)
+    } else if full_data() {
+        panic!("{} is missing from the kit's data", p.display());
+    } else {
+        None
+    }
 }
 
 /// A synthetic fixture in `tests/fixtures/`.
