@@ -828,11 +828,11 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
             "relu" => Activation::Relu,
             "abs" => Activation::Abs,
             "none" => Activation::None,
-            other => {
+            _ => {
                 return Err(cx.err(
                     k,
                     n,
-                    format!("unknown value \"{other}\"; use ReLU, Abs or None"),
+                    format!("unknown value {}; use ReLU, Abs or None", n.show()),
                 ))
             }
         },
@@ -866,12 +866,13 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
                 eltwise = Some(Eltwise::Xor);
                 Op::Passthrough
             }
-            other => {
+            _ => {
                 return Err(cx.err(
                     k,
                     n,
                     format!(
-                        "unknown value \"{other}\"; use conv1d, conv2d, convtranspose2d, linear (fc, mlp), passthrough (none), add, sub, or, xor"
+                        "unknown value {}; use conv1d, conv2d, convtranspose2d, linear (fc, mlp), passthrough (none), add, sub, or, xor",
+                        n.show()
                     ),
                 ))
             }
@@ -894,11 +895,11 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
             "sub" => Eltwise::Sub,
             "or" => Eltwise::Or,
             "xor" => Eltwise::Xor,
-            other => {
+            _ => {
                 return Err(cx.err(
                     "eltwise",
                     n,
-                    format!("unknown value \"{other}\"; use add, sub, or, xor"),
+                    format!("unknown value {}; use add, sub, or, xor", n.show()),
                 ))
             }
         });
@@ -939,11 +940,11 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
         Some(n) => match cx.string_lower("data_format", n)?.as_str() {
             "chw" | "big" => DataFormat::Chw,
             "hwc" | "little" => DataFormat::Hwc,
-            other => {
+            _ => {
                 return Err(cx.err(
                     "data_format",
                     n,
-                    format!("unknown value \"{other}\"; use HWC or CHW"),
+                    format!("unknown value {}; use HWC or CHW", n.show()),
                 ))
             }
         },

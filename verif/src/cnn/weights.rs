@@ -134,7 +134,7 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
         }
         let ll = seq;
         let l = &net.layers[ll];
-        let at = |m: String| CnnError::layer(ll, m).with_key(key).at_line(l.line);
+        let at = |m: String| CnnError::layer(ll, m).with_key(key);
         if tensor.shape.len() <= 1 {
             let hint = if this_op.as_deref() == Some("bn") {
                 " (fold the BatchNorm layers into the convolutions before quantizing)"
@@ -226,7 +226,7 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
                                 "bias value {v} of `{bias_name}` is {q} after scaling by 1/{div}, outside the 8-bit range [-128, 127]"
                             ),
                         )
-                        .at_line(l.line));
+                        );
                     }
                     b.push(q as i64);
                 }
@@ -293,10 +293,12 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
                     k
                 }
             }
-            _ => return Err(at(format!(
+            _ => {
+                return Err(at(format!(
                 "weights of shape {:?}: expected 2 (linear), 3 (conv1d) or 4 (conv2d) dimensions",
                 tensor.shape
-            ))),
+            )))
+            }
         };
         if let Some(b) = &bias {
             if b.len() != kernels.out_ch {
@@ -307,8 +309,7 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
                         b.len(),
                         kernels.out_ch
                     ),
-                )
-                .at_line(l.line));
+                ));
             }
         }
         layers[ll] = Some(LayerWeights {
@@ -372,7 +373,6 @@ fn share_weights(net: &NetworkDesc, layers: &mut [Option<LayerWeights>]) -> Resu
                     "weight_source",
                     format!("layer {src} has no weights to share"),
                 )
-                .at_line(net.layers[i].line)
             })?;
             layers[i] = Some(w);
         }
@@ -437,14 +437,9 @@ pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<Ne
                     "the weight file holds {} layer arrays, but layer {ll} needs one more",
                     per_layer.len()
                 ),
-            )
-            .at_line(l.line));
+            ));
         };
-        let at = |m: String| {
-            CnnError::layer(ll, m)
-                .with_key(&format!("array {next}"))
-                .at_line(l.line)
-        };
+        let at = |m: String| CnnError::layer(ll, m).with_key(&format!("array {next}"));
         let quant = l.quantization.unwrap_or(8);
         let mut max_w = w.iter().copied().max().unwrap_or(0);
         let mut min_w = w.iter().copied().min().unwrap_or(0);
@@ -487,9 +482,11 @@ pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<Ne
                 kw: shape[3],
                 w,
             },
-            _ => return Err(at(format!(
+            _ => {
+                return Err(at(format!(
                 "weights of shape {shape:?}: expected (out, in), (out, in, k) or (out, in, kh, kw)"
-            ))),
+            )))
+            }
         };
         let want = l.kernel_size;
         let ok = match l.op {
@@ -543,15 +540,13 @@ pub fn apply_sample_bias(
                     vals.len(),
                     lw.kernels.out_ch
                 ),
-            )
-            .at_line(net.layers[ll].line));
+            ));
         }
         if let Some(v) = vals.iter().find(|v| !(-128..=127).contains(*v)) {
             return Err(CnnError::layer(
                 ll,
                 format!("bias array {i} holds {v}, outside the 8-bit range [-128, 127]"),
-            )
-            .at_line(net.layers[ll].line));
+            ));
         }
         lw.bias = Some(vals);
     }
