@@ -332,6 +332,14 @@ pub enum CnnCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Measure inferences per second of the golden model (single thread).
+    Bench {
+        #[command(flatten)]
+        net: CnnNet,
+        /// Inferences to run.
+        #[arg(long, default_value_t = 200)]
+        iterations: usize,
+    },
     /// Write the known-answer test of a sample: sampledata.h (input loader words),
     /// sampleoutput.h (expected data-memory words, as ai8x's generated files), kat.c
     /// (load_input and check_output) and kat.json.

@@ -348,6 +348,13 @@ fn mnist_network_runs_from_its_checkpoint() {
             layer3 = v;
         }
     }
+    let mut args = vec!["cnn", "bench", "--iterations", "3"];
+    args.extend_from_slice(&net);
+    let text = ok(&edgelearn(&args));
+    assert!(
+        text.contains("inferences/s") && text.contains("10751808 MACs"),
+        "{text}"
+    );
     let j = run_json(&[&net[..], &["--stop-after", "3"]].concat(), &dir);
     assert_eq!(ints(&j["output_shape"]), vec![12, 4, 4]);
     assert_eq!(ints(&j["output"]), layer3);

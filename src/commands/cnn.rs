@@ -34,6 +34,7 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
             force,
         } => run_net(&net, output.as_deref(), log_intermediate.as_deref(), force),
         CnnCommand::Kat { net, out, force } => kat(&net, &out, force),
+        CnnCommand::Bench { net, iterations } => bench(&net, iterations),
     }
 }
 
@@ -411,4 +412,34 @@ fn print_plan_table(net: &Network, plan: &Plan) {
             "8-bit"
         }
     );
+}
+
+fn bench(net: &CnnNet, iterations: usize) -> anyhow::Result<ExitCode> {
+    if iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let (network, input, first) = load(net)?;
+    let opts = options(net);
+    let start = std::time::Instant::now();
+    for _ in 0..iterations {
+        let inf = network.infer(&input, &opts, net.stop_after)?;
+        if inf.output() != first.output() {
+            bail!("the model is not deterministic");
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let macs: u64 = first
+        .plan
+        .order
+        .iter()
+        .map(|&l| first.plan.layer(l).macs)
+        .sum();
+    println!(
+        "{}: {iterations} inferences in {secs:.3} s: {:.1} inferences/s, {:.0} MMAC/s (one thread, {} MACs per inference)",
+        net.network.display(),
+        iterations as f64 / secs,
+        macs as f64 * iterations as f64 / secs / 1e6,
+        macs
+    );
+    Ok(ExitCode::SUCCESS)
 }

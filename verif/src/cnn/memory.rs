@@ -279,7 +279,7 @@ pub fn output_checks(
         let mut poffs = coffs_start;
         let mut this_map = layer_map;
         while c < channels {
-            if c % thresh == 0 {
+            if c.is_multiple_of(thresh) {
                 poffs = coffs_start;
                 this_map = layer_map;
             }
@@ -303,7 +303,7 @@ pub fn output_checks(
             }
             let base = dev.data_base
                 + layer.out_offset
-                + 4 * ((((proc % 16) as u32) * 2048 | ((proc / 16) as u32) * 0x10_0000)
+                + 4 * (((((proc % 16) as u32) * 2048) | (((proc / 16) as u32) * 0x10_0000))
                     + (q as u32 * width + e * size) * gap);
             if any {
                 let num_bytes = (c - this_c).min(channels - this_c);

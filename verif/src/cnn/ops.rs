@@ -53,7 +53,7 @@ impl Tensor {
     /// reinterpretation, as numpy's `reshape(-1, h, w)`); `None` if it does not divide.
     pub fn reshaped(&self, h: usize, w: usize) -> Option<Tensor> {
         let n = self.data.len();
-        if h == 0 || w == 0 || n % (h * w) != 0 {
+        if h == 0 || w == 0 || !n.is_multiple_of(h * w) {
             return None;
         }
         Some(Tensor {

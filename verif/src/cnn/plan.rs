@@ -375,7 +375,7 @@ pub fn resolve(
                 ));
             }
             let px = pooled[0] * pooled[1];
-            if in_ch % px != 0 {
+            if !in_ch.is_multiple_of(px) {
                 return Err(lerr(
                     ll,
                     format!(
@@ -514,12 +514,21 @@ pub fn resolve(
                 ll,
                 "processors",
                 format!(
-                    "{in_ch} input channels using {} pass(es) and {} operand(s) need {} processors per pass, but the map 0x{:016x} has {} bits",
+                    "{in_ch} input channels using {} pass(es) and {} operand(s) need {} processors per pass, but the map 0x{:016x} has {} bits{}",
                     in_passes.0,
                     l.operands,
                     in_passes.1,
                     l.processors,
-                    popcount(l.processors)
+                    popcount(l.processors),
+                    if popcount(l.processors) < in_passes.1 && popcount(l.processors) > 0 {
+                        format!(
+                            " (to spread the channels over passes of {} processors, use --max-proc {})",
+                            popcount(l.processors),
+                            popcount(l.processors)
+                        )
+                    } else {
+                        String::new()
+                    }
                 ),
             ));
         }

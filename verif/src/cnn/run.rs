@@ -134,7 +134,7 @@ pub fn run(
             if opts.legacy_test && ll != plan.order[0] {
                 (0..ops_n).map(|i| data.columns_strided(i, ops_n)).collect()
             } else {
-                if data.c % ops_n != 0 {
+                if !data.c.is_multiple_of(ops_n) {
                     return Err(lerr(format!(
                         "{} input channels cannot be split into {ops_n} element-wise operands",
                         data.c

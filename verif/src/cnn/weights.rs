@@ -58,7 +58,7 @@ pub fn load(net: &NetworkDesc, path: &Path, bias: Option<&Path>) -> Result<Netwo
         from_sample_arrays(net, arrays).map_err(|e| e.in_file(&shown))?
     } else if name.ends_with(".npz") {
         let mut arrays = npy::load_npz(path)?;
-        arrays.sort_by(|a, b| natural_key(&a.0).cmp(&natural_key(&b.0)));
+        arrays.sort_by_key(|a| natural_key(&a.0));
         from_sample_arrays(net, arrays.into_iter().map(|(_, a)| a).collect())
             .map_err(|e| e.in_file(&shown))?
     } else {
@@ -425,6 +425,7 @@ pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<Ne
     let n = net.layers.len();
     let mut layers: Vec<Option<LayerWeights>> = vec![None; n];
     let mut next = 0usize;
+    #[allow(clippy::needless_range_loop)] // `ll` is also the layer index in messages
     for ll in 0..n {
         if !consumes_weights(net, ll) {
             continue;
