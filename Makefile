@@ -5,7 +5,7 @@ CARGO ?= cargo
 HDL_TOOLS := iverilog vvp yosys verilator
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test tools build fmt lint clean
+.PHONY: demo test tools build fmt lint clean resources
 
 ## demo: emit every block to build/verilog and run the thesis matmul test on every backend
 demo: tools
@@ -25,6 +25,12 @@ tools:
 
 build:
 	$(CARGO) build --release
+
+## resources: Yosys synth_xilinx resource table of every block (build/resources.md)
+resources: tools
+	$(CARGO) run --release --quiet -- emit --all --out build/verilog --force
+	fpga/resources.sh build/verilog > build/resources.md
+	@cat build/resources.md
 
 fmt:
 	$(CARGO) fmt --all
