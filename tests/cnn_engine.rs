@@ -73,6 +73,14 @@ fn run_json(args: &[&str], dir: &Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(out_path).unwrap()).unwrap()
 }
 
+/// `edgelearn cnn kat` of `net` into `out`; returns the arguments (to repeat the call).
+fn kat_args<'a>(net: &[&'a str], out: &'a Path) -> Vec<&'a str> {
+    let mut args = vec!["cnn", "kat"];
+    args.extend_from_slice(net);
+    args.extend(["--out", s(out)]);
+    args
+}
+
 fn ints(j: &Json) -> Vec<i64> {
     j.as_array()
         .unwrap()
@@ -135,9 +143,7 @@ fn doc_conv2d_1x1_known_answer_word_for_word() {
     assert_eq!(j["wide"], Json::Bool(false));
 
     let kat = dir.join("kat");
-    let mut args = vec!["cnn", "kat"];
-    args.extend_from_slice(&net);
-    args.extend(["--out", s(&kat)]);
+    let mut args = kat_args(&net, &kat);
     ok(&edgelearn(&args));
     // Spec §6.4 (erratum E1 corrected: 0x54c8b8f5).
     assert_eq!(
@@ -192,10 +198,7 @@ fn doc_conv2d_1x1_with_32_bit_output_gives_raw_accumulators() {
     );
     assert_eq!(j["wide"], Json::Bool(true));
     let kat = dir.join("kat");
-    let mut args = vec!["cnn", "kat"];
-    args.extend_from_slice(&net);
-    args.extend(["--out", s(&kat)]);
-    ok(&edgelearn(&args));
+    ok(&edgelearn(&kat_args(&net, &kat)));
     // Four words per pixel and quad; lanes 0 and 1 hold the two channels.
     assert_eq!(
         std::fs::read_to_string(kat.join("sampleoutput.h")).unwrap(),
@@ -239,10 +242,7 @@ fn doc_mlp_known_answer_flattened_and_one_by_one() {
     let j = run_json(&net, &dir);
     assert_eq!(ints(&j["output"]), vec![36, -108]);
     let kat = dir.join("kat");
-    let mut args = vec!["cnn", "kat"];
-    args.extend_from_slice(&net);
-    args.extend(["--out", s(&kat)]);
-    ok(&edgelearn(&args));
+    ok(&edgelearn(&kat_args(&net, &kat)));
     let data = std::fs::read_to_string(kat.join("sampledata.h")).unwrap();
     assert!(
         data.contains("0x00ead6cb, 0x00c8b8f5, 0x0022ce2c, 0x0010d28c"),
