@@ -325,7 +325,8 @@ pub enum CnnCommand {
         /// Write the JSON result here (printed to stdout otherwise).
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
-        /// Write every layer's output as DIR/layerNN.npy.
+        /// Write every layer's output as DIR/layerNN.npy, and as the data-memory words it
+        /// occupies as DIR/layerNN.mem (address, value, mask per line).
         #[arg(long, value_name = "DIR")]
         log_intermediate: Option<PathBuf>,
         /// Overwrite existing files.

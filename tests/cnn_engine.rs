@@ -347,6 +347,13 @@ fn mnist_network_runs_from_its_checkpoint() {
         if i == 3 {
             layer3 = v;
         }
+        // The same values as data-memory words: one word per pixel and quad (8-bit layers).
+        let mem = std::fs::read_to_string(logs.join(format!("layer{i:02}.mem"))).unwrap();
+        let words = mem.lines().filter(|l| !l.starts_with('#')).count();
+        let quads = [15, 15, 14, 3, 0][i];
+        if i < 4 {
+            assert_eq!(words, shape[1] * shape[2] * quads, "layer {i}");
+        }
     }
     let mut args = vec!["cnn", "bench", "--iterations", "3"];
     args.extend_from_slice(&net);

@@ -114,6 +114,17 @@ fn run_net(
                 dir.join(format!("layer{ll:02}.npy")),
                 encode_npy_i64(&shape, &t.data),
             ));
+            // The same tensor as the data-memory words the layer writes.
+            let mut mem = format!(
+                "# layer {ll} output as data-memory words: address value mask (check: (mem[address] & mask) == value)\n"
+            );
+            for c in cnn::memory::output_checks(&network.desc.layers[ll], p, t, &network.device) {
+                mem.push_str(&format!(
+                    "0x{:08x} 0x{:08x} 0x{:08x}\n",
+                    c.address, c.value, c.mask
+                ));
+            }
+            files.push((dir.join(format!("layer{ll:02}.mem")), mem.into_bytes()));
         }
         for (p, _) in &files {
             fresh_file(p, force)?;

@@ -692,25 +692,14 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
     // Pooling.
     let mut pool = None;
     let mut pool_size = [1, 1];
-    if let Some(n) = cx.get("avg_pool") {
-        pool = Some(PoolKind::Avg);
-        pool_size = cx.pair("avg_pool", n, 1 << 16)?;
-    }
-    if let Some(n) = cx.get("max_pool") {
-        // ai8x: max_pool wins when both are given.
-        pool = Some(PoolKind::Max);
-        pool_size = cx.pair("max_pool", n, 1 << 16)?;
-    }
-    for (k, v) in [("max_pool", pool_size[0]), ("max_pool", pool_size[1])] {
-        if pool.is_some() && v == 0 {
-            let key = if pool == Some(PoolKind::Max) {
-                k
-            } else {
-                "avg_pool"
-            };
-            return Err(
-                CnnError::layer_key(pos, key, "pool size must be at least 1").at_line(cx.line),
-            );
+    // ai8x: `max_pool` wins when both are given.
+    for (key, kind) in [("avg_pool", PoolKind::Avg), ("max_pool", PoolKind::Max)] {
+        if let Some(n) = cx.get(key) {
+            pool = Some(kind);
+            pool_size = cx.pair(key, n, 1 << 16)?;
+            if pool_size.contains(&0) {
+                return Err(cx.err(key, n, "pool size must be at least 1"));
+            }
         }
     }
     let mut pool_stride = match cx.get("pool_stride") {

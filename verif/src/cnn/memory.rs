@@ -95,24 +95,18 @@ pub fn input_blocks(
             }
         }
         DataFormat::Hwc => {
-            // Channels are assigned to enabled lanes in ascending processor order, pass by pass.
-            let mut lane_channel: Vec<Vec<Option<usize>>> = vec![vec![None; 64]; expand];
-            let mut c = 0;
-            'outer: for (e, lanes) in lane_channel.iter_mut().enumerate() {
-                let mut j = 0;
-                for (p, slot) in lanes.iter_mut().enumerate() {
-                    if map >> p & 1 == 1 {
-                        if j < thresh {
-                            *slot = Some(e * thresh + j);
-                            c += 1;
-                        }
-                        j += 1;
+            // Channels are assigned to enabled lanes in ascending processor order, pass by
+            // pass: channel `e * thresh + j` is on the `j`-th enabled processor in pass `e`.
+            let enabled: Vec<usize> = (0..64).filter(|p| map >> p & 1 == 1).collect();
+            let lane_channel: Vec<Vec<Option<usize>>> = (0..expand)
+                .map(|e| {
+                    let mut lanes = vec![None; 64];
+                    for (j, &p) in enabled.iter().enumerate().take(thresh) {
+                        lanes[p] = Some(e * thresh + j);
                     }
-                }
-                if c >= thresh * expand {
-                    break 'outer;
-                }
-            }
+                    lanes
+                })
+                .collect();
             for quad in (0..64).step_by(4) {
                 if (map >> quad) & 0xf == 0 {
                     continue;

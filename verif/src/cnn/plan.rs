@@ -185,8 +185,7 @@ pub fn resolve(
         prev = Some(ll);
         ll = next as usize;
     }
-    let (fo_e, fo_t) = dev.passes(c_out[final_layer]);
-    let _ = fo_e;
+    let (_, fo_t) = dev.passes(c_out[final_layer]);
     if let Some(m) = net.output_map {
         out_map[final_layer] = Some(m);
     } else if out_map[final_layer].is_none() {
@@ -196,7 +195,6 @@ pub fn resolve(
             (1u64 << fo_t) - 1
         });
     }
-    let any_output = order.iter().any(|&i| net.layers[i].output);
 
     // Shapes and limits.
     let mut plans: Vec<Option<LayerPlan>> = vec![None; n];
@@ -649,7 +647,7 @@ pub fn resolve(
             shift,
             in_offset,
             one_d,
-            checked: ll == final_layer || (any_output && l.output),
+            checked: ll == final_layer || l.output,
             macs,
             kernel_words,
             bias_bytes,
