@@ -543,6 +543,52 @@ fn vendored_ai8x_layer_tests_are_pinned() {
 }
 
 #[test]
+fn a_processor_map_narrower_than_its_channels_is_read_as_max_proc() {
+    // t-widein-maxproc4: 7 channels on processors 0xf, made by ai8x with --max-proc 4.
+    let dir = tmp("maxproc");
+    let case = data("ai8x-kat/t-widein-maxproc4");
+    let yaml = case.join("test-widein-maxproc4.yaml");
+    let w = case.join("weights_source.npy");
+    let input = case.join("input.npy");
+    let net = [
+        "--network",
+        s(&yaml),
+        "--checkpoint",
+        s(&w),
+        "--input",
+        s(&input),
+    ];
+    let mut args = vec!["cnn", "kat"];
+    args.extend_from_slice(&net);
+    let (a, b) = (dir.join("auto"), dir.join("explicit"));
+    let out = edgelearn(&[&args[..], &["--out", s(&a)]].concat());
+    ok(&out);
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert!(note.contains("--max-proc 4"), "{note}");
+    ok(&edgelearn(
+        &[&args[..], &["--out", s(&b), "--max-proc", "4"]].concat(),
+    ));
+    for f in ["sampledata.h", "sampleoutput.h"] {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // Asking for the full device explicitly keeps the hardware rule.
+    fails(
+        &edgelearn(
+            &[
+                &args[..],
+                &["--out", s(&dir.join("strict")), "--max-proc", "64"],
+            ]
+            .concat(),
+        ),
+        &["layer 0", "`processors`", "--max-proc 4"],
+    );
+}
+
+#[test]
 fn multi_pass_input_layout_of_the_documents() {
     // Spec §2.6 / §6.3: 192 channels on 64 processors: memory instance 0 holds channels
     // 0-3, 64-67 and 128-131 in consecutive words; instance 1 holds 4-7, 68-71, 132-135.
@@ -903,6 +949,7 @@ fn fuzzed_descriptions_checkpoints_and_arrays_never_panic() {
                 desc,
                 weights,
                 device: dev.clone(),
+                infer_max_proc: true,
             };
             let inf = net.infer(&input, &RunOptions::default(), None)?;
             net.kat(&input, &inf)?;

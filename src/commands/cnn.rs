@@ -58,14 +58,18 @@ fn options(net: &CnnNet) -> RunOptions {
 }
 
 fn load(net: &CnnNet) -> anyhow::Result<(Network, cnn::Tensor, cnn::Inference)> {
-    let network = Network::load(
+    let mut network = Network::load(
         &net.network,
         &net.checkpoint,
         net.bias.as_deref(),
         device(net.max_proc),
     )?;
+    network.infer_max_proc = net.max_proc.is_none();
     let input = weights::load_input(&net.input)?;
     let inf = network.infer(&input, &options(net), net.stop_after)?;
+    for n in &inf.plan.notes {
+        eprintln!("note: {n}");
+    }
     Ok((network, input, inf))
 }
 
@@ -118,7 +122,7 @@ fn run_net(
             let mut mem = format!(
                 "# layer {ll} output as data-memory words: address value mask (check: (mem[address] & mask) == value)\n"
             );
-            for c in cnn::memory::output_checks(&network.desc.layers[ll], p, t, &network.device) {
+            for c in cnn::memory::output_checks(&network.desc.layers[ll], p, t, &inf.plan.device) {
                 mem.push_str(&format!(
                     "0x{:08x} 0x{:08x} 0x{:08x}\n",
                     c.address, c.value, c.mask
@@ -251,7 +255,8 @@ fn check(
         println!("valid; give --checkpoint and --input (or --input-shape) for shapes, memory use and MACs");
         return Ok(ExitCode::SUCCESS);
     };
-    let net = Network::load(network, ck, bias, dev)?;
+    let mut net = Network::load(network, ck, bias, dev)?;
+    net.infer_max_proc = max_proc.is_none();
     let Some(shape) = shape else {
         print_desc_table(&net.desc);
         println!("weights: ");
@@ -274,6 +279,9 @@ fn check(
         return Ok(ExitCode::SUCCESS);
     };
     let plan = net.plan(shape, None)?;
+    for n in &plan.notes {
+        println!("note: {n}");
+    }
     print_plan_table(&net, &plan);
     Ok(ExitCode::SUCCESS)
 }
@@ -403,14 +411,14 @@ fn print_plan_table(net: &Network, plan: &Plan) {
         "total: {} MACs per inference; kernel memory: busiest processor {} of {} 72-bit words (estimate); bias: {} of {} bytes",
         total_macs,
         busiest,
-        net.device.kernel_words,
+        plan.device.kernel_words,
         bias,
-        4 * net.device.bias_per_group
+        4 * plan.device.bias_per_group
     );
-    if busiest > net.device.kernel_words {
+    if busiest > plan.device.kernel_words {
         println!(
             "warning: the kernels may not fit the kernel memory ({busiest} > {} words on one processor)",
-            net.device.kernel_words
+            plan.device.kernel_words
         );
     }
     println!(

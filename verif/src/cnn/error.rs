@@ -18,6 +18,23 @@ pub struct CnnError {
     pub line: Option<usize>,
     /// What is wrong.
     pub message: String,
+    /// The kind of problem, for callers that can act on it.
+    pub kind: ErrorKind,
+}
+
+/// Kinds of [`CnnError`] a caller may want to tell apart.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Anything else.
+    #[default]
+    Other,
+    /// A layer's `processors` map has fewer processors (`have`) than one pass of its channels
+    /// needs; the channels would fit a device with only `have` processors per pass.
+    ProcessorShortfall {
+        /// Processors in the map.
+        have: usize,
+    },
 }
 
 impl CnnError {
@@ -29,6 +46,7 @@ impl CnnError {
             key: None,
             line: None,
             message: message.into(),
+            kind: ErrorKind::Other,
         }
     }
 

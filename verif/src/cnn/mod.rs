@@ -21,7 +21,7 @@ pub mod yamltree;
 
 pub use desc::NetworkDesc;
 pub use device::Device;
-pub use error::{CnnError, Result};
+pub use error::{CnnError, ErrorKind, Result};
 pub use ops::Tensor;
 pub use plan::Plan;
 pub use run::{RunOptions, RunResult, Semantics};
@@ -38,6 +38,10 @@ pub struct Network {
     pub weights: NetworkWeights,
     /// The device.
     pub device: Device,
+    /// Whether a processor map with fewer processors than its channels need may be read as
+    /// a device with that many processors per pass (ai8x `--max-proc`), with a note, instead
+    /// of being an error. Set when the user did not choose the device.
+    pub infer_max_proc: bool,
 }
 
 /// A finished inference: the plan it followed and every layer's output.
@@ -100,13 +104,34 @@ impl Network {
             desc,
             weights: w,
             device,
+            infer_max_proc: false,
         })
     }
 
     /// Resolves the network for an input of `[C, H, W]`.
     pub fn plan(&self, input: [usize; 3], stop_after: Option<usize>) -> Result<Plan> {
-        plan::resolve(&self.desc, &self.weights, input, &self.device, stop_after)
-            .map_err(|e| e.in_file(&self.desc.file))
+        let mut dev = self.device.clone();
+        let mut notes = Vec::new();
+        loop {
+            match plan::resolve(&self.desc, &self.weights, input, &dev, stop_after) {
+                Ok(mut p) => {
+                    p.notes = notes;
+                    return Ok(p);
+                }
+                Err(CnnError {
+                    kind: error::ErrorKind::ProcessorShortfall { have },
+                    layer,
+                    ..
+                }) if self.infer_max_proc && have < dev.max_proc => {
+                    notes.push(format!(
+                        "layer {}: its processor map has {have} processors, fewer than its channels need on this device; assuming {have} processors per pass (--max-proc {have}), as ai8x's layer tests made this way do",
+                        layer.unwrap_or(0)
+                    ));
+                    dev = Device::with_max_proc(have);
+                }
+                Err(e) => return Err(e.in_file(&self.desc.file)),
+            }
+        }
     }
 
     /// Runs the network on `input`.
@@ -129,7 +154,7 @@ impl Network {
         let inputs = if l.streaming {
             memory::fifo_blocks(l, inf.plan.layer(first), input)
         } else {
-            memory::input_blocks(l, inf.plan.layer(first), input, &self.device)
+            memory::input_blocks(l, inf.plan.layer(first), input, &inf.plan.device)
         }
         .map_err(|e| e.in_file(&self.desc.file))?;
         let mut checks = Vec::new();
@@ -144,7 +169,7 @@ impl Network {
                 &self.desc.layers[ll],
                 p,
                 out,
-                &self.device,
+                &inf.plan.device,
             ));
             layers.push(ll);
         }

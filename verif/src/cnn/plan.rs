@@ -64,6 +64,11 @@ pub struct Plan {
     pub final_layer: usize,
     /// Input channels, rows, columns of the sample.
     pub input: [usize; 3],
+    /// The device the plan is for (its processors per pass may be fewer than 64, see
+    /// [`super::Network::plan`]).
+    pub device: Device,
+    /// Notes for the user (e.g. an assumed `--max-proc`).
+    pub notes: Vec<String>,
 }
 
 impl Plan {
@@ -508,7 +513,16 @@ pub fn resolve(
             ));
         }
         if popcount(l.processors) != in_passes.1 {
-            return Err(err(
+            let kind = if popcount(l.processors) < in_passes.1 && l.processors != 0 {
+                super::error::ErrorKind::ProcessorShortfall {
+                    have: popcount(l.processors),
+                }
+            } else {
+                super::error::ErrorKind::Other
+            };
+            return Err(CnnError {
+                kind,
+                ..err(
                 ll,
                 "processors",
                 format!(
@@ -528,7 +542,8 @@ pub fn resolve(
                         String::new()
                     }
                 ),
-            ));
+            )
+            });
         }
         if l.processors >> dev.max_proc.min(63) > 0 && dev.max_proc < 64 {
             return Err(err(
@@ -663,5 +678,7 @@ pub fn resolve(
         order,
         final_layer,
         input,
+        device: dev.clone(),
+        notes: Vec::new(),
     })
 }
