@@ -88,9 +88,37 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
     println!("latency = clock edges from valid_in rising to valid_out rising (thesis: 602)");
     println!("netlist = Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog");
     println!("VCD of the Icarus run: {}", vcd.display());
+    cnn_mnist()?;
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The CNN engine golden model on the ai8x MNIST network vendored in `data/ai8x`.
+fn cnn_mnist() -> anyhow::Result<()> {
+    use edgelearn_verif::cnn::{weights, Device, Network, RunOptions};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ai8x");
+    let net = Network::load(
+        &dir.join("mnist-chw-ai85.yaml"),
+        &dir.join("ai85-mnist-qat8-q.pth.tar"),
+        None,
+        Device::max78000(),
+    )?;
+    let input = weights::load_input(&dir.join("sample_mnist.npy"))?;
+    let start = std::time::Instant::now();
+    let inf = net.infer(&input, &RunOptions::default(), None)?;
+    let secs = start.elapsed().as_secs_f64();
+    let out = &inf.output().data;
+    let class = (0..out.len()).max_by_key(|&i| out[i]).unwrap_or(0);
+    println!();
+    println!(
+        "== MAX78000 CNN engine golden model: ai8x MNIST network (data/ai8x), {} layers, {:.1} ms",
+        inf.plan.order.len(),
+        secs * 1e3
+    );
+    println!("32-bit outputs: {out:?}");
+    println!("class: {class}  (the sample is a 7; `edgelearn cnn --help` for check, run, kat)");
+    Ok(())
 }
