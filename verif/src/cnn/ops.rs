@@ -238,7 +238,50 @@ impl Kernels {
 /// The accumulators of a stride-1 2-D correlation with zero padding `pad` (rows, columns)
 /// plus `128 * bias`. `extra` adds further zero rows/columns at the bottom/right (the output
 /// padding of a transposed convolution).
+///
+/// The sums are exact: they are computed in `i32` when a bound on every sum fits (always for
+/// 8-bit data), else in `i64` (32-bit intermediate outputs fed to a further layer).
 pub fn conv2d(
+    x: &Tensor,
+    k: &Kernels,
+    pad: [usize; 2],
+    extra: [usize; 2],
+    bias: Option<&[i64]>,
+) -> Tensor {
+    let xmax = x.data.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as u128;
+    let wmax = k.w.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as u128;
+    let bmax = bias
+        .map(|b| b.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0))
+        .unwrap_or(0) as u128;
+    let bound = (k.in_ch * k.kh * k.kw) as u128 * xmax * wmax + 128 * bmax;
+    if bound < i32::MAX as u128 {
+        correlate::<i32>(x, k, pad, extra, bias)
+    } else {
+        correlate::<i64>(x, k, pad, extra, bias)
+    }
+}
+
+/// An integer type the correlation can accumulate in.
+trait Accumulator:
+    Copy + Default + std::ops::AddAssign + std::ops::Mul<Output = Self> + Into<i64>
+{
+    /// `v`, known to be in range.
+    fn narrow(v: i64) -> Self;
+}
+
+impl Accumulator for i32 {
+    fn narrow(v: i64) -> Self {
+        v as i32
+    }
+}
+
+impl Accumulator for i64 {
+    fn narrow(v: i64) -> Self {
+        v
+    }
+}
+
+fn correlate<T: Accumulator>(
     x: &Tensor,
     k: &Kernels,
     pad: [usize; 2],
@@ -249,19 +292,21 @@ pub fn conv2d(
     let pw = x.w + 2 * pad[1] + extra[1];
     let oh = (ph + 1).saturating_sub(k.kh);
     let ow = (pw + 1).saturating_sub(k.kw);
-    let mut out = Tensor::zeros(k.out_ch, oh, ow);
     // Padded input, built once.
-    let mut xp = vec![0i64; x.c * ph * pw];
+    let mut xp = vec![T::default(); x.c * ph * pw];
     for c in 0..x.c {
         for y in 0..x.h {
             let row = (c * ph + y + pad[0]) * pw + pad[1];
-            xp[row..row + x.w]
-                .copy_from_slice(&x.data[(c * x.h + y) * x.w..(c * x.h + y + 1) * x.w]);
+            let src = &x.data[(c * x.h + y) * x.w..(c * x.h + y + 1) * x.w];
+            for (d, &v) in xp[row..row + x.w].iter_mut().zip(src) {
+                *d = T::narrow(v);
+            }
         }
     }
+    let mut out = Tensor::zeros(k.out_ch, oh, ow);
+    let mut plane = vec![T::default(); oh * ow];
     for o in 0..k.out_ch {
-        let b = bias.map_or(0, |b| b[o] * 128);
-        let plane = &mut out.data[o * oh * ow..(o + 1) * oh * ow];
+        let b = T::narrow(bias.map_or(0, |b| b[o] * 128));
         plane.iter_mut().for_each(|v| *v = b);
         for i in 0..k.in_ch.min(x.c) {
             for ky in 0..k.kh {
@@ -270,6 +315,7 @@ pub fn conv2d(
                     if wv == 0 {
                         continue;
                     }
+                    let wv = T::narrow(wv);
                     for y in 0..oh {
                         let src = &xp[(i * ph + y + ky) * pw + kx..][..ow];
                         let dst = &mut plane[y * ow..(y + 1) * ow];
@@ -279,6 +325,12 @@ pub fn conv2d(
                     }
                 }
             }
+        }
+        for (d, &v) in out.data[o * oh * ow..(o + 1) * oh * ow]
+            .iter_mut()
+            .zip(&plane)
+        {
+            *d = v.into();
         }
     }
     out
@@ -473,6 +525,74 @@ mod tests {
         assert_eq!(p.data, vec![0]);
         let p = pool2d(&x, PoolKind::Avg, [2, 2], [2, 2], AvgRounding::HalfAway);
         assert_eq!(p.data, vec![1]);
+    }
+
+    /// Direct definition of the padded correlation, in i64.
+    fn conv2d_reference(x: &Tensor, k: &Kernels, pad: usize, bias: &[i64]) -> Tensor {
+        let oh = x.h + 2 * pad + 1 - k.kh;
+        let ow = x.w + 2 * pad + 1 - k.kw;
+        let mut out = Tensor::zeros(k.out_ch, oh, ow);
+        for (o, &b) in bias.iter().enumerate().take(k.out_ch) {
+            for y in 0..oh {
+                for xx in 0..ow {
+                    let mut acc = b * 128;
+                    for i in 0..k.in_ch {
+                        for ky in 0..k.kh {
+                            for kx in 0..k.kw {
+                                let (r, c) = (y + ky, xx + kx);
+                                if r >= pad && c >= pad && r - pad < x.h && c - pad < x.w {
+                                    acc += k.at(o, i, ky, kx) * x.at(i, r - pad, c - pad);
+                                }
+                            }
+                        }
+                    }
+                    *out.at_mut(o, y, xx) = acc;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn correlation_is_exact_in_both_accumulator_widths() {
+        let mut seed = 0x1234_5678_u64;
+        let mut next = |m: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (2 * m as u64 + 1)) as i64 - m
+        };
+        // 8-bit data (the i32 path), with the corner values, and 32-bit data (the i64 path).
+        for (xmax, corners) in [(128, true), (1 << 28, false)] {
+            let mut data: Vec<i64> = (0..4 * 5 * 6)
+                .map(|_| next(xmax).clamp(-xmax, xmax - 1))
+                .collect();
+            if corners {
+                data[..7].copy_from_slice(&[-128, -127, 127, -31, 31, 0, -128]);
+            } else {
+                data[0] = (1 << 28) - 1;
+                data[1] = -(1 << 28);
+            }
+            let x = Tensor::from_vec(4, 5, 6, data);
+            let mut w: Vec<i64> = (0..3 * 4 * 9).map(|_| next(128).clamp(-128, 127)).collect();
+            w[..4].copy_from_slice(&[-128, 127, -128, 127]);
+            let k = Kernels {
+                out_ch: 3,
+                in_ch: 4,
+                kh: 3,
+                kw: 3,
+                w,
+            };
+            let bias = [-128, 127, 5];
+            for pad in 0..=2 {
+                let got = conv2d(&x, &k, [pad, pad], [0, 0], Some(&bias));
+                assert_eq!(
+                    got,
+                    conv2d_reference(&x, &k, pad, &bias),
+                    "pad {pad}, xmax {xmax}"
+                );
+            }
+        }
     }
 
     #[test]
