@@ -590,6 +590,45 @@ pub fn resolve(
                 }
             }
         }
+        // Streaming: at most 8 layers, all from the first on, and the first reads the FIFOs.
+        if l.streaming {
+            let position = order.iter().position(|&x| x == ll).unwrap_or(0);
+            if let Some(&before) = order[..position]
+                .iter()
+                .find(|&&x| !net.layers[x].streaming)
+            {
+                return Err(err(
+                    ll,
+                    "streaming",
+                    format!("streaming layers must follow streaming layers, but layer {before} does not stream"),
+                ));
+            }
+            if position >= 8 {
+                return Err(err(
+                    ll,
+                    "streaming",
+                    "the device supports at most 8 streaming layers".into(),
+                ));
+            }
+            if position == 0 {
+                let max = if l.data_format == DataFormat::Chw {
+                    4
+                } else {
+                    16
+                };
+                if in_ch * l.operands > max {
+                    return Err(err(
+                        ll,
+                        "streaming",
+                        format!(
+                            "a streaming first layer reads the FIFOs, which carry at most {max} {} input channels, not {}",
+                            if max == 4 { "CHW" } else { "HWC" },
+                            in_ch * l.operands
+                        ),
+                    ));
+                }
+            }
+        }
         // Memory use.
         let in_offset = l
             .in_offset
