@@ -765,6 +765,10 @@ fn malformed_descriptions_name_the_layer_and_key() {
             y.replacen("  - pad: 1", "  - pad: 1\n    in_sequences: [7]", 1),
             vec!["layer 0", "`in_sequences`"],
         ),
+        (
+            y.replacen("  - max_pool: 2", "  - max_pool: 2\n    streaming: true", 1),
+            vec!["layer 1", "`streaming`", "layer 0 does not stream"],
+        ),
     ];
     for (i, (text, needles)) in cases.iter().enumerate() {
         assert_ne!(text, &y, "case {i} does not change the description");
