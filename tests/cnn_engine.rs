@@ -73,6 +73,18 @@ fn run_json(args: &[&str], dir: &Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(out_path).unwrap()).unwrap()
 }
 
+/// `--network NET --checkpoint WEIGHTS --input SAMPLE`.
+fn net_args<'a>(network: &'a Path, weights: &'a Path, input: &'a Path) -> [&'a str; 6] {
+    [
+        "--network",
+        s(network),
+        "--checkpoint",
+        s(weights),
+        "--input",
+        s(input),
+    ]
+}
+
 /// `edgelearn cnn kat` of `net` into `out`; returns the arguments (to repeat the call).
 fn kat_args<'a>(net: &[&'a str], out: &'a Path) -> Vec<&'a str> {
     let mut args = vec!["cnn", "kat"];
@@ -129,14 +141,7 @@ fn doc_conv_case(dir: &Path, width: u32) -> [PathBuf; 3] {
 fn doc_conv2d_1x1_known_answer_word_for_word() {
     let dir = tmp("doc-conv");
     let [yaml, weights, input] = doc_conv_case(&dir, 8);
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&weights),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &weights, &input);
     let j = run_json(&net, &dir);
     assert_eq!(ints(&j["output"]), vec![22, 12, 71, 82, 41, 2, -128, 68]);
     assert_eq!(ints(&j["output_shape"]), vec![2, 2, 2]);
@@ -182,14 +187,7 @@ fn doc_conv2d_1x1_known_answer_word_for_word() {
 fn doc_conv2d_1x1_with_32_bit_output_gives_raw_accumulators() {
     let dir = tmp("doc-conv32");
     let [yaml, weights, input] = doc_conv_case(&dir, 32);
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&weights),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &weights, &input);
     let j = run_json(&net, &dir);
     // Spec §6.4: full-resolution sums, no shift, rounding or saturation.
     assert_eq!(
@@ -231,14 +229,7 @@ fn doc_mlp_known_answer_flattened_and_one_by_one() {
     .unwrap();
     let input = dir.join("input.npy");
     write_npy(&input, &[3, 2, 2], &doc_input_flat(3));
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&weights),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &weights, &input);
     let j = run_json(&net, &dir);
     assert_eq!(ints(&j["output"]), vec![36, -108]);
     let kat = dir.join("kat");
@@ -299,14 +290,7 @@ fn mnist_network_runs_from_its_checkpoint() {
     let yaml = data("ai8x/mnist-chw-ai85.yaml");
     let ck = data("ai8x/ai85-mnist-qat8-q.pth.tar");
     let input = data("ai8x/sample_mnist.npy");
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&ck),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &ck, &input);
     // Without --output the JSON goes to stdout.
     let mut args = vec!["cnn", "run"];
     args.extend_from_slice(&net);
@@ -374,14 +358,7 @@ fn cifar10_network_runs_from_its_checkpoint_and_a_mismatched_one_is_refused() {
     let yaml = data("ai8x/cifar10-hwc-ai85.yaml");
     let ck = data("ai8x-kat/checkpoints/ai85-cifar10-qat8-q.pth.tar");
     let input = data("ai8x/sample_cifar-10.npy");
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&ck),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &ck, &input);
     let j = run_json(&net, &dir);
     assert_eq!(
         ints(&j["output"]),
@@ -550,14 +527,7 @@ fn a_processor_map_narrower_than_its_channels_is_read_as_max_proc() {
     let yaml = case.join("test-widein-maxproc4.yaml");
     let w = case.join("weights_source.npy");
     let input = case.join("input.npy");
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&w),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &w, &input);
     let mut args = vec!["cnn", "kat"];
     args.extend_from_slice(&net);
     let (a, b) = (dir.join("auto"), dir.join("explicit"));
@@ -637,14 +607,7 @@ fn document_semantics_differ_only_where_the_documents_do() {
     );
     let weights = dir.join("w.npy");
     write_npy(&weights, &[1, 1, 1, 1, 1], &[1]);
-    let net = [
-        "--network",
-        s(&yaml),
-        "--checkpoint",
-        s(&weights),
-        "--input",
-        s(&input),
-    ];
+    let net = net_args(&yaml, &weights, &input);
     let out = |extra: &[&str]| ints(&run_json(&[&net[..], extra].concat(), &dir)["output"]);
     assert_eq!(out(&[]), vec![-1, 0, 0, 2]);
     assert_eq!(out(&["--avg-pool-rounding"]), vec![-2, -1, 1, 3]);
