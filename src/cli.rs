@@ -1,6 +1,7 @@
 //! Command-line arguments.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use edgelearn_sim::Backend;
 use std::path::PathBuf;
 
 /// Design and verify on-chip learning hardware at RTL.
@@ -12,6 +13,41 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Stop any external tool (iverilog, vvp, verilator, yosys) that runs longer than this
+    /// and report it as an error (default 3600, or EDGELEARN_TOOL_TIMEOUT).
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = positive_seconds)]
+    pub tool_timeout: Option<f64>,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// A simulation backend, as named on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendName {
+    /// rust-hdl's own simulator.
+    Native,
+    /// Icarus Verilog (4-state).
+    Icarus,
+    /// Verilator (2-state, cached builds).
+    Verilator,
+    /// Icarus on the Yosys netlist.
+    Netlist,
+}
+
+impl From<BackendName> for Backend {
+    fn from(b: BackendName) -> Backend {
+        match b {
+            BackendName::Native => Backend::Native,
+            BackendName::Icarus => Backend::Icarus,
+            BackendName::Verilator => Backend::Verilator,
+            BackendName::Netlist => Backend::Netlist,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -38,13 +74,14 @@ pub enum Command {
         /// Cycles to simulate (thesis bursts of 600 rows, repeated).
         #[arg(long, default_value_t = 100_000)]
         cycles: usize,
-        /// Backends, comma-separated (native, icarus, verilator, netlist).
+        /// Backends, comma-separated.
         #[arg(
             long,
+            value_enum,
             value_delimiter = ',',
             default_value = "native,icarus,verilator,netlist"
         )]
-        backends: Vec<String>,
+        backends: Vec<BackendName>,
         /// Build in a fresh directory so the Verilator build time is a cold build.
         #[arg(long)]
         cold: bool,
@@ -93,9 +130,9 @@ pub enum Command {
         /// Stimulus file.
         #[arg(long, value_name = "FILE")]
         stimulus: PathBuf,
-        /// native (rust-hdl), icarus, verilator or netlist (Icarus on the Yosys netlist).
-        #[arg(long, default_value = "native")]
-        backend: String,
+        /// The simulator.
+        #[arg(long, value_enum, default_value = "native")]
+        backend: BackendName,
         /// Write a VCD here.
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,

@@ -280,6 +280,11 @@ fn doc_mlp_known_answer_flattened_and_one_by_one() {
     assert!(out.contains("0x00009424"), "{out}");
 }
 
+/// The ai8x MNIST network's output on `data/ai8x/sample_mnist.npy` (a 7). Source: edgelearn's
+/// own model; the documents and the vendored ai8x data hold no expected output for this sample,
+/// so it was cross-checked byte for byte against an independent rebuild of ai8x's network
+/// loader (docs/decisions.md D-CNN-VERIFY, D-PIN). The documents' known answers are pinned
+/// word for word in the tests above.
 const MNIST_OUTPUT: [i64; 10] = [
     -77992, 93377, 45484, 29850, -36248, -130974, -272399, 416616, -148783, 25073,
 ];

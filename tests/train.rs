@@ -157,6 +157,57 @@ fn thesis_configuration_trains_on_padded_mnist() {
     assert!(acc[0] > 0.40, "{acc:?}");
 }
 
+/// Weights SHA-256 and test accuracy per epoch (per core) of each shipped configuration after
+/// 2 epochs of its first 300 training images, tested on 200. Any change to the arithmetic, the
+/// random-number order or the initialisation changes these; when a documented arithmetic
+/// decision changes on purpose, update them as docs/decisions.md (D-PIN) says.
+const PINNED: &[(&str, &str, [[f64; 2]; 2])] = &[
+    (
+        "mnist.toml",
+        "4c078fa6830bf0e42b9740552781a7251d6ff1a430da7fbcd7532eed81bef6c6",
+        [[0.75, 0.46], [0.79, 0.655]],
+    ),
+    (
+        "thesis-cifar10.toml",
+        "dd0eb5f59e77b81a3ee8d62ca21d8fbd11c0751875b99d29425703b4d94d9eb8",
+        [[0.455, 0.095], [0.76, 0.165]],
+    ),
+];
+
+// See: issue 10. Two runs agreeing and a low accuracy floor let an arithmetic change pass.
+#[test]
+fn r10_training_results_are_pinned_for_every_shipped_config() {
+    let d = tmp("pinned");
+    let mut shipped: Vec<String> = std::fs::read_dir(root().join("configs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    shipped.sort();
+    let mut pinned: Vec<String> = PINNED.iter().map(|p| p.0.to_string()).collect();
+    pinned.sort();
+    assert_eq!(shipped, pinned, "every shipped configuration has a pin");
+    for &(config, sha, acc) in PINNED {
+        let r = train(
+            config,
+            &["--epochs", "2", "--images", "300", "--test-images", "200"],
+            &d.join(format!("{config}.json")),
+        );
+        assert_eq!(
+            r["weights_sha256"], sha,
+            "{config}: weights after 2 x 300 images"
+        );
+        for (e, want) in acc.iter().enumerate() {
+            assert_eq!(
+                test_acc(&r, e),
+                want,
+                "{config}: test accuracy, epoch {}",
+                e + 1
+            );
+        }
+    }
+}
+
 fn fails_with(args: &[&str], needle: &str) {
     let out = edgelearn(args);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -227,6 +278,14 @@ fn bad_data_and_configurations_are_clear_errors() {
         &["train", "--config", s(&bad), "--data", "data/mnist-10k"],
         "conv.alpha",
     );
+    // See: issue 10. `pool = 1` gives FC0 16,224 inputs: a named-key error, not a panic.
+    std::fs::write(&bad, text.replacen("pool = 3", "pool = 1", 1)).unwrap();
+    let t = std::time::Instant::now();
+    fails_with(
+        &["train", "--config", s(&bad), "--data", "data/mnist-10k"],
+        "fc[0].pieces: each of the 4 sub-layers has 4056 inputs",
+    );
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
     std::fs::write(&bad, "name = [").unwrap();
     fails_with(
         &["train", "--config", s(&bad), "--data", "data/mnist-10k"],

@@ -9,7 +9,17 @@ use std::process::Command;
 pub fn assert_synthesizable<B: Block>(name: &str, mut block: B) {
     block.connect_all();
     let v = verilog_named(name, &block).expect("structural check");
-    let dir = std::env::temp_dir().join(format!("edgelearn-synth-{}-{}", name, std::process::id()));
+    // Under the target directory (the test binary is target/<profile>/deps/NAME), never the
+    // system temp dir or the source tree.
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let target = exe
+        .ancestors()
+        .nth(3)
+        .expect("the test binary lives under target/<profile>/deps");
+    let dir = target
+        .join("edgelearn")
+        .join("synth-check")
+        .join(format!("{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.v"));
     std::fs::write(&file, &v).unwrap();

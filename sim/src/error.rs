@@ -21,6 +21,17 @@ pub enum ErrorKind {
         /// The tail of its standard error and output.
         output: String,
     },
+    /// A tool did not finish within its time limit and was stopped.
+    Timeout {
+        /// The executable's name.
+        tool: String,
+        /// The command line.
+        command: String,
+        /// Its work directory.
+        dir: PathBuf,
+        /// The limit, in seconds.
+        seconds: f64,
+    },
     /// Reading or writing a file failed.
     Io {
         /// The file or directory.
@@ -100,6 +111,13 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
+            ErrorKind::Timeout { tool, command, dir, seconds } => write!(
+                f,
+                "`{tool}` did not finish within {seconds} s and was stopped (work directory {}; \
+                 command `{command}`); raise the limit with --tool-timeout SECONDS or \
+                 EDGELEARN_TOOL_TIMEOUT",
+                dir.display()
+            ),
             ErrorKind::Io { path, source } => write!(f, "{}: {source}", path.display()),
             ErrorKind::TraceParse { path, line, message } => {
                 write!(f, "{}:{line}: {message}", path.display())

@@ -9,15 +9,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::process::ExitCode;
 
-pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<ExitCode> {
-    let backends: Vec<Backend> = backends
-        .iter()
-        .map(|b| {
-            Backend::parse(b).with_context(|| {
-                format!("unknown backend `{b}` (native, icarus, verilator, netlist)")
-            })
-        })
-        .collect::<anyhow::Result<_>>()?;
+pub fn run(cycles: usize, backends: &[Backend], cold: bool) -> anyhow::Result<ExitCode> {
     if cycles < 700 {
         bail!("--cycles must be at least 700 (one 600-row burst and its result)");
     }
@@ -30,7 +22,10 @@ pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<Exi
     let (stim, _) = burst_stimulus(&ports, &bursts, 1, cycles - bursts.len() * 601)?;
     let expected = golden_trace(block, &ports, &stim).context("no golden model")?;
     let sim = if cold {
-        let dir = std::env::temp_dir().join(format!("edgelearn-bench-{}", std::process::id()));
+        // A fresh root beside the usual one (under target/), removed afterwards.
+        let dir = Simulator::from_env()
+            .root()
+            .join(format!("bench-cold-{}", std::process::id()));
         Simulator::new(dir)
     } else {
         Simulator::from_env()
@@ -45,7 +40,7 @@ pub fn run(cycles: usize, backends: &[String], cold: bool) -> anyhow::Result<Exi
         "backend", "build s", "cached", "sim s", "cycles/s", "bit-exact"
     );
     let mut ok = true;
-    for b in backends {
+    for &b in backends {
         let run = sim.run(b, registry::build(block)?, &stim, &RunOptions::default())?;
         let exact = check(&expected, &run.trace).is_ok();
         ok &= exact;

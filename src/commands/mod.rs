@@ -15,6 +15,9 @@ use std::process::ExitCode;
 
 /// Run one command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(s) = cli.tool_timeout {
+        edgelearn_sim::tools::set_timeout(std::time::Duration::from_secs_f64(s));
+    }
     match cli.command {
         Command::Blocks => {
             for b in edgelearn_hdl::registry::blocks() {
@@ -33,7 +36,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cycles,
             backends,
             cold,
-        } => bench::run(cycles, &backends, cold),
+        } => bench::run(
+            cycles,
+            &backends.into_iter().map(Into::into).collect::<Vec<_>>(),
+            cold,
+        ),
         Command::Sim {
             block,
             stimulus,
@@ -47,7 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => sim::run(sim::Args {
             block,
             stimulus,
-            backend,
+            backend: backend.into(),
             vcd,
             vcd_depth,
             cycles,

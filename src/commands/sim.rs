@@ -13,7 +13,7 @@ use std::process::ExitCode;
 pub struct Args {
     pub block: String,
     pub stimulus: PathBuf,
-    pub backend: String,
+    pub backend: Backend,
     pub vcd: Option<PathBuf>,
     pub vcd_depth: Option<usize>,
     pub cycles: Option<usize>,
@@ -38,12 +38,7 @@ fn load(block: &str, path: &Path) -> anyhow::Result<Stimulus> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let backend = Backend::parse(&a.backend).with_context(|| {
-        format!(
-            "unknown backend `{}` (native, icarus, verilator, netlist)",
-            a.backend
-        )
-    })?;
+    let backend = a.backend;
     let mut stim = load(&a.block, &a.stimulus)?;
     if let Some(n) = a.cycles {
         stimfile::resize(&mut stim, n);

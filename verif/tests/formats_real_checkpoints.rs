@@ -1217,7 +1217,7 @@ const AUTOENCODER_ZIP: &[TensorRow] = &[
 ];
 
 fn load(rel: &str) -> Checkpoint {
-    let path = common::data_dir().join(rel);
+    let path = common::require(rel);
     torch::load_checkpoint(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -1262,8 +1262,8 @@ fn every_real_checkpoint_loads_as_expected() {
         let sum: f64 = c.state_dict.iter().flat_map(|(_, t)| t.data.iter()).sum();
         assert_eq!(sum, e.sum, "{p}: sum of every state_dict value");
     }
-    // The vendored subset holds 7 of them (zip and legacy formats).
-    assert!(checked >= 7, "only {checked} checkpoints checked");
+    // The vendored subset holds 9 of them (zip and legacy formats).
+    assert!(checked >= 9, "only {checked} checkpoints checked");
 }
 
 #[test]
@@ -1284,9 +1284,7 @@ fn table_covers_every_checkpoint() {
 }
 
 fn check_detail(rel: &str, expected: &[TensorRow]) {
-    if common::present(rel).is_none() {
-        return;
-    }
+    common::require(rel);
     let c = load(rel);
     assert_eq!(c.state_dict.len(), expected.len(), "{rel}");
     for ((name, t), &(ename, dtype, shape, first, last, sum)) in c.state_dict.iter().zip(expected) {
@@ -1387,9 +1385,7 @@ fn unquantized_checkpoints_are_recognisable() {
         .to_i64_exact()
         .is_ok());
     // ai85-bayer2rgb-qat8-q holds a float network beside the quantized one.
-    if common::present("ai8x-kat/checkpoints/ai85-bayer2rgb-qat8-q.pth.tar").is_none() {
-        return;
-    }
+    common::require("ai8x-kat/checkpoints/ai85-bayer2rgb-qat8-q.pth.tar");
     let c = load("ai8x-kat/checkpoints/ai85-bayer2rgb-qat8-q.pth.tar");
     assert!(c
         .tensor("conv_stem.op.weight")

@@ -1151,10 +1151,12 @@ fn every_real_npy_matches_numpy() {
 #[test]
 fn multi_array_files_match_repeated_np_load() {
     let dir = common::data_dir();
+    let mut checked = 0;
     for &(rel, expected) in MULTI_ARRAY_FILES {
         if common::present(rel).is_none() {
             continue;
         }
+        checked += 1;
         let all = npy::load_npy_all(&dir.join(rel)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(all.len(), expected.len(), "{rel}");
         for (i, (a, &(descr, shape, first, last, sum))) in all.iter().zip(expected).enumerate() {
@@ -1166,6 +1168,8 @@ fn multi_array_files_match_repeated_np_load() {
             assert_eq!(v.iter().sum::<i64>(), sum, "{rel} array {i}");
         }
     }
+    // The vendored subset holds 5 of the 6.
+    assert!(checked >= 5, "only {checked} multi-array files checked");
 }
 
 #[test]

@@ -156,6 +156,8 @@ pub fn load(dir: &Path) -> Result<Mnist, DatasetError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     fn idx(dims: &[u32], data: &[u8], magic: u8) -> Vec<u8> {
         let mut v = vec![0, 0, 8, magic];
@@ -186,16 +188,9 @@ mod tests {
             .message
             .contains("dimensions"));
         // Fuzz: no input panics.
-        let mut s = 7u64;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         for len in 0..200 {
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    s as u8
-                })
-                .collect();
+            let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
             let mut b = bytes.clone();
             if len > 4 {
                 b[..4].copy_from_slice(&[0, 0, 8, 3]);

@@ -1,6 +1,7 @@
 //! Platform configuration (TOML): the network shape, bit widths, scale fields, learning-rate
 //! schedule and seeds of an LEL platform, validated so that every error names its field.
 
+use crate::golden::lfsr::LFSR_PERIOD;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -184,6 +185,23 @@ fn default_seed() -> u64 {
     1
 }
 
+/// Largest image side (rows or columns, before padding) a configuration may give.
+pub const MAX_IMAGE_SIDE: usize = 1024;
+/// Most zero pixels added on a side.
+pub const MAX_PAD: usize = 64;
+/// Most conv output channels.
+pub const MAX_CONV_CHANNELS: usize = 1024;
+/// Most FC cores in a pipeline.
+pub const MAX_FC_CORES: usize = 16;
+/// Most outputs of one FC core.
+pub const MAX_FC_OUTPUTS: usize = 1 << 16;
+/// Most weights of one FC core (64 MB as 32-bit integers in the golden model).
+pub const MAX_FC_WEIGHTS: usize = 1 << 24;
+/// Most values in a per-epoch schedule (`lr_shift`, `train.float_lr`).
+pub const MAX_SCHEDULE: usize = 100_000;
+/// Largest configuration file.
+pub const MAX_CONFIG_BYTES: usize = 1 << 20;
+
 /// Shapes derived from a valid configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shapes {
@@ -200,6 +218,15 @@ pub struct Shapes {
 impl PlatformConfig {
     /// Parse TOML text and validate it.
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
+        if text.len() > MAX_CONFIG_BYTES {
+            return err(
+                "(toml)",
+                format!(
+                    "the file has {} bytes, more than the limit of {MAX_CONFIG_BYTES}",
+                    text.len()
+                ),
+            );
+        }
         let cfg: PlatformConfig = toml::from_str(text).map_err(|e| {
             let span = e
                 .span()
@@ -214,7 +241,10 @@ impl PlatformConfig {
         Ok(cfg)
     }
 
-    /// Check every constraint; the error names the field.
+    /// Check every constraint the golden model and the RTL rely on; the error names the field.
+    ///
+    /// A configuration that validates builds, trains and infers without a panic (property
+    /// tested in `tests/lel_model.rs`).
     pub fn validate(&self) -> Result<Shapes, ConfigError> {
         let w = &self.widths;
         if w.act != 8 {
@@ -265,6 +295,17 @@ impl PlatformConfig {
             );
         }
         let i = &self.input;
+        for (name, v) in [("input.height", i.height), ("input.width", i.width)] {
+            if !(1..=MAX_IMAGE_SIDE).contains(&v) {
+                return err(name, format!("{v} is out of range 1..={MAX_IMAGE_SIDE}"));
+            }
+        }
+        if i.pad > MAX_PAD {
+            return err(
+                "input.pad",
+                format!("{} is out of range 0..={MAX_PAD}", i.pad),
+            );
+        }
         if !(1..=16).contains(&i.channels) {
             return err(
                 "input.channels",
@@ -282,7 +323,7 @@ impl PlatformConfig {
             );
         }
         let (ph, pw) = (i.height + 2 * i.pad, i.width + 2 * i.pad);
-        if ph < c.kernel || pw < c.kernel || i.height == 0 || i.width == 0 {
+        if ph < c.kernel || pw < c.kernel {
             return err(
                 "input.height",
                 format!(
@@ -298,6 +339,12 @@ impl PlatformConfig {
                     "{} is not a positive multiple of input.channels = {} (depthwise conv)",
                     c.out_channels, i.channels
                 ),
+            );
+        }
+        if c.out_channels > MAX_CONV_CHANNELS {
+            return err(
+                "conv.out_channels",
+                format!("{} is out of range 1..={MAX_CONV_CHANNELS}", c.out_channels),
             );
         }
         if c.alpha > 7 {
@@ -317,6 +364,15 @@ impl PlatformConfig {
         if self.fc.is_empty() {
             return err("fc", "at least one FC core is needed");
         }
+        if self.fc.len() > MAX_FC_CORES {
+            return err(
+                "fc",
+                format!(
+                    "{} FC cores; at most {MAX_FC_CORES} are supported",
+                    self.fc.len()
+                ),
+            );
+        }
         let mut inputs = c.out_channels * qh * qw;
         let mut fc_inputs = vec![];
         for (x, f) in self.fc.iter().enumerate() {
@@ -330,12 +386,52 @@ impl PlatformConfig {
                     ),
                 );
             }
+            if f.outputs > MAX_FC_OUTPUTS {
+                return err(
+                    field("outputs"),
+                    format!("{} is out of range 1..={MAX_FC_OUTPUTS}", f.outputs),
+                );
+            }
             if f.outputs == 0 || f.outputs % (f.pieces * w.lanes) != 0 {
                 return err(
                     field("outputs"),
                     format!(
                         "{} is not divisible by pieces x lanes = {} x {}",
                         f.outputs, f.pieces, w.lanes
+                    ),
+                );
+            }
+            let per_piece = inputs / f.pieces;
+            // A weight-update pass reads one LFSR step (lanes x rnd bits) per input word; the
+            // random numbers of one pass must not repeat (verif::lel::fc_core::update).
+            let pass_bits = (per_piece * w.lanes) as u64 * w.rnd as u64;
+            if pass_bits > LFSR_PERIOD {
+                return err(
+                    field("pieces"),
+                    format!(
+                        "each of the {} sub-layers has {per_piece} inputs, so a weight-update \
+                         pass draws {per_piece} x {} lanes x {} bits = {pass_bits} random bits, \
+                         more than one LFSR period ({LFSR_PERIOD}): use more pieces, or fewer \
+                         inputs (conv.pool, conv.out_channels{})",
+                        f.pieces,
+                        w.lanes,
+                        w.rnd,
+                        if x > 0 {
+                            format!(", fc[{}].outputs", x - 1)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                );
+            }
+            let weights = per_piece * f.outputs;
+            if weights > MAX_FC_WEIGHTS {
+                return err(
+                    field("outputs"),
+                    format!(
+                        "{inputs} inputs x {} outputs / {} pieces = {weights} weights, more \
+                         than the limit of {MAX_FC_WEIGHTS}",
+                        f.outputs, f.pieces
                     ),
                 );
             }
@@ -357,6 +453,12 @@ impl PlatformConfig {
                     "give at least one value (one per epoch, the last repeats)",
                 );
             }
+            if f.lr_shift.len() > MAX_SCHEDULE {
+                return err(
+                    field("lr_shift"),
+                    format!("{} values; at most {MAX_SCHEDULE}", f.lr_shift.len()),
+                );
+            }
             if let Some(v) = f.lr_shift.iter().find(|&&v| v > 7) {
                 return err(
                     field("lr_shift"),
@@ -376,6 +478,12 @@ impl PlatformConfig {
         if let Some(lr) = &self.train.float_lr {
             if lr.is_empty() || lr.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
                 return err("train.float_lr", "give positive learning rates");
+            }
+            if lr.len() > MAX_SCHEDULE {
+                return err(
+                    "train.float_lr",
+                    format!("{} values; at most {MAX_SCHEDULE}", lr.len()),
+                );
             }
         }
         Ok(Shapes {
@@ -427,6 +535,11 @@ mod tests {
         );
         let e = PlatformConfig::from_toml("name = 3").unwrap_err();
         assert_eq!(e.field, "(toml)");
+        // See: issue 10. 16,224 FC0 inputs: a pass would draw more than one LFSR period.
+        let bad = MNIST.replace("pool = 3", "pool = 1");
+        let e = PlatformConfig::from_toml(&bad).unwrap_err();
+        assert_eq!(e.field, "fc[0].pieces", "{e}");
+        assert!(e.message.contains("227136 random bits"), "{e}");
         let bad = THESIS.replace("outputs = 480", "outputs = 100");
         assert_eq!(
             PlatformConfig::from_toml(&bad).unwrap_err().field,

@@ -237,6 +237,8 @@ impl FcCore {
 mod tests {
     use super::*;
     use crate::golden::weight_update::weight_update_bits;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     fn params() -> FcParams {
         FcParams {
@@ -261,13 +263,8 @@ mod tests {
     fn fast_update_equals_per_weight_golden() {
         let p = params();
         let (f, g, l) = (12, 8, 4);
-        let mut s = 0x1234_5678u64;
-        let mut next = |m: i64| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % (2 * m as u64 + 1)) as i64 - m
-        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x1234_5678);
+        let mut next = |m: i64| rng.random_range(-m..=m);
         for trial in 0..50 {
             let w0: Vec<i32> = (0..p.pieces * g * f).map(|_| next(31) as i32).collect();
             let a: Vec<i32> = (0..p.inputs)

@@ -105,6 +105,18 @@ pub fn train(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(TrainReport, Option<LelNetwork>), BuildError> {
     let net = LelNetwork::new(cfg)?;
+    for (name, set) in [("training", train), ("test", test)] {
+        if let Some(&l) = set
+            .labels
+            .iter()
+            .find(|&&l| l as usize >= cfg.widths.classes)
+        {
+            return Err(BuildError(format!(
+                "widths.classes: the {name} set has label {l}, but the platform has {} classes",
+                cfg.widths.classes
+            )));
+        }
+    }
     let cores = net.cores.len();
     let mut model = match mode {
         Mode::BitExact => Model::Int(Box::new(net.clone())),

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::{Path, PathBuf};
 
 /// The directory holding the kit's real data (`ai8x/`, `ai8x-kat/`).
@@ -33,7 +35,8 @@ pub fn full_data() -> bool {
 }
 
 /// The path of `rel` under [`data_dir`]; `None` when the vendored subset lacks it. With the full
-/// data a missing file is a test failure.
+/// data a missing file is a test failure. Loops over a table use this and then assert how
+/// many files they checked, so they cannot pass by skipping.
 pub fn present(rel: &str) -> Option<PathBuf> {
     let p = data_dir().join(rel);
     if p.exists() {
@@ -43,6 +46,18 @@ pub fn present(rel: &str) -> Option<PathBuf> {
     } else {
         None
     }
+}
+
+/// The path of `rel` under [`data_dir`], which must exist: the file is vendored in the
+/// repository's `data/`, so a test that needs it never passes by skipping it.
+pub fn require(rel: &str) -> PathBuf {
+    let p = data_dir().join(rel);
+    assert!(
+        p.is_file(),
+        "{} is missing; it is vendored in data/ and this test needs it",
+        p.display()
+    );
+    p
 }
 
 /// A synthetic fixture in `tests/fixtures/`.
@@ -63,30 +78,21 @@ pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     out
 }
 
-/// A small deterministic pseudo-random generator (xorshift64*).
-pub struct Rng(u64);
+/// A seeded generator for the fuzz tests (xoshiro256++ with the two helpers they use).
+pub struct Rng(Xoshiro256PlusPlus);
 
 impl Rng {
     pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.random_range(0..n)
     }
 
     pub fn byte(&mut self) -> u8 {
-        (self.next_u64() >> 56) as u8
+        self.0.random()
     }
 }
 
