@@ -33,8 +33,10 @@ pub enum BackendName {
     Native,
     /// Icarus Verilog (4-state).
     Icarus,
-    /// Verilator (2-state, cached builds).
+    /// Verilator in this process (2-state, cached builds, driven from Rust every cycle).
     Verilator,
+    /// Verilator's standalone `--binary` run of the generated Verilog bench.
+    VerilatorBench,
     /// Icarus on the Yosys netlist.
     Netlist,
 }
@@ -45,6 +47,7 @@ impl From<BackendName> for Backend {
             BackendName::Native => Backend::Native,
             BackendName::Icarus => Backend::Icarus,
             BackendName::Verilator => Backend::Verilator,
+            BackendName::VerilatorBench => Backend::VerilatorBench,
             BackendName::Netlist => Backend::Netlist,
         }
     }
@@ -79,7 +82,7 @@ pub enum Command {
             long,
             value_enum,
             value_delimiter = ',',
-            default_value = "native,icarus,verilator,netlist"
+            default_value = "native,icarus,verilator,verilator-bench,netlist"
         )]
         backends: Vec<BackendName>,
         /// Build in a fresh directory so the Verilator build time is a cold build.

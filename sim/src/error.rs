@@ -57,6 +57,54 @@ pub enum ErrorKind {
     },
     /// The block itself failed (structural check, unknown port, no convergence).
     Hdl(edgelearn_hdl::error::Error),
+    /// A stream broke the AXI-Stream rules (a verification failure).
+    Protocol {
+        /// The design.
+        block: String,
+        /// The stream.
+        stream: String,
+        /// The port at fault.
+        port: String,
+        /// The rising edge where it was seen.
+        cycle: u64,
+        /// The rule and what happened.
+        rule: String,
+    },
+    /// A transaction differed from the expected one (a verification failure).
+    Mismatch {
+        /// The design.
+        block: String,
+        /// The stream.
+        stream: String,
+        /// Transaction index (from 0).
+        index: usize,
+        /// The field (data port) that differs.
+        field: String,
+        /// Expected value.
+        expected: String,
+        /// Received value.
+        got: String,
+    },
+    /// A design given as Verilog only was asked to run on rust-hdl's simulator.
+    VerilogOnly {
+        /// The design.
+        block: String,
+    },
+    /// A testbench used a port or memory wrongly (unknown name, wrong direction, value too
+    /// wide); the message lists what exists.
+    Dut {
+        /// The design.
+        block: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The in-process Verilator model could not be built or loaded.
+    ModelBuild {
+        /// The design.
+        block: String,
+        /// What failed, with the compiler's last lines.
+        message: String,
+    },
     /// A file exists that edgelearn did not write; it is left alone unless forced.
     WouldOverwrite {
         /// The file.
@@ -84,6 +132,15 @@ impl From<edgelearn_hdl::error::Error> for Error {
 }
 
 impl Error {
+    /// Whether this is a verification failure (a protocol violation or a wrong value; exit
+    /// status 1) rather than an error (exit status 2).
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self.kind,
+            ErrorKind::Protocol { .. } | ErrorKind::Mismatch { .. }
+        )
+    }
+
     /// An IO error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         ErrorKind::Io {
@@ -124,6 +181,24 @@ impl fmt::Display for Error {
             }
             ErrorKind::Stimulus { block, message } => write!(f, "stimulus for `{block}`: {message}"),
             ErrorKind::Hdl(e) => write!(f, "{e}"),
+            ErrorKind::Protocol { block, stream, port, cycle, rule } => write!(
+                f,
+                "{block}: stream `{stream}`, port `{port}`, cycle {cycle}: {rule}"
+            ),
+            ErrorKind::Mismatch { block, stream, index, field, expected, got } => write!(
+                f,
+                "{block}: stream `{stream}`, transaction {index}, field `{field}`: expected \
+                 {expected}, got {got}"
+            ),
+            ErrorKind::VerilogOnly { block } => write!(
+                f,
+                "`{block}` is given as Verilog only; rust-hdl's simulator (backend native) needs \
+                 a rust-hdl block: use icarus or verilator"
+            ),
+            ErrorKind::Dut { block, message } => write!(f, "{block}: {message}"),
+            ErrorKind::ModelBuild { block, message } => {
+                write!(f, "cannot build the Verilator model of `{block}`: {message}")
+            }
             ErrorKind::WouldOverwrite { path } => write!(
                 f,
                 "{} exists and was not written by edgelearn; not overwriting it (use --force)",

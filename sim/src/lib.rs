@@ -8,11 +8,13 @@
 //! Invariant: this is the only crate that spawns tools or writes simulation files.
 
 pub mod bench;
+pub mod dut;
 pub mod emit;
 pub mod error;
 pub mod native;
 pub mod stimfile;
 pub mod stimulus;
+pub mod tb;
 pub mod tools;
 pub mod trace;
 pub mod value;
@@ -38,10 +40,13 @@ pub enum Backend {
     Native,
     /// Icarus Verilog on the emitted Verilog (4-state: shows X).
     Icarus,
-    /// Verilator `--binary` on the emitted Verilog (2-state, fast, cached builds).
+    /// Verilator in this process: the emitted Verilog as a cached shared library, driven
+    /// from Rust cycle by cycle ([`dut::verilator::VerilatorDut`]; 2-state, fast).
     Verilator,
     /// Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog.
     Netlist,
+    /// Verilator `--binary` on the generated Verilog bench (a standalone bench, open-loop).
+    VerilatorBench,
 }
 
 impl Backend {
@@ -54,6 +59,14 @@ impl Backend {
         Backend::Verilator,
         Backend::Netlist,
     ];
+    /// Every backend, the standalone Verilator bench included.
+    pub const EVERY: [Backend; 5] = [
+        Backend::Native,
+        Backend::Icarus,
+        Backend::Verilator,
+        Backend::VerilatorBench,
+        Backend::Netlist,
+    ];
 
     /// Lower-case name, as used on the command line.
     pub fn name(self) -> &'static str {
@@ -62,12 +75,13 @@ impl Backend {
             Backend::Icarus => "icarus",
             Backend::Verilator => "verilator",
             Backend::Netlist => "netlist",
+            Backend::VerilatorBench => "verilator-bench",
         }
     }
 
     /// Parse a backend name.
     pub fn parse(s: &str) -> Option<Backend> {
-        Backend::ALL.into_iter().find(|b| b.name() == s)
+        Backend::EVERY.into_iter().find(|b| b.name() == s)
     }
 }
 
@@ -212,6 +226,9 @@ impl Simulator {
             }
             None => None,
         };
+        if backend == Backend::Verilator {
+            return self.run_in_process(design, stim, vcd, opts.vcd_depth);
+        }
         if backend == Backend::Native {
             let t = Instant::now();
             let trace = native::run(design, stim, vcd.as_deref(), opts.vcd_depth)?;
@@ -261,13 +278,13 @@ impl Simulator {
                 c.args(["-n", "sim.vvp"]);
                 c
             }
-            Backend::Verilator => {
+            Backend::VerilatorBench => {
                 let trace = vcd.as_ref().map(|_| opts.vcd_depth);
                 let (exe, cached) = self.verilator_build(&block, &verilog, &tb, trace)?;
                 stats.cached = cached;
                 Command::new(exe)
             }
-            Backend::Native => unreachable!("handled above"),
+            Backend::Native | Backend::Verilator => unreachable!("handled above"),
         };
         stats.build_seconds = t.elapsed().as_secs_f64();
         cmd.arg(format!("+cycles={}", stim.len()))
@@ -289,6 +306,125 @@ impl Simulator {
             trace: Trace {
                 block,
                 backend: backend.name().into(),
+                outputs,
+                rows,
+            },
+            stats,
+        })
+    }
+
+    /// A reactive testbench on `design` (a fresh instance): rust-hdl's simulator
+    /// ([`Backend::Native`]) or the in-process Verilator model ([`Backend::Verilator`]).
+    pub fn dut(
+        &self,
+        backend: Backend,
+        design: Box<dyn Design>,
+        opts: &dut::DutOptions,
+    ) -> Result<Box<dyn dut::Dut>> {
+        match backend {
+            Backend::Native => Ok(Box::new(dut::native::NativeDut::new(design, opts)?)),
+            Backend::Verilator => Ok(Box::new(dut::verilator::VerilatorDut::new(
+                &self.root, design, opts,
+            )?)),
+            other => Err(ErrorKind::Dut {
+                block: design.name().to_string(),
+                message: format!(
+                    "backend {other} runs a precomputed stimulus only; reactive benches run on \
+                     native or verilator"
+                ),
+            }
+            .into()),
+        }
+    }
+
+    /// [`Simulator::run`] on the in-process Verilator model: Rust pokes every input and
+    /// peeks every output on every cycle (the stimulus is converted to words first, and the
+    /// trace built after the timed loop).
+    fn run_in_process(
+        &self,
+        design: Box<dyn Design>,
+        stim: &Stimulus,
+        vcd: Option<PathBuf>,
+        vcd_depth: Option<usize>,
+    ) -> Result<Run> {
+        let block = design.name().to_string();
+        let ports = design.ports().to_vec();
+        let t = Instant::now();
+        let mut dut = dut::verilator::VerilatorDut::new(
+            &self.root,
+            design,
+            &dut::DutOptions { vcd, vcd_depth },
+        )?;
+        let mut stats = RunStats {
+            cycles: stim.len(),
+            build_seconds: t.elapsed().as_secs_f64(),
+            cached: dut.build.cached,
+            ..Default::default()
+        };
+        use dut::Dut;
+        let outputs = trace::output_ports(&ports);
+        let words = |w: usize| w.div_ceil(64).max(1);
+        let ins: Vec<(dut::PortId, usize)> = stim
+            .inputs
+            .iter()
+            .map(|p| Ok((dut.port(&p.name)?, words(p.width))))
+            .collect::<Result<_>>()?;
+        let outs: Vec<(dut::PortId, usize)> = outputs
+            .iter()
+            .map(|p| Ok((dut.port(&p.name)?, words(p.width))))
+            .collect::<Result<_>>()?;
+        let in_row: usize = ins.iter().map(|i| i.1).sum();
+        let out_row: usize = outs.iter().map(|o| o.1).sum();
+        let mut flat = Vec::with_capacity(stim.len() * in_row);
+        for row in &stim.rows {
+            for (v, &(_, n)) in row.iter().zip(&ins) {
+                let mut w = v.to_u64_digits();
+                w.resize(n, 0);
+                flat.extend_from_slice(&w[..n]);
+            }
+        }
+        let mut got = vec![0u64; stim.len() * out_row];
+        let t = Instant::now();
+        let mut k = 0;
+        for c in 0..stim.len() {
+            let row = &mut got[c * out_row..(c + 1) * out_row];
+            for &(p, n) in &ins {
+                if n == 1 {
+                    dut.poke(p, flat[k])?;
+                } else {
+                    dut.poke_words(p, &flat[k..k + n])?;
+                }
+                k += n;
+            }
+            dut.step()?;
+            let mut j = 0;
+            for &(p, n) in &outs {
+                dut.peek_into(p, &mut row[j..j + n])?;
+                j += n;
+            }
+        }
+        dut.finish()?;
+        stats.run_seconds = t.elapsed().as_secs_f64();
+        let rows = (0..stim.len())
+            .map(|c| {
+                let row = &got[c * out_row..(c + 1) * out_row];
+                let mut j = 0;
+                outs.iter()
+                    .map(|&(_, n)| {
+                        let digits: Vec<u32> = row[j..j + n]
+                            .iter()
+                            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                            .collect();
+                        j += n;
+                        Value::Known(num_bigint::BigUint::from_slice(&digits))
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Run {
+            trace: Trace {
+                block,
+                backend: Backend::Verilator.name().into(),
                 outputs,
                 rows,
             },

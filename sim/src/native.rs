@@ -1,11 +1,11 @@
 //! The rust-hdl backend: the block itself, stepped with rust-hdl's `simulate()`, with an
 //! optional VCD laid out like the Verilog bench's (`<block>_tb.dut.<port>`).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::stimulus::Stimulus;
 use crate::trace::{output_ports, Trace};
 use crate::value::Value;
-use edgelearn_hdl::design::Design;
+use edgelearn_hdl::design::{Design, NativeDesign};
 use edgelearn_hdl::rust_hdl::prelude::{Atom, AtomKind, Block, Probe, VCDValue};
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// VCD time per half clock period, in picoseconds: the same 10 ns period and `1ps`
 /// timescale as the Verilog bench (inputs at 10c ns, rising edge at 10c + 5 ns).
-const HALF_PERIOD_PS: u64 = 5_000;
+pub(crate) const HALF_PERIOD_PS: u64 = 5_000;
 
 fn bits_of(v: &VCDValue, out: &mut String) {
     match v {
@@ -31,8 +31,8 @@ struct Var {
 }
 
 /// Writes the signals of a rust-hdl block as a VCD.
-struct NativeVcd<W: Write> {
-    w: vcd::Writer<W>,
+pub(crate) struct NativeVcd<W: Write> {
+    pub(crate) w: vcd::Writer<W>,
     vars: Vec<Var>,
     by_atom: HashMap<usize, usize>,
     last: Vec<Option<String>>,
@@ -158,7 +158,12 @@ impl<W: Write> Probe for ValueProbe<'_, W> {
 }
 
 impl<W: Write> NativeVcd<W> {
-    fn new(out: W, block: &dyn Block, tb: &str, depth: Option<usize>) -> std::io::Result<Self> {
+    pub(crate) fn new(
+        out: W,
+        block: &dyn Block,
+        tb: &str,
+        depth: Option<usize>,
+    ) -> std::io::Result<Self> {
         let mut v = NativeVcd {
             w: vcd::Writer::new(out),
             vars: vec![],
@@ -181,7 +186,7 @@ impl<W: Write> NativeVcd<W> {
         Ok(v)
     }
 
-    fn sample(&mut self, t: u64, block: &dyn Block) -> std::io::Result<()> {
+    pub(crate) fn sample(&mut self, t: u64, block: &dyn Block) -> std::io::Result<()> {
         self.w.timestamp(t)?;
         block.accept("dut", &mut ValueProbe { v: self });
         match self.error.take() {
@@ -189,6 +194,14 @@ impl<W: Write> NativeVcd<W> {
             None => Ok(()),
         }
     }
+}
+
+/// The rust-hdl side of `design`, or an error for a design given as Verilog only.
+pub fn native_of(design: &mut dyn Design) -> Result<&mut dyn NativeDesign> {
+    let name = design.name().to_string();
+    design
+        .native()
+        .ok_or_else(|| ErrorKind::VerilogOnly { block: name }.into())
 }
 
 /// Run `design` (a fresh instance) on `stim`; optionally write a VCD of the signals down
@@ -200,7 +213,9 @@ pub fn run(
     vcd_depth: Option<usize>,
 ) -> Result<Trace> {
     let outputs = output_ports(design.ports());
-    let tb = format!("{}_tb", design.name());
+    let name = design.name().to_string();
+    let tb = format!("{name}_tb");
+    let design = native_of(&mut *design)?;
     let mut writer = match vcd {
         Some(p) => {
             let f = std::fs::File::create(p).map_err(|e| Error::io(p, e))?;
@@ -250,7 +265,7 @@ pub fn run(
         w.w.flush().map_err(vcd_err)?;
     }
     Ok(Trace {
-        block: design.name().to_string(),
+        block: name,
         backend: "native".into(),
         outputs,
         rows,

@@ -134,6 +134,7 @@ crate::dut_io! {
         inputs: [reset, p_sel, addr0, data_in0, wr_en, addr1],
         outputs: [data_out1],
         notes: [],
+        memories: [mem],
     }
 }
 

@@ -316,6 +316,7 @@ crate::dut_io! {
             data_in: (true, LW), data_out0: (true, XW / 8), data_out1: (true, XW / 8),
             data_out2: (true, XW / 8),
         ],
+        memories: [banks],
     }
 }
 

@@ -16,8 +16,12 @@
 //! 18,000-word loop) and relies on block RAM powering up to its INIT value, which is zero.
 //! A read at or beyond `depth` returns an unspecified value; callers register an in-range
 //! flag next to it (see `CacheX4`).
+//! The array is the testbench backdoor's memory `mem` of this instance ([`MemoryAccess`]):
+//! marked `/*verilator public_flat_rw*/` so the in-process Verilator model can reach it.
 //! Golden: a `Vec` (`edgelearn_verif::golden::cache_x4`). Tests: `tests/cache_x4.rs`.
 
+use crate::design::{join_path, HasMemories, MemoryAccess};
+use num_bigint::BigUint;
 use rust_hdl::prelude::*;
 
 /// Simple dual-port RAM of `depth` words of W bits, A-bit addresses.
@@ -87,7 +91,7 @@ impl<const A: usize, const W: usize> Logic for SdpRam<A, W> {
     fn hdl(&self) -> Verilog {
         Verilog::Custom(format!(
             "\
-reg [{msb}:0] mem [0:{last}];
+reg [{msb}:0] mem [0:{last}] /*verilator public_flat_rw*/;
 initial read_data = {W}'d0;
 `ifndef SYNTHESIS
 integer i;
@@ -117,6 +121,32 @@ end
             ],
             outputs: vec!["read_data".into()],
         }]
+    }
+}
+
+impl<const A: usize, const W: usize> MemoryAccess for SdpRam<A, W> {
+    fn width(&self) -> usize {
+        W
+    }
+    fn depth(&self) -> usize {
+        self._depth
+    }
+    fn read_word(&self, index: usize) -> BigUint {
+        self._mem[index].into()
+    }
+    fn write_word(&mut self, index: usize, value: &BigUint) {
+        let v = if value.bits() as usize > W {
+            value & ((BigUint::from(1u8) << W) - 1u8)
+        } else {
+            value.clone()
+        };
+        self._mem[index] = Bits::<W>::from(v);
+    }
+}
+
+impl<const A: usize, const W: usize> HasMemories for SdpRam<A, W> {
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        f(join_path(path, "mem"), self);
     }
 }
 

@@ -1,0 +1,962 @@
+//! [`Dut`] on Verilator, in this process: the design's Verilog compiled by `verilator --cc`
+//! with a generated C++ shim (`shim.cpp`, a C ABI) into a shared library, cached by content
+//! hash and loaded with `libloading`.
+//!
+//! Ports are read and written through pointers into the model's own port variables, so a
+//! poke or a peek is a memory access; only [`Dut::step`] (and a peek after a poke, which must
+//! settle the inputs) crosses into C++. Memories are found by hierarchical name through
+//! Verilator's scope table: they must be `/*verilator public_flat_rw*/` in the Verilog
+//! (`SdpRam` marks its array).
+//!
+//! Build and cache (docs/decisions.md D-VERILATOR): the Verilator runtime (`verilated.cpp`,
+//! `verilated_vcd_c.cpp`, `verilated_threads.cpp`) is compiled once per Verilator and compiler
+//! version under `<root>/verilator-rt/`; each model is `<root>/verilator-so/<name>-<hash>/`,
+//! keyed by the Verilog, the shim, the flags and both tool versions, built in a private
+//! directory and published with one atomic rename, so concurrent test processes never see a
+//! half-built model and at worst build it twice.
+
+use super::{check_load, check_peek, check_poke, find_memory, Dut, DutOptions, PortId};
+use crate::error::{Error, ErrorKind, Result};
+use crate::tools;
+use edgelearn_hdl::design::{Design, Direction, MemorySpec, PortSpec};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The C++ shim; `@...@` placeholders are filled per design.
+const SHIM: &str = include_str!("shim.cpp");
+
+/// Verilator flags of every in-process model (part of the cache key; D-VERILATOR).
+pub const VERILATOR_FLAGS: &[&str] = &[
+    "--cc",
+    "-O3",
+    "--x-assign",
+    "0",
+    "--x-initial",
+    "0",
+    "--noassert",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+];
+
+/// C++ flags of the model, the shim and the runtime (part of the cache key).
+pub const CXX_FLAGS: &[&str] = &[
+    "-std=gnu++17",
+    "-O3",
+    "-fPIC",
+    "-fvisibility=hidden",
+    "-fno-stack-protector",
+    "-faligned-new",
+    "-fcf-protection=none",
+    "-w",
+];
+
+static BUILD_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// How a model was obtained.
+#[derive(Clone, Debug)]
+pub struct BuildInfo {
+    /// The shared library.
+    pub library: PathBuf,
+    /// Whether it came from the cache.
+    pub cached: bool,
+    /// Seconds spent building (0 when cached).
+    pub seconds: f64,
+}
+
+fn sha256_hex(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+}
+
+fn model_error(block: &str, message: impl Into<String>) -> Error {
+    ErrorKind::ModelBuild {
+        block: block.to_string(),
+        message: message.into(),
+    }
+    .into()
+}
+
+/// A port name Verilator keeps as a C++ member of the same name.
+fn plain_identifier(name: &str) -> bool {
+    let mut c = name.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+/// The member of Verilator 5's root class holding the clock's value at the last
+/// evaluation, if the generated model has one and nothing in it triggers on a falling edge
+/// of the clock (then one evaluation per cycle is exact: docs/decisions.md D-VERILATOR).
+fn fast_edge_member(obj: &Path, top: &str, clock: &str) -> Option<String> {
+    let root_h = std::fs::read_to_string(obj.join(format!("V{top}___024root.h"))).ok()?;
+    let member = format!("__Vtrigrprev__TOP__{clock}");
+    if !root_h.contains(&format!(" {member};")) {
+        return None;
+    }
+    let negedge = format!("(~ (IData)(vlSelf->{clock}))");
+    for e in std::fs::read_dir(obj).ok()? {
+        let p = e.ok()?.path();
+        if p.extension().is_some_and(|x| x == "cpp") {
+            let text = std::fs::read_to_string(&p).ok()?;
+            if text.contains(&negedge) {
+                return None;
+            }
+        }
+    }
+    Some(member)
+}
+
+/// The shim for a design; `fast_edge` is the member [`fast_edge_member`] found, if any.
+pub fn shim_source(top: &str, ports: &[PortSpec], fast_edge: Option<&str>) -> String {
+    let names: Vec<String> = ports.iter().map(|p| format!("\"{}\"", p.name)).collect();
+    let widths: Vec<String> = ports.iter().map(|p| p.width.to_string()).collect();
+    let bindings: Vec<String> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("    m->ports[{i}] = static_cast<void*>(&m->top->{});", p.name))
+        .collect();
+    let set_clock = match ports.iter().find(|p| p.clock) {
+        Some(p) => format!("#define EL_SET_CLOCK(t, v) ((t)->{} = (v))", p.name),
+        None => "#define EL_SET_CLOCK(t, v) ((void)(t), (void)(v))".to_string(),
+    };
+    SHIM.replace("@HEADER@", &format!("V{top}.h"))
+        .replace("@CLASS@", &format!("V{top}"))
+        .replace("@TOP@", top)
+        .replace("@NPORTS@", &ports.len().to_string())
+        .replace("@PORT_NAMES@", &names.join(", "))
+        .replace("@PORT_WIDTHS@", &widths.join(", "))
+        .replace("@PORT_BINDINGS@", &bindings.join("\n"))
+        .replace("@SET_CLOCK@", &set_clock)
+        .replace(
+            "@FAST_EDGE@",
+            &fast_edge.map_or(String::new(), |m| {
+                format!("#define EL_FAST_EDGE(t) ((t)->rootp->{m} = 0)")
+            }),
+        )
+        .replace("@ROOT_HEADER@", &format!("V{top}___024root.h"))
+}
+
+/// The top module Verilator compiles: `<name>_tb`, the design under `dut` with the same
+/// ports, so the model's scopes (VCD, memories) are those of the Verilog bench:
+/// `TOP.<name>_tb.dut.<...>`.
+pub fn wrapper(name: &str, ports: &[PortSpec]) -> String {
+    let mut v = format!(
+        "// edgelearn in-process Verilator top: {name} under `dut`.\nmodule {name}_tb({});\n",
+        ports
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for p in ports {
+        let dir = match p.direction {
+            Direction::Input => "input",
+            Direction::Output => "output",
+        };
+        let range = if p.width > 1 {
+            format!("[{}:0] ", p.width - 1)
+        } else {
+            String::new()
+        };
+        v += &format!("    {dir} wire {range}{};\n", p.name);
+    }
+    v += &format!(
+        "    {name} dut({});\nendmodule\n",
+        ports
+            .iter()
+            .map(|p| format!(".{0}({0})", p.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    v
+}
+
+/// The Verilator runtime's include directory.
+fn verilator_root() -> Result<PathBuf> {
+    let out = tools::run(
+        Command::new(tools::find("verilator")?).args(["--getenv", "VERILATOR_ROOT"]),
+        Path::new("."),
+    )?;
+    let root = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let p = PathBuf::from(root);
+    if p.join("include/verilated.h").is_file() {
+        Ok(p)
+    } else {
+        Err(model_error(
+            "verilator",
+            format!("no include/verilated.h under VERILATOR_ROOT {}", p.display()),
+        ))
+    }
+}
+
+/// Run `jobs` commands, at most `parallel` at a time; the first failure is returned.
+fn run_parallel(jobs: Vec<(Command, PathBuf)>, parallel: usize) -> Result<()> {
+    let jobs = std::sync::Mutex::new(jobs.into_iter());
+    let first_error: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..parallel.max(1) {
+            s.spawn(|| loop {
+                let next = jobs.lock().ok().and_then(|mut j| j.next());
+                let Some((mut cmd, dir)) = next else { break };
+                if let Err(e) = tools::run(&mut cmd, &dir) {
+                    if let Ok(mut f) = first_error.lock() {
+                        f.get_or_insert(e);
+                    }
+                    break;
+                }
+            });
+        }
+    });
+    match first_error.into_inner() {
+        Ok(Some(e)) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+fn parallelism() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// Publish the directory `tmp` as `dir` (atomic rename); if another process won, use its.
+fn publish(tmp: &Path, dir: &Path) {
+    if std::fs::rename(tmp, dir).is_err() {
+        let _ = std::fs::remove_dir_all(tmp);
+    }
+}
+
+/// Builds (or finds) the Verilator runtime objects for this Verilator, compiler and flags.
+fn runtime(root: &Path, vroot: &Path, key_parts: &[&str]) -> Result<Vec<PathBuf>> {
+    const SOURCES: &[&str] = &["verilated.cpp", "verilated_vcd_c.cpp", "verilated_threads.cpp"];
+    let key = sha256_hex(key_parts);
+    let base = root.join("verilator-rt");
+    let dir = base.join(&key[..16]);
+    let objects = |d: &Path| -> Vec<PathBuf> {
+        SOURCES
+            .iter()
+            .map(|s| d.join(s.replace(".cpp", ".o")))
+            .collect()
+    };
+    if objects(&dir).iter().all(|o| o.is_file()) {
+        return Ok(objects(&dir));
+    }
+    let n = BUILD_COUNTER.fetch_add(1, Ordering::SeqCst);
+    let tmp = base.join(format!("tmp-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let inc = vroot.join("include");
+    let jobs = SOURCES
+        .iter()
+        .map(|src| {
+            let mut c = Command::new("g++");
+            c.args(CXX_FLAGS)
+                .args(runtime_defines())
+                .arg("-I")
+                .arg(&inc)
+                .arg("-I")
+                .arg(inc.join("vltstd"))
+                .arg("-c")
+                .arg(inc.join(src))
+                .arg("-o")
+                .arg(src.replace(".cpp", ".o"));
+            (c, tmp.clone())
+        })
+        .collect();
+    if let Err(e) = run_parallel(jobs, parallelism()) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    publish(&tmp, &dir);
+    Ok(objects(&dir))
+}
+
+fn runtime_defines() -> [&'static str; 5] {
+    [
+        "-DVM_COVERAGE=0",
+        "-DVM_SC=0",
+        "-DVM_TRACE=1",
+        "-DVM_TRACE_FST=0",
+        "-DVM_TRACE_VCD=1",
+    ]
+}
+
+/// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
+/// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
+/// design, `None` = all).
+pub fn build(
+    root: &Path,
+    name: &str,
+    verilog: &str,
+    ports: &[PortSpec],
+    trace: Option<Option<usize>>,
+) -> Result<BuildInfo> {
+    for p in ports {
+        if !plain_identifier(&p.name) {
+            return Err(model_error(
+                name,
+                format!("port `{}` is not a plain Verilog identifier", p.name),
+            ));
+        }
+    }
+    if !plain_identifier(name) {
+        return Err(model_error(name, "the top module's name is not a plain identifier"));
+    }
+    let top = format!("{name}_tb");
+    if verilog.contains(&format!("module {top}")) {
+        return Err(model_error(
+            name,
+            format!("the design already has a module `{top}`, the name of the generated top"),
+        ));
+    }
+    let t = Instant::now();
+    let root = &std::path::absolute(root).map_err(|e| Error::io(root, e))?;
+    let version = tools::version("verilator")?;
+    let cxx = tools::version("g++")?;
+    let mut flags: Vec<String> = VERILATOR_FLAGS.iter().map(|s| s.to_string()).collect();
+    if let Some(depth) = trace {
+        flags.push("--trace".into());
+        if let Some(d) = depth {
+            // Levels counted from `<name>_tb`: the wrapper, then `dut`.
+            flags.push("--trace-depth".into());
+            flags.push((d + 1).to_string());
+        }
+    }
+    // The key holds the shim as generated before Verilator runs; what Verilator adds to it
+    // is a function of the rest of the key.
+    let shim = shim_source(&top, ports, None);
+    let wrap = wrapper(name, ports);
+    let cxx_flags = CXX_FLAGS.join(" ");
+    let key = sha256_hex(&[
+        verilog,
+        &wrap,
+        &shim,
+        &flags.join(" "),
+        &cxx_flags,
+        &version,
+        &cxx,
+    ]);
+    let base = root.join("verilator-so");
+    let dir = base.join(format!("{name}-{}", &key[..16]));
+    let lib = dir.join(format!("lib{name}.so"));
+    if lib.is_file() {
+        return Ok(BuildInfo {
+            library: std::path::absolute(&lib).map_err(|e| Error::io(&lib, e))?,
+            cached: true,
+            seconds: 0.0,
+        });
+    }
+    let vroot = verilator_root()?;
+    let rt = runtime(root, &vroot, &[&version, &cxx, &cxx_flags])?;
+    let n = BUILD_COUNTER.fetch_add(1, Ordering::SeqCst);
+    let tmp = base.join(format!("tmp-{name}-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let tmp = std::path::absolute(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let result = (|| -> Result<()> {
+        write(&tmp.join(format!("{name}.v")), verilog)?;
+        write(&tmp.join(format!("{top}.v")), &wrap)?;
+        let mut v = Command::new(tools::find("verilator")?);
+        v.args(&flags)
+            .args(["--top-module", &top, "-Mdir", "obj"])
+            .arg(format!("{top}.v"))
+            .arg(format!("{name}.v"));
+        tools::run(&mut v, &tmp)?;
+        let inc = vroot.join("include");
+        let obj = tmp.join("obj");
+        let fast = ports
+            .iter()
+            .find(|p| p.clock)
+            .and_then(|c| fast_edge_member(&obj, &top, &c.name));
+        write(&tmp.join("shim.cpp"), &shim_source(&top, ports, fast.as_deref()))?;
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
+            .map_err(|e| Error::io(&obj, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+            .collect();
+        sources.sort();
+        sources.push(tmp.join("shim.cpp"));
+        let trace_defs: &[&str] = if trace.is_some() {
+            &["-DVM_TRACE=1", "-DVM_TRACE_VCD=1"]
+        } else {
+            &["-DVM_TRACE=0", "-DVM_TRACE_VCD=0"]
+        };
+        let mut objects = Vec::new();
+        let jobs = sources
+            .iter()
+            .enumerate()
+            .map(|(i, src)| {
+                let o = tmp.join(format!("m{i}.o"));
+                objects.push(o.clone());
+                let mut c = Command::new("g++");
+                c.args(CXX_FLAGS)
+                    .args(["-DVM_COVERAGE=0", "-DVM_SC=0", "-DVM_TRACE_FST=0"])
+                    .args(trace_defs)
+                    .arg("-I")
+                    .arg(&obj)
+                    .arg("-I")
+                    .arg(&inc)
+                    .arg("-I")
+                    .arg(inc.join("vltstd"))
+                    .arg("-c")
+                    .arg(src)
+                    .arg("-o")
+                    .arg(&o);
+                (c, tmp.clone())
+            })
+            .collect();
+        run_parallel(jobs, parallelism())?;
+        let mut link = Command::new("g++");
+        link.args(["-shared", "-fPIC", "-o"])
+            .arg(format!("lib{name}.so"))
+            .args(&objects)
+            .args(&rt)
+            .args(["-pthread", "-latomic"]);
+        tools::run(&mut link, &tmp)?;
+        // Only the library is kept.
+        let _ = std::fs::remove_dir_all(&obj);
+        for o in &objects {
+            let _ = std::fs::remove_file(o);
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(match e.kind {
+            ErrorKind::ToolFailed {
+                command, output, ..
+            } => model_error(name, format!("`{command}` failed:\n{output}")),
+            _ => e,
+        });
+    }
+    publish(&tmp, &dir);
+    if !lib.is_file() {
+        return Err(model_error(name, format!("no library at {}", lib.display())));
+    }
+    Ok(BuildInfo {
+        library: std::path::absolute(&lib).map_err(|e| Error::io(&lib, e))?,
+        cached: false,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+type FnCreate = unsafe extern "C" fn() -> *mut std::ffi::c_void;
+type FnHandle = unsafe extern "C" fn(*mut std::ffi::c_void);
+type FnPortPtr = unsafe extern "C" fn(*mut std::ffi::c_void, i32) -> *mut std::ffi::c_void;
+type FnStep = unsafe extern "C" fn(*mut std::ffi::c_void, u64, i32);
+type FnTraceOpen = unsafe extern "C" fn(*mut std::ffi::c_void, *const i8, i32) -> i32;
+type FnBatch = unsafe extern "C" fn(
+    *mut std::ffi::c_void,
+    u64,
+    i32,
+    *const i32,
+    *const u64,
+    i32,
+    *const i32,
+    *mut u64,
+);
+type FnMemFind = unsafe extern "C" fn(
+    *mut std::ffi::c_void,
+    *const i8,
+    *const i8,
+    *mut i32,
+    *mut i32,
+    *mut i32,
+) -> *mut std::ffi::c_void;
+type FnList = unsafe extern "C" fn(*mut std::ffi::c_void, *mut i8, usize) -> usize;
+
+/// The entry points of a loaded model library.
+struct Api {
+    create: FnCreate,
+    destroy: FnHandle,
+    port_ptr: FnPortPtr,
+    settle: FnHandle,
+    step: FnStep,
+    trace_open: FnTraceOpen,
+    trace_close: FnHandle,
+    run_batch: FnBatch,
+    mem_find: FnMemFind,
+    list_public: FnList,
+    // Keeps the library loaded while the functions above are used.
+    _lib: Arc<libloading::Library>,
+}
+
+impl Api {
+    fn load(name: &str, path: &Path) -> Result<Api> {
+        let err = |e: libloading::Error| model_error(name, format!("{}: {e}", path.display()));
+        // SAFETY: the library is one edgelearn built from its own shim; loading runs only
+        // the C++ static initialisers of that model and of the Verilator runtime.
+        let lib = Arc::new(unsafe { libloading::Library::new(path) }.map_err(err)?);
+        // SAFETY: each symbol is looked up with the signature the shim defines for it.
+        unsafe {
+            let abi: libloading::Symbol<unsafe extern "C" fn() -> u32> =
+                lib.get(b"el_abi_version\0").map_err(err)?;
+            if abi() != 1 {
+                return Err(model_error(name, "the library's shim ABI is not version 1"));
+            }
+            Ok(Api {
+                create: *lib.get::<FnCreate>(b"el_create\0").map_err(err)?,
+                destroy: *lib.get::<FnHandle>(b"el_destroy\0").map_err(err)?,
+                port_ptr: *lib.get::<FnPortPtr>(b"el_port_ptr\0").map_err(err)?,
+                settle: *lib.get::<FnHandle>(b"el_settle\0").map_err(err)?,
+                step: *lib.get::<FnStep>(b"el_step\0").map_err(err)?,
+                trace_open: *lib.get::<FnTraceOpen>(b"el_trace_open\0").map_err(err)?,
+                trace_close: *lib.get::<FnHandle>(b"el_trace_close\0").map_err(err)?,
+                run_batch: *lib.get::<FnBatch>(b"el_run_batch\0").map_err(err)?,
+                mem_find: *lib.get::<FnMemFind>(b"el_mem_find\0").map_err(err)?,
+                list_public: *lib.get::<FnList>(b"el_list_public\0").map_err(err)?,
+                _lib: lib.clone(),
+            })
+        }
+    }
+}
+
+/// Where a port's value lives inside the model.
+#[derive(Copy, Clone)]
+struct Slot {
+    ptr: *mut u8,
+    width: usize,
+}
+
+/// What the hot path needs to know of a port: the values a poke may take (`poke_mask`, zero
+/// when the port cannot be poked with one word) and whether one peek word reads it.
+#[derive(Copy, Clone)]
+struct Fast {
+    poke_mask: u64,
+    peekable: bool,
+}
+
+impl Slot {
+    /// Reads the value as little-endian 64-bit words.
+    fn read(&self, out: &mut [u64]) {
+        // SAFETY: `ptr` points at the model's port variable of this width (CData, SData,
+        // IData, QData or VlWide of 32-bit words), alive while the model is.
+        unsafe {
+            match self.width {
+                0..=8 => out[0] = *self.ptr as u64,
+                9..=16 => out[0] = (self.ptr as *const u16).read_unaligned() as u64,
+                17..=32 => out[0] = (self.ptr as *const u32).read_unaligned() as u64,
+                33..=64 => out[0] = (self.ptr as *const u64).read_unaligned(),
+                w => {
+                    let p = self.ptr as *const u32;
+                    for (i, o) in out.iter_mut().enumerate().take(w.div_ceil(64)) {
+                        let lo = p.add(2 * i).read_unaligned() as u64;
+                        let hi = if 2 * i + 1 < w.div_ceil(32) {
+                            p.add(2 * i + 1).read_unaligned() as u64
+                        } else {
+                            0
+                        };
+                        *o = lo | hi << 32;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes a value (already checked to fit).
+    fn write(&self, words: &[u64]) {
+        let w0 = words.first().copied().unwrap_or(0);
+        // SAFETY: as in `read`; the model is not evaluating (one thread drives it).
+        unsafe {
+            match self.width {
+                0..=8 => *self.ptr = w0 as u8,
+                9..=16 => (self.ptr as *mut u16).write_unaligned(w0 as u16),
+                17..=32 => (self.ptr as *mut u32).write_unaligned(w0 as u32),
+                33..=64 => (self.ptr as *mut u64).write_unaligned(w0),
+                w => {
+                    let p = self.ptr as *mut u32;
+                    for i in 0..w.div_ceil(32) {
+                        let word = words.get(i / 2).copied().unwrap_or(0);
+                        p.add(i).write_unaligned((word >> (32 * (i % 2))) as u32);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A memory found in the model.
+struct Mem {
+    ptr: *mut u8,
+    bytes: usize,
+}
+
+/// The in-process Verilator model of a design.
+pub struct VerilatorDut {
+    api: Api,
+    handle: *mut std::ffi::c_void,
+    name: String,
+    ports: Vec<PortSpec>,
+    slots: Vec<Slot>,
+    fast: Vec<Fast>,
+    memories: Vec<MemorySpec>,
+    mems: Vec<Option<Mem>>,
+    dirty: bool,
+    cycle: u64,
+    tracing: bool,
+    /// How the library was obtained.
+    pub build: BuildInfo,
+}
+
+impl VerilatorDut {
+    /// Build (or reuse) and load the model of `design` under the simulator root `root`.
+    pub fn new(root: &Path, mut design: Box<dyn Design>, opts: &DutOptions) -> Result<Self> {
+        let name = design.name().to_string();
+        let ports = design.ports().to_vec();
+        let memories = design.memories();
+        let verilog = design.verilog()?;
+        let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
+        let build = build(root, &name, &verilog, &ports, trace)?;
+        let api = Api::load(&name, &build.library)?;
+        // SAFETY: `el_create` returns a new model owned by this value until `el_destroy`.
+        let handle = unsafe { (api.create)() };
+        if handle.is_null() {
+            return Err(model_error(&name, "the model could not be created"));
+        }
+        let slots = (0..ports.len())
+            .map(|i| Slot {
+                // SAFETY: `i` is below the shim's port count (the same port list).
+                ptr: unsafe { (api.port_ptr)(handle, i as i32) } as *mut u8,
+                width: ports[i].width,
+            })
+            .collect();
+        let fast = ports
+            .iter()
+            .map(|p| Fast {
+                poke_mask: if p.direction == Direction::Input && !p.clock && p.width <= 64 {
+                    if p.width == 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << p.width) - 1
+                    }
+                } else {
+                    0
+                },
+                peekable: p.direction == Direction::Output && p.width <= 64,
+            })
+            .collect();
+        let mut dut = VerilatorDut {
+            api,
+            handle,
+            name,
+            ports,
+            slots,
+            fast,
+            mems: Vec::new(),
+            memories,
+            dirty: false,
+            cycle: 0,
+            tracing: false,
+            build,
+        };
+        dut.mems = (0..dut.memories.len())
+            .map(|i| dut.find_mem(i))
+            .collect::<Result<_>>()?;
+        if let Some(path) = &opts.vcd {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            let abs = std::path::absolute(path).map_err(|e| Error::io(path, e))?;
+            let c = std::ffi::CString::new(abs.to_string_lossy().as_bytes())
+                .map_err(|_| dut.misuse(format!("VCD path {} holds a NUL", abs.display())))?;
+            // SAFETY: a valid model and a NUL-terminated path.
+            let ok = unsafe { (dut.api.trace_open)(dut.handle, c.as_ptr(), 0) };
+            if ok != 1 {
+                return Err(Error::io(
+                    path,
+                    std::io::Error::other("Verilator could not open the VCD"),
+                ));
+            }
+            dut.tracing = true;
+        }
+        Ok(dut)
+    }
+
+    /// `TOP.<top>.<instances>` and the array name of memory `i`.
+    fn find_mem(&self, i: usize) -> Result<Option<Mem>> {
+        let m = &self.memories[i];
+        let (scope, var) = match m.name.rsplit_once('.') {
+            Some((s, v)) => (format!("TOP.{}_tb.dut.{s}", self.name), v.to_string()),
+            None => (format!("TOP.{}_tb.dut", self.name), m.name.clone()),
+        };
+        let (cs, cv) = match (std::ffi::CString::new(scope), std::ffi::CString::new(var)) {
+            (Ok(a), Ok(b)) => (a, b),
+            _ => return Ok(None),
+        };
+        let (mut width, mut depth, mut bytes) = (0i32, 0i32, 0i32);
+        // SAFETY: valid model and NUL-terminated names; outputs are plain integers.
+        let ptr = unsafe {
+            (self.api.mem_find)(
+                self.handle,
+                cs.as_ptr(),
+                cv.as_ptr(),
+                &mut width,
+                &mut depth,
+                &mut bytes,
+            )
+        };
+        if ptr.is_null() {
+            return Ok(None);
+        }
+        if width as usize != m.width || depth as usize != m.depth {
+            return Err(self.misuse(format!(
+                "memory `{}` is {} x {} bits in the model, {} x {} in the design",
+                m.name, depth, width, m.depth, m.width
+            )));
+        }
+        Ok(Some(Mem {
+            ptr: ptr as *mut u8,
+            bytes: bytes as usize,
+        }))
+    }
+
+    /// Every variable the model makes public: `(scope, name, width, depth)`.
+    pub fn public_variables(&self) -> Vec<(String, String, usize, usize)> {
+        // SAFETY: a null buffer of capacity 0 only asks for the length.
+        let n = unsafe { (self.api.list_public)(self.handle, std::ptr::null_mut(), 0) };
+        let mut buf = vec![0u8; n + 1];
+        // SAFETY: `buf` has room for the text and its NUL.
+        unsafe { (self.api.list_public)(self.handle, buf.as_mut_ptr() as *mut i8, buf.len()) };
+        String::from_utf8_lossy(&buf[..n])
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f.len() == 4).then(|| {
+                    (
+                        f[0].to_string(),
+                        f[1].to_string(),
+                        f[2].parse().unwrap_or(0),
+                        f[3].parse().unwrap_or(0),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    fn mem(&self, name: &str) -> Result<(&MemorySpec, &Mem)> {
+        let (i, m) = find_memory(&self.name, &self.memories, name)?;
+        match &self.mems[i] {
+            Some(mem) => Ok((m, mem)),
+            None => Err(self.misuse(format!(
+                "memory `{name}` is not public in the Verilator model; mark its array \
+                 /*verilator public_flat_rw*/ in the Verilog"
+            ))),
+        }
+    }
+
+    #[inline]
+    fn settle(&mut self) {
+        if self.dirty {
+            // SAFETY: a valid model.
+            unsafe { (self.api.settle)(self.handle) };
+            self.dirty = false;
+        }
+    }
+}
+
+impl Drop for VerilatorDut {
+    fn drop(&mut self) {
+        let _ = self.finish();
+        // SAFETY: the handle came from `el_create` and is destroyed once.
+        unsafe { (self.api.destroy)(self.handle) };
+    }
+}
+
+impl Dut for VerilatorDut {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn ports(&self) -> &[PortSpec] {
+        &self.ports
+    }
+    fn memories(&self) -> &[MemorySpec] {
+        &self.memories
+    }
+
+    #[inline]
+    fn poke(&mut self, port: PortId, value: u64) -> Result<()> {
+        let f = self.fast[port.0];
+        if f.poke_mask == 0 || value & !f.poke_mask != 0 {
+            let spec = &self.ports[port.0];
+            check_poke(&self.name, spec, &[value])?;
+            return Err(self.misuse(format!(
+                "`{}` has {} bits; drive it with poke_words",
+                spec.name, spec.width
+            )));
+        }
+        self.slots[port.0].write(&[value]);
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn poke_words(&mut self, port: PortId, words: &[u64]) -> Result<()> {
+        check_poke(&self.name, &self.ports[port.0], words)?;
+        self.slots[port.0].write(words);
+        self.dirty = true;
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&mut self, port: PortId) -> Result<u64> {
+        if !self.fast[port.0].peekable {
+            let spec = &self.ports[port.0];
+            check_peek(&self.name, spec, 1)?;
+            return Err(self.misuse(format!(
+                "`{}` has {} bits; read it with peek_words",
+                spec.name, spec.width
+            )));
+        }
+        self.settle();
+        let mut w = [0u64; 1];
+        self.slots[port.0].read(&mut w);
+        Ok(w[0])
+    }
+
+    #[inline]
+    fn peek_into(&mut self, port: PortId, out: &mut [u64]) -> Result<()> {
+        if !(self.fast[port.0].peekable && !out.is_empty()) {
+            check_peek(&self.name, &self.ports[port.0], out.len())?;
+        }
+        self.settle();
+        self.slots[port.0].read(out);
+        Ok(())
+    }
+
+    #[inline]
+    fn step(&mut self) -> Result<()> {
+        // SAFETY: a valid model.
+        unsafe { (self.api.step)(self.handle, 1, self.dirty as i32) };
+        self.dirty = false;
+        self.cycle += 1;
+        Ok(())
+    }
+
+    fn steps(&mut self, n: u64) -> Result<()> {
+        // SAFETY: a valid model.
+        unsafe { (self.api.step)(self.handle, n, self.dirty as i32) };
+        self.dirty = false;
+        self.cycle += n;
+        Ok(())
+    }
+
+    fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    fn load_mem(&mut self, name: &str, offset: usize, words: &[u64]) -> Result<()> {
+        let (m, mem) = self.mem(name)?;
+        check_load(&self.name, m, offset, words)?;
+        let per = m.words_per_entry();
+        let slot_width = m.width;
+        let (ptr, bytes) = (mem.ptr, mem.bytes);
+        for (i, e) in words.chunks(per).enumerate() {
+            let slot = Slot {
+                // SAFETY: `offset + i < depth` (checked); words are `bytes` apart.
+                ptr: unsafe { ptr.add((offset + i) * bytes) },
+                width: slot_width,
+            };
+            slot.write(e);
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn read_mem(&mut self, name: &str) -> Result<Vec<u64>> {
+        let (m, mem) = self.mem(name)?;
+        let per = m.words_per_entry();
+        let mut out = vec![0u64; m.depth * per];
+        for (i, e) in out.chunks_mut(per).enumerate() {
+            let slot = Slot {
+                // SAFETY: `i < depth`; words are `bytes` apart.
+                ptr: unsafe { mem.ptr.add(i * mem.bytes) },
+                width: m.width,
+            };
+            slot.read(e);
+        }
+        Ok(out)
+    }
+
+    fn run_batch(
+        &mut self,
+        inputs: &[PortId],
+        outputs: &[PortId],
+        stim: &[u64],
+        out: &mut Vec<u64>,
+    ) -> Result<()> {
+        if inputs.is_empty() || stim.len() % inputs.len() != 0 {
+            return Err(self.misuse(format!(
+                "run_batch: {} stimulus values do not fill rows of {} inputs",
+                stim.len(),
+                inputs.len()
+            )));
+        }
+        for &p in inputs {
+            let spec = &self.ports[p.0];
+            if spec.direction != Direction::Input || spec.clock || spec.width > 64 {
+                return Err(self.misuse(format!(
+                    "run_batch drives inputs of up to 64 bits; `{}` is not one",
+                    spec.name
+                )));
+            }
+        }
+        for &p in outputs {
+            let spec = &self.ports[p.0];
+            if spec.direction != Direction::Output || spec.width > 64 {
+                return Err(self.misuse(format!(
+                    "run_batch reads outputs of up to 64 bits; `{}` is not one",
+                    spec.name
+                )));
+            }
+        }
+        for (k, row) in stim.chunks(inputs.len()).enumerate() {
+            for (&p, &v) in inputs.iter().zip(row) {
+                let w = self.ports[p.0].width;
+                if w < 64 && v >> w != 0 {
+                    return Err(self.misuse(format!(
+                        "run_batch row {k}: value {v:#x} is wider than `{}` ({w} bits)",
+                        self.ports[p.0].name
+                    )));
+                }
+            }
+        }
+        let cycles = stim.len() / inputs.len();
+        let start = out.len();
+        out.resize(start + cycles * outputs.len(), 0);
+        let ins: Vec<i32> = inputs.iter().map(|p| p.0 as i32).collect();
+        let outs: Vec<i32> = outputs.iter().map(|p| p.0 as i32).collect();
+        // SAFETY: the index arrays and buffers have the lengths passed.
+        unsafe {
+            (self.api.run_batch)(
+                self.handle,
+                cycles as u64,
+                ins.len() as i32,
+                ins.as_ptr(),
+                stim.as_ptr(),
+                outs.len() as i32,
+                outs.as_ptr(),
+                out[start..].as_mut_ptr(),
+            )
+        };
+        self.dirty = false;
+        self.cycle += cycles as u64;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if self.tracing {
+            // SAFETY: a valid model.
+            unsafe { (self.api.trace_close)(self.handle) };
+            self.tracing = false;
+        }
+        Ok(())
+    }
+}
