@@ -39,7 +39,9 @@ pub fn testbench(block: &str, ports: &[PortSpec]) -> String {
         .iter()
         .filter(|p| p.direction == Direction::Output)
         .collect();
-    let has_clock = ports.iter().any(|p| p.clock);
+    let clock = ports.iter().find(|p| p.clock).map(|p| p.name.clone());
+    let has_clock = clock.is_some();
+    let clk = clock.unwrap_or_default();
     let sw: usize = inputs.iter().map(|p| p.width).sum::<usize>().max(1);
     let mut s = String::new();
     let _ = writeln!(
@@ -48,12 +50,12 @@ pub fn testbench(block: &str, ports: &[PortSpec]) -> String {
     );
     let _ = writeln!(s, "`timescale 1ns/1ps");
     let _ = writeln!(s, "module {block}_tb;");
-    let _ = writeln!(s, "  localparam integer CHUNK = {CHUNK};");
-    let _ = writeln!(s, "  localparam integer SW = {sw};");
-    let _ = writeln!(s, "  reg [SW-1:0] stim [0:CHUNK-1];");
-    let _ = writeln!(s, "  reg [SW-1:0] row;");
+    let _ = writeln!(s, "  localparam integer el_CHUNK = {CHUNK};");
+    let _ = writeln!(s, "  localparam integer el_SW = {sw};");
+    let _ = writeln!(s, "  reg [el_SW-1:0] el_stim [0:el_CHUNK-1];");
+    let _ = writeln!(s, "  reg [el_SW-1:0] el_row;");
     if has_clock {
-        s.push_str("  reg clock;\n");
+        let _ = writeln!(s, "  reg {clk};");
     }
     for p in &inputs {
         s.push_str(&decl("reg", p));
@@ -63,34 +65,34 @@ pub fn testbench(block: &str, ports: &[PortSpec]) -> String {
     }
     let conns: Vec<String> = ports.iter().map(|p| format!(".{0}({0})", p.name)).collect();
     let _ = writeln!(s, "  {block} dut ({});", conns.join(", "));
-    s.push_str("  integer cycles, c, n, fd, vcd_depth;\n  string dir, fname, outpath, vcdpath;\n");
+    s.push_str("  integer el_cycles, el_c, el_n, el_fd, el_vcd_depth;\n  string el_dir, el_fname, el_outpath, el_vcdpath;\n");
     s.push_str("  initial begin\n");
     if has_clock {
-        s.push_str("    clock = 1'b0;\n");
+        let _ = writeln!(s, "    {clk} = 1'b0;");
     }
     s.push_str(
-        "    if (!$value$plusargs(\"cycles=%d\", cycles)) begin $display(\"edgelearn bench: missing +cycles\"); $finish; end\n\
-         \x20   if (!$value$plusargs(\"stim=%s\", dir)) begin $display(\"edgelearn bench: missing +stim\"); $finish; end\n\
-         \x20   if (!$value$plusargs(\"out=%s\", outpath)) begin $display(\"edgelearn bench: missing +out\"); $finish; end\n\
-         \x20   if ($value$plusargs(\"vcd=%s\", vcdpath)) begin\n\
-         \x20     $dumpfile(vcdpath);\n",
+        "    if (!$value$plusargs(\"cycles=%d\", el_cycles)) begin $display(\"edgelearn bench: missing +cycles\"); $finish; end\n\
+         \x20   if (!$value$plusargs(\"stim=%s\", el_dir)) begin $display(\"edgelearn bench: missing +stim\"); $finish; end\n\
+         \x20   if (!$value$plusargs(\"out=%s\", el_outpath)) begin $display(\"edgelearn bench: missing +out\"); $finish; end\n\
+         \x20   if ($value$plusargs(\"vcd=%s\", el_vcdpath)) begin\n\
+         \x20     $dumpfile(el_vcdpath);\n",
     );
-    s.push_str("      if (!$value$plusargs(\"vcd_depth=%d\", vcd_depth)) vcd_depth = 0;\n");
-    let _ = writeln!(s, "      $dumpvars(vcd_depth, {block}_tb.dut);");
-    s.push_str("    end\n    fd = $fopen(outpath, \"w\");\n");
-    s.push_str("    if (fd == 0) begin $display(\"edgelearn bench: cannot open %s\", outpath); $finish; end\n");
-    s.push_str("    for (c = 0; c < cycles; c = c + 1) begin\n");
-    s.push_str("      if (c % CHUNK == 0) begin\n");
-    s.push_str("        fname = $sformatf(\"%s/stim_%0d.hex\", dir, c / CHUNK);\n");
-    s.push_str("        n = (cycles - c < CHUNK) ? cycles - c : CHUNK;\n");
-    s.push_str("        $readmemh(fname, stim, 0, n - 1);\n      end\n");
-    s.push_str("      row = stim[c % CHUNK];\n");
+    s.push_str("      if (!$value$plusargs(\"vcd_depth=%d\", el_vcd_depth)) el_vcd_depth = 0;\n");
+    let _ = writeln!(s, "      $dumpvars(el_vcd_depth, {block}_tb.dut);");
+    s.push_str("    end\n    el_fd = $fopen(el_outpath, \"w\");\n");
+    s.push_str("    if (el_fd == 0) begin $display(\"edgelearn bench: cannot open %s\", el_outpath); $finish; end\n");
+    s.push_str("    for (el_c = 0; el_c < el_cycles; el_c = el_c + 1) begin\n");
+    s.push_str("      if (el_c % el_CHUNK == 0) begin\n");
+    s.push_str("        el_fname = $sformatf(\"%s/stim_%0d.hex\", el_dir, el_c / el_CHUNK);\n");
+    s.push_str("        el_n = (el_cycles - el_c < el_CHUNK) ? el_cycles - el_c : el_CHUNK;\n");
+    s.push_str("        $readmemh(el_fname, el_stim, 0, el_n - 1);\n      end\n");
+    s.push_str("      el_row = el_stim[el_c % el_CHUNK];\n");
     if !inputs.is_empty() {
         let names: Vec<&str> = inputs.iter().map(|p| p.name.as_str()).collect();
-        let _ = writeln!(s, "      {{{}}} = row;", names.join(", "));
+        let _ = writeln!(s, "      {{{}}} = el_row;", names.join(", "));
     }
     if has_clock {
-        s.push_str("      #5 clock = 1'b1;\n");
+        let _ = writeln!(s, "      #5 {clk} = 1'b1;");
     } else {
         s.push_str("      #5;\n");
     }
@@ -98,16 +100,16 @@ pub fn testbench(block: &str, ports: &[PortSpec]) -> String {
     let names: Vec<&str> = outputs.iter().map(|p| p.name.as_str()).collect();
     let _ = writeln!(
         s,
-        "      #1 $fwrite(fd, \"{}\\n\", {});",
+        "      #1 $fwrite(el_fd, \"{}\\n\", {});",
         fmt.join(" "),
         names.join(", ")
     );
     if has_clock {
-        s.push_str("      #4 clock = 1'b0;\n");
+        let _ = writeln!(s, "      #4 {clk} = 1'b0;");
     } else {
         s.push_str("      #4;\n");
     }
-    s.push_str("    end\n    $fclose(fd);\n    $finish;\n  end\nendmodule\n");
+    s.push_str("    end\n    $fclose(el_fd);\n    $finish;\n  end\nendmodule\n");
     s
 }
 

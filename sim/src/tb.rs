@@ -323,8 +323,8 @@ impl Agent for StreamSink {
     fn drive(&mut self, dut: &mut dyn Dut) -> Result<()> {
         self.ready = self.ports.ready.is_none()
             || match self.pressure {
-            Backpressure::None => true,
-            Backpressure::Random(p) => self.rng.random_bool(p.clamp(0.0, 1.0)),
+                Backpressure::None => true,
+                Backpressure::Random(p) => self.rng.random_bool(p.clamp(0.0, 1.0)),
                 Backpressure::AfterValid(p) => {
                     self.seen_valid && self.rng.random_bool(p.clamp(0.0, 1.0))
                 }
@@ -529,12 +529,54 @@ impl Scoreboard {
                 stream: self.stream.clone(),
                 index: self.checked,
                 field: "(transaction)".into(),
-                expected: format!(
-                    "{} more ({} first)",
-                    self.expected.len(),
-                    show_words(next)
-                ),
+                expected: format!("{} more ({} first)", self.expected.len(), show_words(next)),
                 got: "nothing".into(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+}
+
+/// Fails when a stream makes no progress for too long: with a sink in
+/// [`Backpressure::AfterValid`], a design whose valid waits for ready stops here.
+pub struct Watchdog {
+    block: String,
+    stream: String,
+    port: String,
+    limit: u64,
+    last: u64,
+    count: usize,
+}
+
+impl Watchdog {
+    /// A watchdog on `ports` allowing `limit` cycles without a beat.
+    pub fn new(dut: &dyn Dut, ports: &StreamPorts, limit: u64) -> Self {
+        Watchdog {
+            block: dut.name().to_string(),
+            stream: ports.name.clone(),
+            port: dut.ports()[ports.valid.index()].name.clone(),
+            limit,
+            last: dut.cycle(),
+            count: 0,
+        }
+    }
+
+    /// Call every cycle with the number of beats moved so far.
+    pub fn check(&mut self, cycle: u64, moved: usize) -> Result<()> {
+        if moved != self.count {
+            self.count = moved;
+            self.last = cycle;
+        } else if cycle.saturating_sub(self.last) > self.limit {
+            return Err(ErrorKind::Protocol {
+                block: self.block.clone(),
+                stream: self.stream.clone(),
+                port: self.port.clone(),
+                cycle,
+                rule: format!(
+                    "no beat for {} cycles while one was expected; valid must not wait for ready",
+                    self.limit
+                ),
             }
             .into());
         }

@@ -62,7 +62,8 @@ pub trait Dut {
     fn poke(&mut self, port: PortId, value: u64) -> Result<()>;
     /// Drive input `port` with little-endian 64-bit words (any width; missing words are 0).
     fn poke_words(&mut self, port: PortId, words: &[u64]) -> Result<()>;
-    /// The value of `port` (ports up to 64 bits), with every poke so far taken into account.
+    /// The value of `port` (ports up to 64 bits), with every poke so far taken into account;
+    /// an input reads back the value driven on it.
     fn peek(&mut self, port: PortId) -> Result<u64>;
     /// The value of `port` as little-endian words into `out` (`ceil(width / 64)` of them are
     /// written; `out` must have room).
@@ -164,10 +165,7 @@ pub(crate) fn check_poke(block: &str, spec: &PortSpec, words: &[u64]) -> Result<
         return fail(format!("`{}` is an output; it cannot be poked", spec.name));
     }
     if spec.clock {
-        return fail(format!(
-            "`{}` is the clock; step() drives it",
-            spec.name
-        ));
+        return fail(format!("`{}` is the clock; step() drives it", spec.name));
     }
     let n = spec.width.div_ceil(64);
     for (i, &w) in words.iter().enumerate() {
@@ -189,7 +187,7 @@ pub(crate) fn check_poke(block: &str, spec: &PortSpec, words: &[u64]) -> Result<
     Ok(())
 }
 
-/// Checks that `port` is an output and `room` words hold it.
+/// Checks that `room` words hold `port`.
 pub(crate) fn check_peek(block: &str, spec: &PortSpec, room: usize) -> Result<()> {
     if room < spec.width.div_ceil(64).max(1) {
         return Err(ErrorKind::Dut {
@@ -201,14 +199,46 @@ pub(crate) fn check_peek(block: &str, spec: &PortSpec, room: usize) -> Result<()
         }
         .into());
     }
-    if spec.direction != Direction::Output {
-        return Err(ErrorKind::Dut {
-            block: block.to_string(),
-            message: format!("`{}` is an input; peek reads outputs", spec.name),
-        }
-        .into());
-    }
     Ok(())
+}
+
+/// Packs signed lanes of `w` bits (lane i at bits `[w(i+1)-1 : w i]`) into little-endian
+/// 64-bit words, as the ports' packing convention says.
+pub fn pack_words(values: &[i64], w: usize) -> Vec<u64> {
+    let mut out = vec![0u64; (values.len() * w).div_ceil(64).max(1)];
+    for (i, &v) in values.iter().enumerate() {
+        for b in 0..w {
+            if (v >> b.min(63)) & 1 != 0 {
+                let bit = i * w + b;
+                out[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+    }
+    out
+}
+
+/// Unpacks `n` lanes of `w` bits from little-endian words, as two's complement when
+/// `signed`.
+pub fn unpack_words(words: &[u64], w: usize, n: usize, signed: bool) -> Vec<i64> {
+    (0..n)
+        .map(|i| {
+            let mut v: u64 = 0;
+            for b in 0..w.min(64) {
+                let bit = i * w + b;
+                if words
+                    .get(bit / 64)
+                    .is_some_and(|x| (x >> (bit % 64)) & 1 != 0)
+                {
+                    v |= 1 << b;
+                }
+            }
+            if signed && w < 64 && (v >> (w - 1)) & 1 != 0 {
+                (v | (u64::MAX << w)) as i64
+            } else {
+                v as i64
+            }
+        })
+        .collect()
 }
 
 /// Little-endian words as one hex number.
@@ -309,12 +339,23 @@ mod tests {
         let p = PortSpec::new("a", Direction::Input, 70);
         assert!(check_poke("b", &p, &[u64::MAX, 0x3f]).is_ok());
         let e = check_poke("b", &p, &[0, 0x40]).unwrap_err().to_string();
-        assert!(e.contains("value 0x400000000000000000 is wider than port `a` (70 bits)"), "{e}");
+        assert!(
+            e.contains("value 0x400000000000000000 is wider than port `a` (70 bits)"),
+            "{e}"
+        );
         assert!(check_poke("b", &p, &[0, 0, 1]).is_err());
         let q = PortSpec::new("q", Direction::Output, 8);
-        assert!(check_poke("b", &q, &[1]).unwrap_err().to_string().contains("output"));
+        assert!(check_poke("b", &q, &[1])
+            .unwrap_err()
+            .to_string()
+            .contains("output"));
         assert!(check_poke("b", &PortSpec::clock(), &[1]).is_err());
         assert_eq!(show_words(&[0]), "0x0");
+        let lanes = [-(1 << 22), (1 << 22) - 1, 0, -1, 5, -31, 31, -128, 127, 1];
+        let w = pack_words(&lanes, 23);
+        assert_eq!(w.len(), 4);
+        assert_eq!(unpack_words(&w, 23, 10, true), lanes);
+        assert_eq!(unpack_words(&pack_words(&[-1], 6), 6, 1, false), [63]);
         assert_eq!(show_words(&[1, 2]), "0x20000000000000001");
     }
 }

@@ -16,6 +16,8 @@ pub struct NativeDut {
     name: String,
     ports: Vec<PortSpec>,
     memories: Vec<MemorySpec>,
+    /// The value driven on each input (read back by a peek).
+    driven: Vec<Vec<u64>>,
     cycle: u64,
     dirty: bool,
     vcd: Option<(NativeVcd<BufWriter<File>>, PathBuf)>,
@@ -62,8 +64,13 @@ impl NativeDut {
         };
         native.set_clock(false);
         native.settle()?;
+        let driven = ports
+            .iter()
+            .map(|p| vec![0; p.width.div_ceil(64).max(1)])
+            .collect();
         Ok(NativeDut {
             design,
+            driven,
             name,
             ports,
             memories,
@@ -115,6 +122,10 @@ impl Dut for NativeDut {
         check_poke(&self.name, spec, words)?;
         let name = spec.name.clone();
         self.native()?.set_input(&name, &from_words(words))?;
+        let d = &mut self.driven[port.0];
+        d.iter_mut().for_each(|w| *w = 0);
+        let n = d.len().min(words.len());
+        d[..n].copy_from_slice(&words[..n]);
         self.dirty = true;
         Ok(())
     }
@@ -136,6 +147,10 @@ impl Dut for NativeDut {
         let spec = &self.ports[port.0];
         check_peek(&self.name, spec, out.len())?;
         let (name, n) = (spec.name.clone(), spec.width.div_ceil(64).max(1));
+        if spec.direction == edgelearn_hdl::design::Direction::Input {
+            out[..n].copy_from_slice(&self.driven[port.0]);
+            return Ok(());
+        }
         self.settle()?;
         let v = self.native()?.get_output(&name)?;
         out[..n].copy_from_slice(&to_words(&v, n));

@@ -57,6 +57,34 @@ pub const CXX_FLAGS: &[&str] = &[
 
 static BUILD_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// The C++ compiler: `$CXX` if set, else `g++`.
+fn cxx() -> String {
+    std::env::var("CXX")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(|| "g++".to_string())
+}
+
+/// `Command` for the compiler (a path, or a name found on PATH).
+fn cxx_command(program: &str) -> Result<Command> {
+    if program.contains('/') {
+        Ok(Command::new(program))
+    } else {
+        Ok(Command::new(tools::find(program)?))
+    }
+}
+
+/// First line of `$CXX --version`.
+fn cxx_version(program: &str) -> Result<String> {
+    let out = tools::run(cxx_command(program)?.arg("--version"), Path::new("."))?;
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string())
+}
+
 /// How a model was obtained.
 #[derive(Clone, Debug)]
 pub struct BuildInfo {
@@ -87,6 +115,16 @@ fn model_error(block: &str, message: impl Into<String>) -> Error {
         message: message.into(),
     }
     .into()
+}
+
+/// A failed tool run as a model-build error (the command and its last output lines).
+fn as_model_error(block: &str, e: Error) -> Error {
+    match e.kind {
+        ErrorKind::ToolFailed {
+            command, output, ..
+        } => model_error(block, format!("`{command}` failed:\n{output}")),
+        kind => Error { kind },
+    }
 }
 
 /// A port name Verilator keeps as a C++ member of the same name.
@@ -126,7 +164,12 @@ pub fn shim_source(top: &str, ports: &[PortSpec], fast_edge: Option<&str>) -> St
     let bindings: Vec<String> = ports
         .iter()
         .enumerate()
-        .map(|(i, p)| format!("    m->ports[{i}] = static_cast<void*>(&m->top->{});", p.name))
+        .map(|(i, p)| {
+            format!(
+                "    m->ports[{i}] = static_cast<void*>(&m->top->{});",
+                p.name
+            )
+        })
         .collect();
     let set_clock = match ports.iter().find(|p| p.clock) {
         Some(p) => format!("#define EL_SET_CLOCK(t, v) ((t)->{} = (v))", p.name),
@@ -197,7 +240,10 @@ fn verilator_root() -> Result<PathBuf> {
     } else {
         Err(model_error(
             "verilator",
-            format!("no include/verilated.h under VERILATOR_ROOT {}", p.display()),
+            format!(
+                "no include/verilated.h under VERILATOR_ROOT {}",
+                p.display()
+            ),
         ))
     }
 }
@@ -238,8 +284,12 @@ fn publish(tmp: &Path, dir: &Path) {
 }
 
 /// Builds (or finds) the Verilator runtime objects for this Verilator, compiler and flags.
-fn runtime(root: &Path, vroot: &Path, key_parts: &[&str]) -> Result<Vec<PathBuf>> {
-    const SOURCES: &[&str] = &["verilated.cpp", "verilated_vcd_c.cpp", "verilated_threads.cpp"];
+fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Result<Vec<PathBuf>> {
+    const SOURCES: &[&str] = &[
+        "verilated.cpp",
+        "verilated_vcd_c.cpp",
+        "verilated_threads.cpp",
+    ];
     let key = sha256_hex(key_parts);
     let base = root.join("verilator-rt");
     let dir = base.join(&key[..16]);
@@ -259,7 +309,7 @@ fn runtime(root: &Path, vroot: &Path, key_parts: &[&str]) -> Result<Vec<PathBuf>
     let jobs = SOURCES
         .iter()
         .map(|src| {
-            let mut c = Command::new("g++");
+            let mut c = cxx_command(compiler)?;
             c.args(CXX_FLAGS)
                 .args(runtime_defines())
                 .arg("-I")
@@ -270,9 +320,9 @@ fn runtime(root: &Path, vroot: &Path, key_parts: &[&str]) -> Result<Vec<PathBuf>
                 .arg(inc.join(src))
                 .arg("-o")
                 .arg(src.replace(".cpp", ".o"));
-            (c, tmp.clone())
+            Ok((c, tmp.clone()))
         })
-        .collect();
+        .collect::<Result<Vec<_>>>()?;
     if let Err(e) = run_parallel(jobs, parallelism()) {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -310,7 +360,10 @@ pub fn build(
         }
     }
     if !plain_identifier(name) {
-        return Err(model_error(name, "the top module's name is not a plain identifier"));
+        return Err(model_error(
+            name,
+            "the top module's name is not a plain identifier",
+        ));
     }
     let top = format!("{name}_tb");
     if verilog.contains(&format!("module {top}")) {
@@ -322,7 +375,8 @@ pub fn build(
     let t = Instant::now();
     let root = &std::path::absolute(root).map_err(|e| Error::io(root, e))?;
     let version = tools::version("verilator")?;
-    let cxx = tools::version("g++")?;
+    let compiler = cxx();
+    let cxx = format!("{compiler}: {}", cxx_version(&compiler)?);
     let mut flags: Vec<String> = VERILATOR_FLAGS.iter().map(|s| s.to_string()).collect();
     if let Some(depth) = trace {
         flags.push("--trace".into());
@@ -357,7 +411,8 @@ pub fn build(
         });
     }
     let vroot = verilator_root()?;
-    let rt = runtime(root, &vroot, &[&version, &cxx, &cxx_flags])?;
+    let rt = runtime(root, &vroot, &compiler, &[&version, &cxx, &cxx_flags])
+        .map_err(|e| as_model_error(name, e))?;
     let n = BUILD_COUNTER.fetch_add(1, Ordering::SeqCst);
     let tmp = base.join(format!("tmp-{name}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
@@ -377,7 +432,10 @@ pub fn build(
             .iter()
             .find(|p| p.clock)
             .and_then(|c| fast_edge_member(&obj, &top, &c.name));
-        write(&tmp.join("shim.cpp"), &shim_source(&top, ports, fast.as_deref()))?;
+        write(
+            &tmp.join("shim.cpp"),
+            &shim_source(&top, ports, fast.as_deref()),
+        )?;
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
             .map_err(|e| Error::io(&obj, e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -397,7 +455,7 @@ pub fn build(
             .map(|(i, src)| {
                 let o = tmp.join(format!("m{i}.o"));
                 objects.push(o.clone());
-                let mut c = Command::new("g++");
+                let mut c = cxx_command(&compiler)?;
                 c.args(CXX_FLAGS)
                     .args(["-DVM_COVERAGE=0", "-DVM_SC=0", "-DVM_TRACE_FST=0"])
                     .args(trace_defs)
@@ -411,11 +469,11 @@ pub fn build(
                     .arg(src)
                     .arg("-o")
                     .arg(&o);
-                (c, tmp.clone())
+                Ok((c, tmp.clone()))
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
         run_parallel(jobs, parallelism())?;
-        let mut link = Command::new("g++");
+        let mut link = cxx_command(&compiler)?;
         link.args(["-shared", "-fPIC", "-o"])
             .arg(format!("lib{name}.so"))
             .args(&objects)
@@ -431,16 +489,14 @@ pub fn build(
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(match e.kind {
-            ErrorKind::ToolFailed {
-                command, output, ..
-            } => model_error(name, format!("`{command}` failed:\n{output}")),
-            _ => e,
-        });
+        return Err(as_model_error(name, e));
     }
     publish(&tmp, &dir);
     if !lib.is_file() {
-        return Err(model_error(name, format!("no library at {}", lib.display())));
+        return Err(model_error(
+            name,
+            format!("no library at {}", lib.display()),
+        ));
     }
     Ok(BuildInfo {
         library: std::path::absolute(&lib).map_err(|e| Error::io(&lib, e))?,
@@ -641,7 +697,7 @@ impl VerilatorDut {
                 } else {
                     0
                 },
-                peekable: p.direction == Direction::Output && p.width <= 64,
+                peekable: p.width <= 64,
             })
             .collect();
         let mut dut = VerilatorDut {
@@ -809,7 +865,6 @@ impl Dut for VerilatorDut {
     fn peek(&mut self, port: PortId) -> Result<u64> {
         if !self.fast[port.0].peekable {
             let spec = &self.ports[port.0];
-            check_peek(&self.name, spec, 1)?;
             return Err(self.misuse(format!(
                 "`{}` has {} bits; read it with peek_words",
                 spec.name, spec.width
