@@ -86,7 +86,7 @@ fn echo() -> Box<dyn Design> {
 
 fn random_words(rng: &mut Xoshiro256PlusPlus, width: usize) -> Vec<u64> {
     let mut w: Vec<u64> = (0..width.div_ceil(64)).map(|_| rng.random()).collect();
-    if width % 64 != 0 {
+    if !width.is_multiple_of(64) {
         let last = w.len() - 1;
         w[last] &= (1u64 << (width % 64)) - 1;
     }
@@ -138,17 +138,15 @@ fn verilog_only_design_runs_on_icarus_and_verilator_through_the_same_api() {
             // Never reset, but 0 from the start in both (Icarus: X; so only Verilator here).
         }
     }
-    edgelearn_sim::compare(&runs[0].trace, &runs[1].trace)
-        .err()
-        .map(|m| {
-            // Icarus shows the never-reset counter as X; everything else must agree.
-            assert_eq!(m.port, "n", "{m}");
-        });
+    if let Err(m) = edgelearn_sim::compare(&runs[0].trace, &runs[1].trace) {
+        // Icarus shows the never-reset counter as X; everything else must agree.
+        assert_eq!(m.port, "n", "{m}");
+    }
     // rust-hdl's simulator needs a rust-hdl block.
     let e = sim
         .run(Backend::Native, echo(), &stim, &RunOptions::default())
         .unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::VerilogOnly { .. }), "{e}");
+    assert!(matches!(*e.kind, ErrorKind::VerilogOnly { .. }), "{e}");
     assert!(e.to_string().contains("given as Verilog only"), "{e}");
 }
 
@@ -264,10 +262,10 @@ fn memory_backdoor_agrees_with_the_front_door() {
             .collect();
         d.load_mem("mem$2.mem", 0, &words).unwrap();
         d.poke(psel, 2).unwrap();
-        for i in 0..depth {
+        for (i, &w) in words.iter().enumerate() {
             d.poke(addr1, i as u64).unwrap();
             d.steps(2).unwrap();
-            assert_eq!(d.peek(dout).unwrap(), words[i], "{backend} word {i}");
+            assert_eq!(d.peek(dout).unwrap(), w, "{backend} word {i}");
         }
         // Front door into cache 1; the backdoor reads it, and cache 2 is untouched.
         d.poke(psel, 1).unwrap();

@@ -115,13 +115,15 @@ pub enum ErrorKind {
 /// Error of the simulation crate.
 #[derive(Debug)]
 pub struct Error {
-    /// What happened.
-    pub kind: ErrorKind,
+    /// What happened (boxed: the error stays one pointer wide on the hot paths).
+    pub kind: Box<ErrorKind>,
 }
 
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Self {
-        Error { kind }
+        Error {
+            kind: Box::new(kind),
+        }
     }
 }
 
@@ -136,7 +138,7 @@ impl Error {
     /// status 1) rather than an error (exit status 2).
     pub fn is_failure(&self) -> bool {
         matches!(
-            self.kind,
+            *self.kind,
             ErrorKind::Protocol { .. } | ErrorKind::Mismatch { .. }
         )
     }
@@ -153,7 +155,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
+        match &*self.kind {
             ErrorKind::ToolMissing { tool } => write!(
                 f,
                 "`{tool}` is not installed or not on PATH (`make tools` installs iverilog, yosys and verilator)"

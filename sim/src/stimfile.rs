@@ -292,4 +292,27 @@ mod tests {
         assert!(parse("b", &ports(), "data_in,reset\n1\n").is_err());
         assert!(parse("b", &ports(), "").is_err());
     }
+
+    // See: issue 10. Every prefix and random corruptions of a stimulus file: an error or a
+    // stimulus, never a panic; huge numbers and widths included.
+    #[test]
+    fn corrupted_stimulus_files_never_panic() {
+        use rand::{RngExt, SeedableRng};
+        let good = "# x\nreset,data_in,weight\n1,-128,1;-2;3;-32\n0,0x7f,\n0,5,-31;31;0;7\n";
+        for cut in 0..=good.len() {
+            let _ = parse("b", &ports(), &good[..cut]);
+        }
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(10);
+        let alphabet = b"0123456789abcdefx-;,#\n \t;0x;99999999999999999999999999";
+        for _ in 0..5000 {
+            let mut b = good.as_bytes().to_vec();
+            for _ in 0..rng.random_range(1..6) {
+                let i = rng.random_range(0..b.len());
+                b[i] = alphabet[rng.random_range(0..alphabet.len())];
+            }
+            let _ = parse("b", &ports(), &String::from_utf8_lossy(&b));
+        }
+        let huge = format!("data_in\n0x{}\n", "f".repeat(10_000));
+        assert!(parse("b", &ports(), &huge).is_err());
+    }
 }

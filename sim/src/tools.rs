@@ -230,7 +230,7 @@ mod tests {
         let msg = e.to_string();
         assert!(msg.contains("`sh` did not finish within 0.3 s"), "{msg}");
         assert!(msg.contains(&dir.display().to_string()), "{msg}");
-        assert!(matches!(e.kind, ErrorKind::Timeout { .. }));
+        assert!(matches!(*e.kind, ErrorKind::Timeout { .. }));
     }
 
     #[test]
@@ -255,7 +255,7 @@ mod tests {
             "{msg}"
         );
         let e = run(&mut Command::new("edgelearn-no-such-tool"), &dir).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::ToolMissing { .. }), "{e}");
+        assert!(matches!(*e.kind, ErrorKind::ToolMissing { .. }), "{e}");
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn run(cycles: usize, backends: &[Backend], cold: bool) -> anyhow::Result<Ex
         bursts.len()
     );
     println!(
-        "{:<10} {:>12} {:>8} {:>10} {:>14} {:>10}",
+        "{:<16} {:>8} {:>8} {:>10} {:>14} {:>10}",
         "backend", "build s", "cached", "sim s", "cycles/s", "bit-exact"
     );
     let mut ok = true;
@@ -45,7 +45,7 @@ pub fn run(cycles: usize, backends: &[Backend], cold: bool) -> anyhow::Result<Ex
         let exact = check(&expected, &run.trace).is_ok();
         ok &= exact;
         println!(
-            "{:<10} {:>12.2} {:>8} {:>10.3} {:>14.0} {:>10}",
+            "{:<16} {:>8.2} {:>8} {:>10.3} {:>14.0} {:>10}",
             b.name(),
             run.stats.build_seconds,
             if run.stats.cached { "yes" } else { "no" },

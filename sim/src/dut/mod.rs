@@ -300,7 +300,7 @@ pub(crate) fn check_load(block: &str, m: &MemorySpec, offset: usize, words: &[u6
         }
         .into())
     };
-    if words.len() % per != 0 {
+    if !words.len().is_multiple_of(per) {
         return fail(format!(
             "memory `{}` has {}-bit words ({per} x 64-bit words each); {} words do not divide",
             m.name,

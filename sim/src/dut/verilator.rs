@@ -119,11 +119,11 @@ fn model_error(block: &str, message: impl Into<String>) -> Error {
 
 /// A failed tool run as a model-build error (the command and its last output lines).
 fn as_model_error(block: &str, e: Error) -> Error {
-    match e.kind {
+    match *e.kind {
         ErrorKind::ToolFailed {
             command, output, ..
         } => model_error(block, format!("`{command}` failed:\n{output}")),
-        kind => Error { kind },
+        kind => kind.into(),
     }
 }
 
@@ -441,8 +441,28 @@ pub fn build(
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
             .collect();
-        sources.sort();
         sources.push(tmp.join("shim.cpp"));
+        // Unity builds (as Verilator's own `__ALL.cpp`): each compiler run spends most of its
+        // time on the Verilator headers, so the sources go into one file per core, balanced
+        // by size.
+        let groups = parallelism().min(sources.len()).max(1);
+        let mut sized: Vec<(u64, PathBuf)> = sources
+            .into_iter()
+            .map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p))
+            .collect();
+        sized.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut buckets: Vec<(u64, String)> = vec![(0, String::new()); groups];
+        for (size, p) in sized {
+            let k = (0..groups).min_by_key(|&k| buckets[k].0).unwrap_or(0);
+            buckets[k].0 += size;
+            buckets[k].1 += &format!("#include \"{}\"\n", p.display());
+        }
+        let mut sources = Vec::new();
+        for (k, (_, text)) in buckets.iter().enumerate() {
+            let f = tmp.join(format!("unity{k}.cpp"));
+            write(&f, text)?;
+            sources.push(f);
+        }
         let trace_defs: &[&str] = if trace.is_some() {
             &["-DVM_TRACE=1", "-DVM_TRACE_VCD=1"]
         } else {
@@ -878,7 +898,7 @@ impl Dut for VerilatorDut {
 
     #[inline]
     fn peek_into(&mut self, port: PortId, out: &mut [u64]) -> Result<()> {
-        if !(self.fast[port.0].peekable && !out.is_empty()) {
+        if !self.fast[port.0].peekable || out.is_empty() {
             check_peek(&self.name, &self.ports[port.0], out.len())?;
         }
         self.settle();
@@ -947,7 +967,7 @@ impl Dut for VerilatorDut {
         stim: &[u64],
         out: &mut Vec<u64>,
     ) -> Result<()> {
-        if inputs.is_empty() || stim.len() % inputs.len() != 0 {
+        if inputs.is_empty() || !stim.len().is_multiple_of(inputs.len()) {
             return Err(self.misuse(format!(
                 "run_batch: {} stimulus values do not fill rows of {} inputs",
                 stim.len(),
