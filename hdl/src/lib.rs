@@ -20,9 +20,15 @@ pub use num_bigint;
 /// Verilator lint warnings that rust-hdl's code generation always triggers and that
 /// edgelearn waives (docs/decisions.md D-LINT): WIDTH (32-bit literals and `bit_cast`
 /// masks), DECLFILENAME (a block's inner modules share its file), UNUSEDSIGNAL (outputs of
-/// shared sub-blocks that a parent does not read). Lint with `-Wall` plus these.
-pub const VERILATOR_LINT_WAIVERS: &[&str] =
-    &["-Wno-WIDTH", "-Wno-DECLFILENAME", "-Wno-UNUSEDSIGNAL"];
+/// shared sub-blocks that a parent does not read), UNUSEDPARAM (rust-hdl declares a
+/// `LogicState` enum's values in every module that holds a register of it, also where they
+/// are not compared). Lint with `-Wall` plus these.
+pub const VERILATOR_LINT_WAIVERS: &[&str] = &[
+    "-Wno-WIDTH",
+    "-Wno-DECLFILENAME",
+    "-Wno-UNUSEDSIGNAL",
+    "-Wno-UNUSEDPARAM",
+];
 pub use rust_hdl;
 
 #[cfg(test)]

@@ -128,6 +128,18 @@ impl<const A: usize, const W: usize> Logic for CacheX4<A, W> {
     }
 }
 
+impl<const A: usize, const W: usize> crate::design::HasMemories for CacheX4<A, W> {
+    /// Cache k is `PATH.mem$k.mem`.
+    fn visit_memories(
+        &mut self,
+        path: &str,
+        f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
+    ) {
+        self.mem
+            .visit_memories(&crate::design::join_path(path, "mem"), f);
+    }
+}
+
 crate::dut_io! {
     impl[const A: usize, const W: usize] CacheX4<A, W> {
         clock: yes,

@@ -1,0 +1,1032 @@
+//! FcCore: one FC core of the LEL platform (thesis §4.2.1, T:1202-1266; spec lel-platform.md
+//! §4.2, §4.5, §4.6, §2.4, §7): a parallel fully connected layer of P sub-layers, its local
+//! classifier, the eq 4.1 loss, the LC backward pass, the stochastic weight update and the
+//! classification, sequenced by the `LS_*` FSM and fed by AXI-Stream-style ports. Built from
+//! the LEL blocks (matmul, LC forward, loss, tree adder, weight update, caches X4, LFSRs,
+//! classification); this file only sequences them.
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock` | in | 1 | rising-edge clock |
+//! | `reset` | in | 1 | synchronous, active high: LS_IDLE, pipelines and FIFO empty; cache contents kept; INIT again afterwards (the LFSRs restart) |
+//! | `s_tdata` | in | 8L (32) | input stream: INIT weights (L int6, each sign-extended in a byte) or TRAIN/INF activations (L int8); lane 0 = bits [7:0] |
+//! | `s_tvalid` | in | 1 | input beat valid |
+//! | `s_tready` | out | 1 | input beat taken when `s_tvalid & s_tready` at a rising edge |
+//! | `s_tuser` | in | 4 | the image's label, taken from the first LOAD beat |
+//! | `m_tdata` | out | 8L (32) | output stream: `mm_data_out` (L outputs of one pass, int8) in INF, weight words in READ (INIT's format) |
+//! | `m_tvalid` | out | 1 | output beat valid (never waits for `m_tready`) |
+//! | `m_tready` | in | 1 | output beat taken when `m_tvalid & m_tready` |
+//! | `m_tuser` | out | 4 | the label in INF; 0 in READ |
+//! | `m_tlast` | out | 1 | the image's last output beat / the last weight word |
+//! | `model_cfg` | in | 32 | FC-core view (§4.5): [14:12] A(x+1)_ALPHA, [11:9] E_ALPHA, [8:6] LR_SHIFT, [5:3] LC_ALPHA; sampled in LS_LOAD |
+//! | `seeds` | in | 34 | [16:0] LC-weight LFSR seed, [33:17] weight-update LFSR seed; sampled in the first LS_INIT cycle |
+//! | `instr` | in | 3 | I_IDLE 0, I_INIT 1, I_TRAIN 2, I_INF 3, I_STOP 4, I_READ 5 |
+//! | `layer_state` | out | 4 | LS_IDLE 0, INIT 1, LOAD 2, INF 3, LOSS 4, BK 5, WU 6, FIN 7, READ 8 |
+//! | `lc_data_out` | out | C x 23 (10 x 23) | local-classifier outputs of the last image, Q12 |
+//! | `lc_valid` | out | 1 | one-cycle pulse: `lc_data_out` holds a new image's result |
+//! | `class_num` | out | 4 | classification (first maximum of `lc_data_out`) |
+//! | `classify_done` | out | 1 | `class_num` valid (9 cycles after `lc_valid`, held until the next) |
+//!
+//! FSM (§4.2 with §7-17, §7-18): IDLE --INIT--> INIT --> IDLE; IDLE --TRAIN/INF--> LOAD -->
+//! INF --TRAIN--> LOSS --> BK --> WU --> FIN, INF --INF--> FIN; FIN --> IDLE when `instr` is
+//! neither TRAIN nor INF; IDLE --READ--> READ --> IDLE; I_STOP: any state --> IDLE at the next
+//! edge. Cycles with one beat per cycle and the output always ready (docs/decisions.md
+//! D-FCCORE), N inputs, O outputs, P pieces of F = N/P inputs, L lanes, W = N O / L words:
+//! INIT W + 3, LOAD N/L + 2, INF W + O/L + O + 8, LOSS 1, BK O + 9, WU W + 4P + 1, FIN 1.
+//! FC0 of the thesis (N 2400, O 480, P 4): 72,003 / 602 / 72,608 / 1 / 489 / 72,017 / 1.
+//! Golden: `edgelearn_verif::lel::fc_core`. Tests: `tests/fc_core.rs`.
+
+use super::cache_x4::CacheX4;
+use super::classification::Classification;
+use super::lc_forward::LcForward;
+use super::lc_weights::LcWeights;
+use super::lfsr::Lfsr;
+use super::loss::Loss;
+use super::matmul::MatMul;
+use super::stream_fifo::StreamFifo;
+use super::tree_adder::TreeAdder;
+use super::weight_update::WeightUpdate;
+use super::word_seq::WordSeq;
+use crate::arith::lane_join::LaneJoin;
+use crate::arith::lane_split::LaneSplit;
+use crate::arith::sext::SignExtend;
+use crate::mem::sdp_ram::SdpRam;
+use rust_hdl::prelude::*;
+
+/// The thesis FC core: 4 lanes, 10 classes.
+pub type LelFcCore = FcCore<4, 10, 32, 24, 56, 96, 230, 60, 80>;
+
+/// Output FIFO depth (beats).
+pub const FC_FIFO_DEPTH: usize = 8;
+
+/// `LS_*` states (§4.6; READ is ours). The declaration order is the encoding.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum FcState {
+    /// 0: no compute, no cache access.
+    Idle,
+    /// 1: LFSR seeds, then the weight stream into the weight cache.
+    Init,
+    /// 2: the activation stream into the activation cache.
+    Load,
+    /// 3: matmul over every pass, then the LC forward pass.
+    Inf,
+    /// 4: the loss (one cycle).
+    Loss,
+    /// 5: the LC backward pass into the gradient cache.
+    Bk,
+    /// 6: the stochastic weight update.
+    Wu,
+    /// 7: finished; waits for `instr` to leave TRAIN/INF.
+    Fin,
+    /// 8: the weight cache out on the output stream.
+    Read,
+}
+
+/// Shape of one FC core instance (runtime parameters; lanes and classes are type parameters).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FcCoreShape {
+    /// Inputs N.
+    pub inputs: usize,
+    /// Outputs O.
+    pub outputs: usize,
+    /// Pieces P (parallel sub-layers, 1..=4: one cache of each cache X4 per piece).
+    pub pieces: usize,
+}
+
+impl FcCoreShape {
+    /// Why the RTL cannot build this shape with `lanes` lanes, if it cannot.
+    pub fn check(&self, lanes: usize) -> Result<(), String> {
+        let (n, o, p) = (self.inputs, self.outputs, self.pieces);
+        if !(1..=4).contains(&p) {
+            return Err(format!("pieces {p}: the RTL has one cache of each cache X4 per piece, so 1..=4"));
+        }
+        if n == 0 || n % p != 0 || (n / p) % lanes != 0 {
+            return Err(format!("inputs {n}: each of the {p} pieces must get a multiple of {lanes} inputs (one activation word holds {lanes})"));
+        }
+        let f = n / p;
+        if f < lanes + 4 {
+            return Err(format!("inputs {n}: {f} inputs per piece; the weight update needs at least {} to fetch the next pass's errors during a pass", lanes + 4));
+        }
+        if f / lanes > 1 << 12 {
+            return Err(format!("inputs {n}: {f} inputs per piece; the activation cache holds {} words", 1 << 12));
+        }
+        if o == 0 || o % (p * lanes) != 0 {
+            return Err(format!("outputs {o}: must be a multiple of pieces x lanes = {}", p * lanes));
+        }
+        let g = o / p;
+        if g > 1 << 10 || o / lanes > 1 << 10 {
+            return Err(format!("outputs {o}: at most {} outputs per piece and {} passes", 1 << 10, 1 << 10));
+        }
+        if (g / lanes) * f > 1 << 16 {
+            return Err(format!("inputs {n} x outputs {o}: {} weight words per piece; the weight cache holds {}", (g / lanes) * f, 1 << 16));
+        }
+        Ok(())
+    }
+}
+
+/// FC core with L lanes and C classes. `SW = 8L` (stream), `WW = 6L` (weight word),
+/// `RW = 14L` (random bits), `AW = 24L` (matmul accumulators), `CW = 23C` (LC outputs),
+/// `BW = 6C` (LC weights), `EW = 8C` (errors); checked in `new`.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct FcCore<
+    const L: usize,
+    const C: usize,
+    const SW: usize,
+    const WW: usize,
+    const RW: usize,
+    const AW: usize,
+    const CW: usize,
+    const BW: usize,
+    const EW: usize,
+> {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset.
+    pub reset: Signal<In, Bit>,
+    /// Input stream data.
+    pub s_tdata: Signal<In, Bits<SW>>,
+    /// Input stream valid.
+    pub s_tvalid: Signal<In, Bit>,
+    /// Input stream ready.
+    pub s_tready: Signal<Out, Bit>,
+    /// Input stream label.
+    pub s_tuser: Signal<In, Bits<4>>,
+    /// Output stream data.
+    pub m_tdata: Signal<Out, Bits<SW>>,
+    /// Output stream valid.
+    pub m_tvalid: Signal<Out, Bit>,
+    /// Output stream ready.
+    pub m_tready: Signal<In, Bit>,
+    /// Output stream label.
+    pub m_tuser: Signal<Out, Bits<4>>,
+    /// Output stream last beat.
+    pub m_tlast: Signal<Out, Bit>,
+    /// Configuration (FC-core view of §4.5).
+    pub model_cfg: Signal<In, Bits<32>>,
+    /// LFSR seeds: [16:0] LC weights, [33:17] weight update.
+    pub seeds: Signal<In, Bits<34>>,
+    /// Instruction.
+    pub instr: Signal<In, Bits<3>>,
+    /// FSM state.
+    pub layer_state: Signal<Out, Bits<4>>,
+    /// LC outputs.
+    pub lc_data_out: Signal<Out, Bits<CW>>,
+    /// New LC outputs.
+    pub lc_valid: Signal<Out, Bit>,
+    /// Class.
+    pub class_num: Signal<Out, Bits<4>>,
+    /// Class valid.
+    pub classify_done: Signal<Out, Bit>,
+    // Blocks.
+    seq: WordSeq,
+    wcache: CacheX4<16, WW>,
+    acache: CacheX4<12, SW>,
+    gcache: CacheX4<10, 8>,
+    lcin: SdpRam<10, SW>,
+    lcmask: SdpRam<10, L>,
+    matmul: MatMul<L, 8, 6, 8, 24, WW, SW, AW>,
+    lcw: LcWeights<C, BW>,
+    lcf: LcForward<C, 23, BW, CW>,
+    loss: Loss<C, CW, EW>,
+    tadd: TreeAdder<C, EW, BW>,
+    wu: WeightUpdate<L, WW, SW, RW>,
+    lfsr_wu: Lfsr<RW>,
+    classify: Classification<C, 23, CW>,
+    fifo: StreamFifo<SW, FC_FIFO_DEPTH>,
+    beat_split: LaneSplit<8, L, SW>,
+    beat_join6: LaneJoin<6, L, WW>,
+    act_split: LaneSplit<8, L, SW>,
+    lcin_split: LaneSplit<8, L, SW>,
+    rd_split: LaneSplit<6, L, WW>,
+    rd_sext: [SignExtend<6, 8>; L],
+    rd_join: LaneJoin<8, L, SW>,
+    err_join: LaneJoin<8, L, SW>,
+    // FSM and latched configuration.
+    state: DFF<FcState>,
+    fresh: DFF<Bit>,
+    train: DFF<Bit>,
+    cfg: DFF<Bits<32>>,
+    seeds_q: DFF<Bits<34>>,
+    label: DFF<Bits<4>>,
+    got_label: DFF<Bit>,
+    // INIT / LOAD write pipeline.
+    wr_en: DFF<Bit>,
+    wr_k: DFF<Bits<2>>,
+    wr_addr: DFF<Bits<16>>,
+    wr_data: DFF<Bits<SW>>,
+    // Read pipeline of INF, WU and READ (stage s = cycles after the address).
+    rv_s1: DFF<Bit>,
+    rv_s2: DFF<Bit>,
+    rv_s3: DFF<Bit>,
+    rv_s4: DFF<Bit>,
+    lane_s1: DFF<Bits<4>>,
+    lane_s2: DFF<Bits<4>>,
+    first_s1: DFF<Bit>,
+    last_s1: DFF<Bit>,
+    last_s2: DFF<Bit>,
+    addr_s1: DFF<Bits<16>>,
+    addr_s2: DFF<Bits<16>>,
+    addr_s3: DFF<Bits<16>>,
+    addr_s4: DFF<Bits<16>>,
+    // INF: passes in flight, passes out, LC phase.
+    inflight: DFF<Bits<6>>,
+    po: DFF<Bits<10>>,
+    lc_run: DFF<Bit>,
+    // LC rows (INF and BK).
+    nrow: DFF<Bits<16>>,
+    nword: DFF<Bits<10>>,
+    nlane: DFF<Bits<4>>,
+    lcrow_s1: DFF<Bit>,
+    lclane_s1: DFF<Bits<4>>,
+    bk_wait: DFF<Bits<2>>,
+    // BK: gradient writes.
+    gk: DFF<Bits<2>>,
+    ga: DFF<Bits<10>>,
+    // WU: errors of the current and the next pass.
+    err_cur: [DFF<Bits<8>>; L],
+    err_next: [DFF<Bits<8>>; L],
+    pf_s1: DFF<Bit>,
+    pf_s2: DFF<Bit>,
+    pflane_s1: DFF<Bits<4>>,
+    pflane_s2: DFF<Bits<4>>,
+    // Results.
+    lc_q: DFF<Bits<CW>>,
+    lc_valid_q: DFF<Bit>,
+    // Combinational helpers.
+    next_state: Signal<Local, FcState>,
+    instr_train: Signal<Local, Bit>,
+    instr_inf: Signal<Local, Bit>,
+    credit: Signal<Local, Bit>,
+    credit_take: Signal<Local, Bit>,
+    credit_give: Signal<Local, Bit>,
+    act_lane: Signal<Local, Bits<8>>,
+    lc_in: Signal<Local, Bits<8>>,
+    lc_mask: Signal<Local, Bit>,
+    lc_read: Signal<Local, Bit>,
+    mm_out: Signal<Local, Bit>,
+    tadd_out: Signal<Local, Bit>,
+    pf_issue: Signal<Local, Bit>,
+    pf_piece: Signal<Local, Bits<2>>,
+    pf_pass: Signal<Local, Bits<16>>,
+    pf_idx: Signal<Local, Bits<16>>,
+    pf_addr: Signal<Local, Bits<16>>,
+    act_word: Signal<Local, Bits<16>>,
+    seq_lane: Signal<Local, Bits<16>>,
+    // Shape constants.
+    c_pieces: Constant<Bits<3>>,
+    c_passes: Constant<Bits<16>>,
+    c_words: Constant<Bits<16>>,
+    c_awords: Constant<Bits<16>>,
+    c_out_passes: Constant<Bits<10>>,
+    c_rows: Constant<Bits<16>>,
+    c_grads: Constant<Bits<10>>,
+    c_last_piece: Constant<Bits<2>>,
+    c_lane_bits: Constant<Bits<16>>,
+    c_lane_mask: Constant<Bits<16>>,
+    c_last_lane: Constant<Bits<4>>,
+    c_fifo_depth: Constant<Bits<6>>,
+    c_drain: Constant<Bits<3>>,
+    c_two16: Constant<Bits<16>>,
+    c_pf_end: Constant<Bits<16>>,
+    c_lane_id: [Constant<Bits<4>>; L],
+    c_ga_id: [Constant<Bits<10>>; L],
+    i_idle: Constant<Bits<3>>,
+    i_init: Constant<Bits<3>>,
+    i_train: Constant<Bits<3>>,
+    i_inf: Constant<Bits<3>>,
+    i_stop: Constant<Bits<3>>,
+    i_read: Constant<Bits<3>>,
+    s_code: [Constant<Bits<4>>; 9],
+    one2: Constant<Bits<2>>,
+    two2: Constant<Bits<2>>,
+    one4: Constant<Bits<4>>,
+    one6: Constant<Bits<6>>,
+    one10: Constant<Bits<10>>,
+    one16: Constant<Bits<16>>,
+    zero1: Constant<Bit>,
+    one1: Constant<Bit>,
+    _shape: FcCoreShape,
+}
+
+impl<
+        const L: usize,
+        const C: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const CW: usize,
+        const BW: usize,
+        const EW: usize,
+    > FcCore<L, C, SW, WW, RW, AW, CW, BW, EW>
+{
+    /// A core of this shape; panics (naming the limit) on a shape the RTL cannot build.
+    pub fn new(shape: FcCoreShape) -> Self {
+        assert!(
+            L.is_power_of_two()
+                && (1..=16).contains(&L)
+                && SW == 8 * L
+                && WW == 6 * L
+                && RW == 14 * L
+                && AW == 24 * L
+                && (2..=16).contains(&C)
+                && CW == 23 * C
+                && BW == 6 * C
+                && EW == 8 * C,
+            "FcCore<{L}, {C}, {SW}, {WW}, {RW}, {AW}, {CW}, {BW}, {EW}>: need L a power of two \
+             <= 16, SW = 8L, WW = 6L, RW = 14L, AW = 24L, 2 <= C <= 16, CW = 23C, BW = 6C, EW = 8C"
+        );
+        if let Err(e) = shape.check(L) {
+            panic!("FcCore: {e}");
+        }
+        let (n, o, p) = (shape.inputs, shape.outputs, shape.pieces);
+        let (f, g) = (n / p, o / p);
+        let q = g / L;
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_tdata: Default::default(),
+            s_tvalid: Default::default(),
+            s_tready: Default::default(),
+            s_tuser: Default::default(),
+            m_tdata: Default::default(),
+            m_tvalid: Default::default(),
+            m_tready: Default::default(),
+            m_tuser: Default::default(),
+            m_tlast: Default::default(),
+            model_cfg: Default::default(),
+            seeds: Default::default(),
+            instr: Default::default(),
+            layer_state: Default::default(),
+            lc_data_out: Default::default(),
+            lc_valid: Default::default(),
+            class_num: Default::default(),
+            classify_done: Default::default(),
+            seq: Default::default(),
+            wcache: CacheX4::new(q * f),
+            acache: CacheX4::new(f / L),
+            gcache: CacheX4::new(g),
+            lcin: SdpRam::new(o / L),
+            lcmask: SdpRam::new(o / L),
+            matmul: Default::default(),
+            lcw: Default::default(),
+            lcf: Default::default(),
+            loss: Default::default(),
+            tadd: Default::default(),
+            wu: Default::default(),
+            lfsr_wu: Default::default(),
+            classify: Default::default(),
+            fifo: Default::default(),
+            beat_split: Default::default(),
+            beat_join6: Default::default(),
+            act_split: Default::default(),
+            lcin_split: Default::default(),
+            rd_split: Default::default(),
+            rd_sext: array_init::array_init(|_| Default::default()),
+            rd_join: Default::default(),
+            err_join: Default::default(),
+            state: Default::default(),
+            fresh: Default::default(),
+            train: Default::default(),
+            cfg: Default::default(),
+            seeds_q: Default::default(),
+            label: Default::default(),
+            got_label: Default::default(),
+            wr_en: Default::default(),
+            wr_k: Default::default(),
+            wr_addr: Default::default(),
+            wr_data: Default::default(),
+            rv_s1: Default::default(),
+            rv_s2: Default::default(),
+            rv_s3: Default::default(),
+            rv_s4: Default::default(),
+            lane_s1: Default::default(),
+            lane_s2: Default::default(),
+            first_s1: Default::default(),
+            last_s1: Default::default(),
+            last_s2: Default::default(),
+            addr_s1: Default::default(),
+            addr_s2: Default::default(),
+            addr_s3: Default::default(),
+            addr_s4: Default::default(),
+            inflight: Default::default(),
+            po: Default::default(),
+            lc_run: Default::default(),
+            nrow: Default::default(),
+            nword: Default::default(),
+            nlane: Default::default(),
+            lcrow_s1: Default::default(),
+            lclane_s1: Default::default(),
+            bk_wait: Default::default(),
+            gk: Default::default(),
+            ga: Default::default(),
+            err_cur: array_init::array_init(|_| Default::default()),
+            err_next: array_init::array_init(|_| Default::default()),
+            pf_s1: Default::default(),
+            pf_s2: Default::default(),
+            pflane_s1: Default::default(),
+            pflane_s2: Default::default(),
+            lc_q: Default::default(),
+            lc_valid_q: Default::default(),
+            next_state: Default::default(),
+            instr_train: Default::default(),
+            instr_inf: Default::default(),
+            credit: Default::default(),
+            credit_take: Default::default(),
+            credit_give: Default::default(),
+            act_lane: Default::default(),
+            lc_in: Default::default(),
+            lc_mask: Default::default(),
+            lc_read: Default::default(),
+            mm_out: Default::default(),
+            tadd_out: Default::default(),
+            pf_issue: Default::default(),
+            pf_piece: Default::default(),
+            pf_pass: Default::default(),
+            pf_idx: Default::default(),
+            pf_addr: Default::default(),
+            act_word: Default::default(),
+            seq_lane: Default::default(),
+            c_pieces: Constant::new(Bits::<3>::from(p as u64)),
+            c_passes: c16(q),
+            c_words: c16(f),
+            c_awords: c16(f / L),
+            c_out_passes: Constant::new(Bits::<10>::from((o / L - 1) as u64)),
+            c_rows: c16(o),
+            c_grads: Constant::new(Bits::<10>::from((g - 1) as u64)),
+            c_last_piece: Constant::new(Bits::<2>::from((p - 1) as u64)),
+            c_lane_bits: c16(L.trailing_zeros() as usize),
+            c_lane_mask: c16(L - 1),
+            c_last_lane: Constant::new(Bits::<4>::from((L - 1) as u64)),
+            c_fifo_depth: Constant::new(Bits::<6>::from(FC_FIFO_DEPTH as u64)),
+            c_drain: Constant::new(Bits::<3>::from(4u64)),
+            c_two16: c16(2),
+            c_pf_end: c16(L + 2),
+            c_lane_id: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
+            c_ga_id: array_init::array_init(|j| Constant::new(Bits::<10>::from(j as u64))),
+            i_idle: Constant::new(Bits::<3>::from(0u64)),
+            i_init: Constant::new(Bits::<3>::from(1u64)),
+            i_train: Constant::new(Bits::<3>::from(2u64)),
+            i_inf: Constant::new(Bits::<3>::from(3u64)),
+            i_stop: Constant::new(Bits::<3>::from(4u64)),
+            i_read: Constant::new(Bits::<3>::from(5u64)),
+            s_code: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
+            one2: Constant::new(Bits::<2>::from(1u64)),
+            two2: Constant::new(Bits::<2>::from(2u64)),
+            one4: Constant::new(Bits::<4>::from(1u64)),
+            one6: Constant::new(Bits::<6>::from(1u64)),
+            one10: Constant::new(Bits::<10>::from(1u64)),
+            one16: c16(1),
+            zero1: Constant::new(false),
+            one1: Constant::new(true),
+            _shape: shape,
+        }
+    }
+
+    /// The shape this core was built for.
+    pub fn shape(&self) -> FcCoreShape {
+        self._shape
+    }
+}
+
+impl<
+        const L: usize,
+        const C: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const CW: usize,
+        const BW: usize,
+        const EW: usize,
+    > Logic for FcCore<L, C, SW, WW, RW, AW, CW, BW, EW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, fresh, train, cfg, seeds_q, label, got_label, wr_en, wr_k,
+            wr_addr, wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1, lane_s2, first_s1, last_s1,
+            last_s2, addr_s1, addr_s2, addr_s3, addr_s4, inflight, po, lc_run, nrow, nword,
+            nlane, lcrow_s1, lclane_s1, bk_wait, gk, ga, pf_s1, pf_s2, pflane_s1, pflane_s2,
+            lc_q, lc_valid_q
+        );
+        for j in 0..L {
+            self.err_cur[j].clock.next = self.clock.val();
+            self.err_next[j].clock.next = self.clock.val();
+            self.err_cur[j].d.next = self.err_cur[j].q.val();
+            self.err_next[j].d.next = self.err_next[j].q.val();
+        }
+        // ---- Clocks and resets of the blocks.
+        self.seq.clock.next = self.clock.val();
+        self.seq.reset.next = self.reset.val();
+        self.wcache.clock.next = self.clock.val();
+        self.wcache.reset.next = self.reset.val();
+        self.acache.clock.next = self.clock.val();
+        self.acache.reset.next = self.reset.val();
+        self.gcache.clock.next = self.clock.val();
+        self.gcache.reset.next = self.reset.val();
+        self.lcin.clock.next = self.clock.val();
+        self.lcmask.clock.next = self.clock.val();
+        self.matmul.clock.next = self.clock.val();
+        self.matmul.reset.next = self.reset.val();
+        self.lcw.clock.next = self.clock.val();
+        self.lcw.reset.next = self.reset.val();
+        self.lcf.clock.next = self.clock.val();
+        self.lcf.reset.next = self.reset.val();
+        self.loss.clock.next = self.clock.val();
+        self.loss.reset.next = self.reset.val();
+        self.tadd.clock.next = self.clock.val();
+        self.tadd.reset.next = self.reset.val();
+        self.wu.clock.next = self.clock.val();
+        self.wu.reset.next = self.reset.val();
+        self.lfsr_wu.clock.next = self.clock.val();
+        self.lfsr_wu.reset.next = self.reset.val();
+        self.classify.clock.next = self.clock.val();
+        self.classify.reset.next = self.reset.val();
+        self.fifo.clock.next = self.clock.val();
+        self.fifo.reset.next = self.reset.val();
+
+        self.instr_train.next = self.instr.val() == self.i_train.val();
+        self.instr_inf.next = self.instr.val() == self.i_inf.val();
+        self.credit.next =
+            (self.fifo.count.val() + self.inflight.q.val()) < self.c_fifo_depth.val();
+
+        self.tadd_out.next = self.tadd.valid_out.val() & (self.state.q.val() == FcState::Bk);
+
+        // ---- Defaults.
+        self.next_state.next = self.state.q.val();
+        self.s_tready.next = false;
+        self.seq.start.next = false;
+        self.seq.cancel.next = false;
+        self.seq.stall.next = false;
+        self.seq.pieces.next = self.c_pieces.val();
+        self.seq.passes.next = self.c_passes.val();
+        self.seq.words.next = self.c_words.val();
+        self.seq.gap.next = false;
+        self.seq.drain.next = 0.into();
+        self.lcw.seed.next = self.seeds_q.q.val().get_bits::<17>(0);
+        self.lcw.prog.next = false;
+        self.lfsr_wu.seed.next = self.seeds.val().get_bits::<17>(17);
+        self.lfsr_wu.prog.next = false;
+        self.lfsr_wu.instr.next = false;
+        self.fresh.d.next = false;
+        self.wr_en.d.next = false;
+        self.wr_data.d.next = self.s_tdata.val();
+        self.wr_k.d.next = self.seq.piece.val();
+        self.wr_addr.d.next = self.seq.addr.val();
+        self.fifo.push.next = false;
+        self.fifo.in_data.next = self.matmul.output_to_fc.val();
+        self.fifo.in_user.next = self.label.q.val();
+        self.fifo.in_last.next = false;
+        self.fifo.out_ready.next = self.m_tready.val();
+
+        // ---- FSM.
+        match self.state.q.val() {
+            FcState::Idle => {
+                if self.instr.val() == self.i_init.val() {
+                    self.next_state.next = FcState::Init;
+                } else if self.instr_train.val() | self.instr_inf.val() {
+                    // LOAD: P pieces of F/L activation words, from the next cycle on.
+                    self.next_state.next = FcState::Load;
+                    self.train.d.next = self.instr_train.val();
+                    self.got_label.d.next = false;
+                    self.seq.start.next = true;
+                    self.seq.passes.next = self.one16.val();
+                    self.seq.words.next = self.c_awords.val();
+                } else if self.instr.val() == self.i_read.val() {
+                    self.next_state.next = FcState::Read;
+                    self.seq.start.next = true;
+                }
+            }
+            FcState::Init => {
+                if self.fresh.q.val() {
+                    // First cycle: seeds in, both LFSRs programmed, the weight stream next.
+                    self.seeds_q.d.next = self.seeds.val();
+                    self.lfsr_wu.prog.next = true;
+                    self.lcw.seed.next = self.seeds.val().get_bits::<17>(0);
+                    self.lcw.prog.next = true;
+                    self.seq.start.next = true;
+                } else {
+                    self.s_tready.next = self.seq.active.val();
+                    self.seq.stall.next = !self.s_tvalid.val();
+                    self.wr_en.d.next = self.seq.emit.val();
+                    if self.seq.done.val() & !self.wr_en.q.val() {
+                        self.next_state.next = FcState::Idle;
+                    }
+                }
+            }
+            FcState::Load => {
+                self.cfg.d.next = self.model_cfg.val();
+                self.s_tready.next = self.seq.active.val();
+                self.seq.stall.next = !self.s_tvalid.val();
+                self.wr_en.d.next = self.seq.emit.val();
+                if self.seq.emit.val() & !self.got_label.q.val() {
+                    self.label.d.next = self.s_tuser.val();
+                    self.got_label.d.next = true;
+                }
+                if self.seq.done.val() & !self.wr_en.q.val() {
+                    // INF: every pass with one idle cycle after it, from the next cycle on.
+                    self.next_state.next = FcState::Inf;
+                    self.seq.start.next = true;
+                    self.seq.gap.next = true;
+                }
+            }
+            FcState::Inf => {
+                if self.fresh.q.val() {
+                    self.lcw.prog.next = true;
+                }
+                // A pass starts only when its result has room in the output FIFO.
+                self.seq.stall.next = self.seq.first.val() & !self.credit.val();
+                if self.lcf.valid_out.val() & self.lc_run.q.val() {
+                    if self.train.q.val() {
+                        self.next_state.next = FcState::Loss;
+                    } else {
+                        self.next_state.next = FcState::Fin;
+                    }
+                }
+            }
+            FcState::Loss => {
+                self.lcw.prog.next = true;
+                self.next_state.next = FcState::Bk;
+            }
+            FcState::Bk => {
+                if self.tadd_out.val()
+                    & (self.gk.q.val() == self.c_last_piece.val())
+                    & (self.ga.q.val() == self.c_grads.val())
+                {
+                    // WU: every word, four drain cycles after each piece, from the next cycle.
+                    self.next_state.next = FcState::Wu;
+                    self.seq.start.next = true;
+                    self.seq.drain.next = self.c_drain.val();
+                }
+            }
+            FcState::Wu => {
+                if self.seq.done.val() {
+                    self.next_state.next = FcState::Fin;
+                }
+            }
+            FcState::Fin => {
+                if !(self.instr_train.val() | self.instr_inf.val()) {
+                    self.next_state.next = FcState::Idle;
+                }
+            }
+            FcState::Read => {
+                self.seq.stall.next = !self.credit.val();
+                if self.seq.done.val()
+                    & !self.inflight.q.val().any()
+                    & !self.fifo.count.val().any()
+                {
+                    self.next_state.next = FcState::Idle;
+                }
+            }
+            _ => {
+                self.next_state.next = FcState::Idle;
+            }
+        }
+        if self.instr.val() == self.i_stop.val() {
+            self.next_state.next = FcState::Idle;
+            self.seq.start.next = false;
+            self.seq.cancel.next = true;
+        }
+        self.state.d.next = self.next_state.val();
+        if self.next_state.val() != self.state.q.val() {
+            self.fresh.d.next = true;
+        }
+
+        // ---- INIT / LOAD writes (one register between the stream and the cache).
+        self.beat_split.word.next = self.wr_data.q.val();
+        for j in 0..L {
+            self.beat_join6.lanes[j].next = self.beat_split.lanes[j].val().get_bits::<6>(0);
+        }
+        self.wcache.wr_en.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Init);
+        self.wcache.addr0.next = self.wr_addr.q.val();
+        self.wcache.data_in0.next = self.beat_join6.word.val();
+        self.acache.wr_en.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Load);
+        self.acache.addr0.next = bit_cast::<12, 16>(self.wr_addr.q.val());
+        self.acache.data_in0.next = self.wr_data.q.val();
+        self.wcache.p_sel.next = self.wr_k.q.val();
+        self.acache.p_sel.next = self.wr_k.q.val();
+
+        // ---- Reads: the word the sequencer issues, and its activation word and lane.
+        self.act_word.next = self.seq.index.val() >> self.c_lane_bits.val();
+        self.seq_lane.next = self.seq.index.val() & self.c_lane_mask.val();
+        self.wcache.addr1.next = self.seq.addr.val();
+        self.acache.addr1.next = bit_cast::<12, 16>(self.act_word.val());
+        if (self.state.q.val() == FcState::Inf)
+            | (self.state.q.val() == FcState::Wu)
+            | (self.state.q.val() == FcState::Read)
+        {
+            self.wcache.p_sel.next = self.seq.piece.val();
+            self.acache.p_sel.next = self.seq.piece.val();
+        }
+        self.rv_s1.d.next = self.seq.emit.val()
+            & ((self.state.q.val() == FcState::Inf)
+                | (self.state.q.val() == FcState::Wu)
+                | (self.state.q.val() == FcState::Read));
+        self.rv_s2.d.next = self.rv_s1.q.val();
+        self.rv_s3.d.next = self.rv_s2.q.val();
+        self.rv_s4.d.next = self.rv_s3.q.val();
+        self.lane_s1.d.next = bit_cast::<4, 16>(self.seq_lane.val());
+        self.lane_s2.d.next = self.lane_s1.q.val();
+        self.first_s1.d.next = self.seq.first.val();
+        self.last_s1.d.next = self.seq.last.val();
+        self.last_s2.d.next = self.last_s1.q.val();
+        self.addr_s1.d.next = self.seq.addr.val();
+        self.addr_s2.d.next = self.addr_s1.q.val();
+        self.addr_s3.d.next = self.addr_s2.q.val();
+        self.addr_s4.d.next = self.addr_s3.q.val();
+        self.act_split.word.next = self.acache.data_out1.val();
+        self.act_lane.next = self.act_split.lanes[0].val();
+        for j in 0..L {
+            if self.lane_s2.q.val() == self.c_lane_id[j].val() {
+                self.act_lane.next = self.act_split.lanes[j].val();
+            }
+        }
+
+        // ---- INF: matmul bursts, one per pass.
+        self.matmul.data_in.next = self.act_lane.val();
+        self.matmul.weight.next = self.wcache.data_out1.val();
+        self.matmul.instr.next = self.state.q.val() == FcState::Inf;
+        self.matmul.valid_in.next = self.rv_s2.q.val() & (self.state.q.val() == FcState::Inf);
+        self.matmul.alpha_fc.next = self.cfg.q.val().get_bits::<3>(12);
+        self.matmul.alpha_lc.next = self.cfg.q.val().get_bits::<3>(3);
+        self.mm_out.next = self.matmul.valid_out.val() & (self.state.q.val() == FcState::Inf);
+        self.lcin.write_enable.next = self.mm_out.val();
+        self.lcin.write_address.next = self.po.q.val();
+        self.lcin.write_data.next = self.matmul.output_to_lc.val();
+        self.lcmask.write_enable.next = self.mm_out.val();
+        self.lcmask.write_address.next = self.po.q.val();
+        self.lcmask.write_data.next = self.matmul.relu_mask.val();
+        if self.mm_out.val() {
+            self.fifo.push.next = true;
+            self.fifo.in_last.next = self.po.q.val() == self.c_out_passes.val();
+            self.po.d.next = self.po.q.val() + self.one10.val();
+            if self.po.q.val() == self.c_out_passes.val() {
+                self.lc_run.d.next = true;
+            }
+        }
+
+        // ---- LC rows: INF (forward) after the last pass, BK (backward) after the loss.
+        self.lc_read.next = false;
+        if (self.state.q.val() == FcState::Inf) & self.lc_run.q.val() & (self.nrow.q.val() != self.c_rows.val()) {
+            self.lc_read.next = true;
+        }
+        if (self.state.q.val() == FcState::Bk) & (self.bk_wait.q.val() == self.two2.val()) & (self.nrow.q.val() != self.c_rows.val()) {
+            self.lc_read.next = true;
+        }
+        if (self.state.q.val() == FcState::Bk) & (self.bk_wait.q.val() != self.two2.val()) {
+            self.bk_wait.d.next = self.bk_wait.q.val() + self.one2.val();
+        }
+        self.lcin.read_address.next = self.nword.q.val();
+        self.lcmask.read_address.next = self.nword.q.val();
+        self.lcw.step.next = self.lc_read.val();
+        if self.lc_read.val() {
+            self.nrow.d.next = self.nrow.q.val() + self.one16.val();
+            self.nlane.d.next = self.nlane.q.val() + self.one4.val();
+            if self.nlane.q.val() == self.c_last_lane.val() {
+                self.nlane.d.next = 0.into();
+                self.nword.d.next = self.nword.q.val() + self.one10.val();
+            }
+        }
+        self.lcrow_s1.d.next = self.lc_read.val();
+        self.lclane_s1.d.next = self.nlane.q.val();
+        self.lcin_split.word.next = self.lcin.read_data.val();
+        self.lc_in.next = self.lcin_split.lanes[0].val();
+        self.lc_mask.next = self.lcmask.read_data.val().get_bit(0);
+        for j in 0..L {
+            if self.lclane_s1.q.val() == self.c_lane_id[j].val() {
+                self.lc_in.next = self.lcin_split.lanes[j].val();
+                self.lc_mask.next = self.lcmask.read_data.val().get_bit(j);
+            }
+        }
+        self.lcf.data_in.next = self.lc_in.val();
+        self.lcf.weight.next = self.lcw.weights.val();
+        self.lcf.instr.next = self.state.q.val() == FcState::Inf;
+        self.lcf.valid_in.next = self.lcrow_s1.q.val() & (self.state.q.val() == FcState::Inf);
+        self.lc_valid_q.d.next = false;
+        if self.lcf.valid_out.val() & self.lc_run.q.val() & (self.state.q.val() == FcState::Inf) {
+            self.lc_q.d.next = self.lcf.data_out.val();
+            self.lc_valid_q.d.next = true;
+        }
+
+        // ---- LOSS and BK.
+        self.loss.true_label.next = self.label.q.val();
+        self.loss.data_in.next = self.lc_q.q.val();
+        self.loss.alpha_e.next = self.cfg.q.val().get_bits::<3>(9);
+        self.loss.instr.next = self.state.q.val() == FcState::Loss;
+        self.tadd.error.next = self.loss.data_out.val();
+        self.tadd.weight.next = self.lcw.weights.val();
+        self.tadd.relu_mask.next = self.lc_mask.val();
+        self.tadd.instr.next = self.state.q.val() == FcState::Bk;
+        self.tadd.valid_in.next = self.lcrow_s1.q.val() & (self.state.q.val() == FcState::Bk);
+        if self.tadd_out.val() {
+            self.ga.d.next = self.ga.q.val() + self.one10.val();
+            if self.ga.q.val() == self.c_grads.val() {
+                self.ga.d.next = 0.into();
+                self.gk.d.next = self.gk.q.val() + self.one2.val();
+            }
+            if !self.gk.q.val().any() {
+                for j in 0..L {
+                    if self.ga.q.val() == self.c_ga_id[j].val() {
+                        self.err_next[j].d.next = self.tadd.data_out.val();
+                    }
+                }
+            }
+        }
+
+        // ---- WU: read, update, write back four cycles later; errors fetched a pass ahead.
+        self.lfsr_wu.instr.next = self.rv_s1.q.val() & (self.state.q.val() == FcState::Wu);
+        if self.rv_s1.q.val() & self.first_s1.q.val() & (self.state.q.val() == FcState::Wu) {
+            for j in 0..L {
+                self.err_cur[j].d.next = self.err_next[j].q.val();
+            }
+        }
+        for j in 0..L {
+            self.err_join.lanes[j].next = self.err_cur[j].q.val();
+        }
+        self.wu.weight_in.next = self.wcache.data_out1.val();
+        self.wu.data_in.next = self.act_lane.val();
+        self.wu.err.next = self.err_join.word.val();
+        self.wu.rnd.next = self.lfsr_wu.out.val();
+        self.wu.lr_shift.next = self.cfg.q.val().get_bits::<3>(6);
+        self.wu.instr.next = self.rv_s2.q.val() & (self.state.q.val() == FcState::Wu);
+        if self.state.q.val() == FcState::Wu {
+            self.wcache.wr_en.next = self.rv_s4.q.val();
+            self.wcache.addr0.next = self.addr_s4.q.val();
+            self.wcache.data_in0.next = self.wu.weight_out.val();
+        }
+        // Next pass: (piece, pass + 1), or (piece + 1, 0) after a piece's last pass.
+        self.pf_piece.next = self.seq.piece.val();
+        self.pf_pass.next = self.seq.pass.val() + self.one16.val();
+        if self.pf_pass.val() == self.c_passes.val() {
+            self.pf_piece.next = self.seq.piece.val() + self.one2.val();
+            self.pf_pass.next = 0.into();
+        }
+        self.pf_idx.next = self.seq.index.val() - self.c_two16.val();
+        self.pf_issue.next = (self.state.q.val() == FcState::Wu)
+            & self.seq.emit.val()
+            & (self.seq.index.val() >= self.c_two16.val())
+            & (self.seq.index.val() < self.c_pf_end.val())
+            & !((self.seq.piece.val() == self.c_last_piece.val())
+                & ((self.seq.pass.val() + self.one16.val()) == self.c_passes.val()));
+        self.pf_addr.next = (self.pf_pass.val() << self.c_lane_bits.val()) + self.pf_idx.val();
+        self.gcache.p_sel.next = self.gk.q.val();
+        self.gcache.addr0.next = self.ga.q.val();
+        self.gcache.data_in0.next = self.tadd.data_out.val();
+        self.gcache.wr_en.next = self.tadd_out.val();
+        self.gcache.addr1.next = bit_cast::<10, 16>(self.pf_addr.val());
+        if self.state.q.val() == FcState::Wu {
+            self.gcache.p_sel.next = self.pf_piece.val();
+        }
+        self.pf_s1.d.next = self.pf_issue.val();
+        self.pf_s2.d.next = self.pf_s1.q.val();
+        self.pflane_s1.d.next = bit_cast::<4, 16>(self.pf_idx.val());
+        self.pflane_s2.d.next = self.pflane_s1.q.val();
+        if self.pf_s2.q.val() {
+            for j in 0..L {
+                if self.pflane_s2.q.val() == self.c_lane_id[j].val() {
+                    self.err_next[j].d.next = self.gcache.data_out1.val();
+                }
+            }
+        }
+
+        // ---- READ: weight words out in INIT's format.
+        self.rd_split.word.next = self.wcache.data_out1.val();
+        for j in 0..L {
+            self.rd_sext[j].data_in.next = self.rd_split.lanes[j].val();
+            self.rd_join.lanes[j].next = self.rd_sext[j].data_out.val();
+        }
+        if (self.state.q.val() == FcState::Read) & self.rv_s2.q.val() {
+            self.fifo.push.next = true;
+            self.fifo.in_data.next = self.rd_join.word.val();
+            self.fifo.in_user.next = 0.into();
+            self.fifo.in_last.next = self.last_s2.q.val();
+        }
+        // Results on their way to the output FIFO: passes in INF, words in READ.
+        self.credit_take.next = self.seq.emit.val()
+            & (((self.state.q.val() == FcState::Inf) & self.seq.first.val())
+                | (self.state.q.val() == FcState::Read));
+        self.credit_give.next =
+            self.mm_out.val() | ((self.state.q.val() == FcState::Read) & self.rv_s2.q.val());
+        if self.credit_take.val() & !self.credit_give.val() {
+            self.inflight.d.next = self.inflight.q.val() + self.one6.val();
+        }
+        if self.credit_give.val() & !self.credit_take.val() {
+            self.inflight.d.next = self.inflight.q.val() - self.one6.val();
+        }
+
+        // ---- Classification of the LC result.
+        self.classify.lc_out.next = self.lc_q.q.val();
+        self.classify.en.next = self.lc_valid_q.q.val();
+
+        // ---- Entering a state (at the edge that enters it): clear its counters.
+        if self.next_state.val() != self.state.q.val() {
+            self.nrow.d.next = 0.into();
+            self.nword.d.next = 0.into();
+            self.nlane.d.next = 0.into();
+            self.bk_wait.d.next = 0.into();
+            self.po.d.next = 0.into();
+            self.lc_run.d.next = false;
+            self.inflight.d.next = 0.into();
+            self.gk.d.next = 0.into();
+            self.ga.d.next = 0.into();
+        }
+        if self.reset.val() {
+            self.state.d.next = FcState::Idle;
+            self.fresh.d.next = false;
+            self.wr_en.d.next = false;
+            self.rv_s1.d.next = false;
+            self.rv_s2.d.next = false;
+            self.rv_s3.d.next = false;
+            self.rv_s4.d.next = false;
+            self.lcrow_s1.d.next = false;
+            self.pf_s1.d.next = false;
+            self.pf_s2.d.next = false;
+            self.lc_valid_q.d.next = false;
+            self.lc_q.d.next = 0.into();
+            self.seeds_q.d.next = 0.into();
+            self.cfg.d.next = 0.into();
+            self.label.d.next = 0.into();
+            self.train.d.next = false;
+        }
+
+        // ---- Outputs.
+        self.m_tdata.next = self.fifo.out_data.val();
+        self.m_tvalid.next = self.fifo.out_valid.val();
+        self.m_tuser.next = self.fifo.out_user.val();
+        self.m_tlast.next = self.fifo.out_last.val();
+        self.lc_data_out.next = self.lc_q.q.val();
+        self.lc_valid.next = self.lc_valid_q.q.val();
+        self.class_num.next = self.classify.class_num.val();
+        self.classify_done.next = self.classify.classify_done.val();
+        self.layer_state.next = self.s_code[0].val();
+        match self.state.q.val() {
+            FcState::Idle => self.layer_state.next = self.s_code[0].val(),
+            FcState::Init => self.layer_state.next = self.s_code[1].val(),
+            FcState::Load => self.layer_state.next = self.s_code[2].val(),
+            FcState::Inf => self.layer_state.next = self.s_code[3].val(),
+            FcState::Loss => self.layer_state.next = self.s_code[4].val(),
+            FcState::Bk => self.layer_state.next = self.s_code[5].val(),
+            FcState::Wu => self.layer_state.next = self.s_code[6].val(),
+            FcState::Fin => self.layer_state.next = self.s_code[7].val(),
+            FcState::Read => self.layer_state.next = self.s_code[8].val(),
+            _ => {}
+        }
+    }
+}
+
+crate::dut_io! {
+    impl[
+        const L: usize,
+        const C: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const CW: usize,
+        const BW: usize,
+        const EW: usize
+    ] FcCore<L, C, SW, WW, RW, AW, CW, BW, EW> {
+        clock: yes,
+        inputs: [reset, s_tdata, s_tvalid, s_tuser, m_tready, model_cfg, seeds, instr],
+        outputs: [
+            s_tready, m_tdata, m_tvalid, m_tuser, m_tlast, layer_state, lc_data_out, lc_valid,
+            class_num, classify_done
+        ],
+        notes: [s_tdata: (true, L), m_tdata: (true, L), seeds: (false, 2), lc_data_out: (true, C)],
+        memories: [wcache, acache, gcache, lcin, lcmask],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small core (N 32, O 16, P 4: F 8, one pass per piece) through Yosys and Verilator
+    /// lint; the big instances are linted by `tests/emit.rs`.
+    #[test]
+    fn fc_core_is_synthesizable() {
+        crate::synth_check::assert_synthesizable(
+            "fc_core",
+            LelFcCore::new(FcCoreShape {
+                inputs: 32,
+                outputs: 16,
+                pieces: 4,
+            }),
+        );
+    }
+
+    #[test]
+    fn shapes_outside_the_rtl_are_named() {
+        let s = |inputs, outputs, pieces| FcCoreShape { inputs, outputs, pieces };
+        assert!(s(2400, 480, 4).check(4).is_ok());
+        assert!(s(480, 480, 4).check(4).is_ok());
+        assert!(s(1536, 480, 4).check(4).is_ok());
+        assert!(s(2400, 480, 5).check(4).unwrap_err().contains("pieces 5"));
+        assert!(s(2404, 480, 4).check(4).unwrap_err().contains("inputs 2404"));
+        assert!(s(16, 16, 4).check(4).unwrap_err().contains("at least 8"));
+        assert!(s(2400, 470, 4).check(4).unwrap_err().contains("outputs 470"));
+        assert!(s(2400 * 64, 480, 4).check(4).is_err());
+    }
+}
