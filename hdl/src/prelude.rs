@@ -14,6 +14,7 @@ pub use crate::design::{Design, Direction, DutIo, Instance, PortSpec};
 pub use crate::lel::burst_ctl::BurstCtl;
 pub use crate::lel::cache_x4::{CacheX4, LelCacheX4Act, LelCacheX4Grad, LelCacheX4Weight};
 pub use crate::lel::classification::{Classification, LelClassification};
+pub use crate::lel::conv_core::{ConvCore, ConvCoreShape, ConvState, LelConvCore};
 pub use crate::lel::dot_tree::DotTree;
 pub use crate::lel::fc_core::{FcCore, FcCoreShape, FcState, LelFcCore};
 pub use crate::lel::lc_forward::{LcForward, LelLcForward};

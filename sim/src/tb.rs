@@ -200,6 +200,21 @@ impl StreamSource {
     pub fn is_idle(&self) -> bool {
         self.current.is_none() && self.queue.is_empty()
     }
+
+    /// Beats queued or in flight.
+    pub fn pending(&self) -> usize {
+        self.queue.len() + self.current.is_some() as usize
+    }
+
+    /// Drop every queued beat and the one on the port: the host abandons the transfer (as
+    /// after an I_STOP or a reset). Tell the [`ProtocolMonitor`] with
+    /// [`ProtocolMonitor::forget`], since a beat withdrawn this way breaks the hold rule on
+    /// purpose.
+    pub fn abort(&mut self) {
+        self.queue.clear();
+        self.current = None;
+        self.idle_left = 0;
+    }
 }
 
 impl Agent for StreamSource {
@@ -381,6 +396,12 @@ impl ProtocolMonitor {
     /// Beats moved on stream `i`.
     pub fn transfers(&self, i: usize) -> u64 {
         self.transfers[i]
+    }
+
+    /// Forget the last cycle of every stream: a transfer abandoned on purpose (see
+    /// [`StreamSource::abort`]) is not a protocol violation.
+    pub fn forget(&mut self) {
+        self.prev.iter_mut().for_each(|p| *p = None);
     }
 }
 

@@ -10,3 +10,4 @@ pub mod datasets;
 pub mod formats;
 pub mod golden;
 pub mod lel;
+pub mod rtl;

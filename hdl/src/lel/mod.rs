@@ -2,6 +2,7 @@
 pub mod burst_ctl;
 pub mod cache_x4;
 pub mod classification;
+pub mod conv_core;
 pub mod dot_tree;
 pub mod fc_core;
 pub mod lc_forward;

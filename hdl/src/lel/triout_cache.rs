@@ -297,6 +297,29 @@ impl<
     }
 }
 
+impl<
+        const LW: usize,
+        const NB: usize,
+        const RB: usize,
+        const CB: usize,
+        const AW: usize,
+        const DW: usize,
+        const BA: usize,
+        const XW: usize,
+        const RC: usize,
+    > crate::design::HasMemories for TrioutCache<LW, NB, RB, CB, AW, DW, BA, XW, RC>
+{
+    /// Bank b is `PATH.banks$b.mem`.
+    fn visit_memories(
+        &mut self,
+        path: &str,
+        f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
+    ) {
+        self.banks
+            .visit_memories(&crate::design::join_path(path, "banks"), f);
+    }
+}
+
 crate::dut_io! {
     impl[
         const LW: usize,

@@ -109,6 +109,15 @@ impl NpyArray {
 
 /// Encodes `data` (C order) as a version-1.0 `.npy` file of little-endian int64 with `shape`.
 pub fn encode_npy_i64(shape: &[usize], data: &[i64]) -> Vec<u8> {
+    encode_npy(shape, "<i8", data.iter().flat_map(|v| v.to_le_bytes()).collect())
+}
+
+/// Encodes `data` (C order) as a version-1.0 `.npy` file of int8 with `shape`.
+pub fn encode_npy_i8(shape: &[usize], data: &[i8]) -> Vec<u8> {
+    encode_npy(shape, "|i1", data.iter().map(|&v| v as u8).collect())
+}
+
+fn encode_npy(shape: &[usize], descr: &str, body: Vec<u8>) -> Vec<u8> {
     let dims = match shape.len() {
         1 => format!("({},)", shape[0]),
         _ => format!(
@@ -120,19 +129,17 @@ pub fn encode_npy_i64(shape: &[usize], data: &[i64]) -> Vec<u8> {
                 .join(", ")
         ),
     };
-    let mut header = format!("{{'descr': '<i8', 'fortran_order': False, 'shape': {dims}, }}");
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {dims}, }}");
     // Magic (6) + version (2) + length (2) + header + newline is a multiple of 64.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
     header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + 8 * data.len());
+    let mut out = Vec::with_capacity(10 + header.len() + body.len());
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    for v in data {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
+    out.extend_from_slice(&body);
     out
 }
 

@@ -4,6 +4,7 @@
 //! The integer model computes exactly what the hardware computes, in the hardware's order,
 //! with the hardware's random numbers; it reuses the block golden functions of
 //! [`crate::golden`] (quantizer, loss, tree adder, weight update, classification).
+pub mod codec;
 pub mod config;
 pub mod conv;
 pub mod fc_core;

@@ -256,15 +256,27 @@ impl LelNetwork {
 
     /// Train on one prepared image; the class each core predicted before its update.
     pub fn train_image(&mut self, input: &[i32], label: u32, epoch: usize) -> Vec<usize> {
+        self.train_image_traced(input, label, epoch).0
+    }
+
+    /// [`LelNetwork::train_image`], also returning what each FC core was fed (the conv
+    /// block's output for core 0, core x-1's `out_fc` for core x).
+    pub fn train_image_traced(
+        &mut self,
+        input: &[i32],
+        label: u32,
+        epoch: usize,
+    ) -> (Vec<usize>, Vec<Vec<i32>>) {
         let mut a = self.conv.forward(input);
         let mut classes = vec![];
+        let mut fed = vec![];
         for x in 0..self.cores.len() {
             let lr = self.lr_shift(x, epoch);
             let fwd = self.cores[x].train(&a, label, lr);
             classes.push(fwd.class);
-            a = fwd.out_fc;
+            fed.push(std::mem::replace(&mut a, fwd.out_fc));
         }
-        classes
+        (classes, fed)
     }
 
     /// Inference on one prepared image: each core's class.

@@ -84,7 +84,8 @@ impl Model {
     }
 }
 
-fn prepare_all(cfg: &PlatformConfig, set: &ImageSet) -> Result<Vec<Vec<i32>>, BuildError> {
+/// Every image of `set` prepared for `cfg` ([`LelNetwork::prepare`]).
+pub fn prepare_all(cfg: &PlatformConfig, set: &ImageSet) -> Result<Vec<Vec<i32>>, BuildError> {
     let shape = ImageShape {
         channels: set.channels,
         height: set.height,
