@@ -109,3 +109,69 @@ fn small_core_trains_bit_exactly_on_verilator() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.len(), 6);
 }
+
+fn mnist() -> edgelearn_verif::datasets::mnist::Mnist {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    edgelearn_verif::datasets::mnist::load(&root.join("data/mnist-10k")).unwrap()
+}
+
+/// Table 4.1 (FC0) and its derived form for FC1 (spec §4.2): INIT, LOAD, INF, LOSS, BK, WU, FIN.
+fn expected_cycles(n: usize) -> [(&'static str, u64); 6] {
+    let n = n as u64;
+    [
+        ("LS_LOAD", n / 4 + 2),
+        ("LS_INF", 30 * n + 608),
+        ("LS_LOSS", 1),
+        ("LS_BK", 489),
+        ("LS_WU", 30 * n + 17),
+        ("LS_FIN", 1),
+    ]
+}
+
+/// A shipped instance fed by the golden network on the first MNIST training images:
+/// Table 4.1 cycles on every image, and every weight after 1, 5 and 20 images.
+fn shipped_core_trains(name: &str, config: &str, x: usize, n_inputs: usize) {
+    use edgelearn_verif::rtl::{designs, inputs};
+    let cfg = designs::shipped_config(config);
+    let feed = inputs::fc_feed(&cfg, &mnist().train, 20, x).unwrap();
+    let mut golden = feed.core.clone();
+    assert_eq!(golden.p.inputs, n_inputs);
+    let design = designs::build(name).unwrap();
+    let mut b = bench(Backend::Verilator, design, &golden.p, &Traffic::default());
+    let t = std::time::Instant::now();
+    let init = b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
+    assert_eq!(init.0, vec![("LS_INIT".to_string(), 30 * n_inputs as u64 + 3)]);
+    let check = FcCheck {
+        outputs: true,
+        weights_after: vec![1, 5, 20],
+        train: true,
+    };
+    let reports = run_fc_core(&mut b, &mut golden, &feed.samples, feed.cfg, &check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    for r in &reports {
+        for (state, want) in expected_cycles(n_inputs) {
+            assert_eq!(r.cycles[state], want, "{name} image {}: {state}", r.image);
+        }
+    }
+    assert_ne!(golden.w, feed.core.w, "{name}: training changed no weight");
+    eprintln!(
+        "{name}: 20 images bit-exact, {} cycles per image, {:.1} s",
+        reports[0].total_cycles,
+        t.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn fc_core0_thesis_table_4_1_and_bit_exact_weights() {
+    shipped_core_trains("lel_fc_core0", "thesis-cifar10", 0, 2400);
+}
+
+#[test]
+fn fc_core1_derived_table_and_bit_exact_weights() {
+    shipped_core_trains("lel_fc_core1", "thesis-cifar10", 1, 480);
+}
+
+#[test]
+fn fc_core0_mnist_bit_exact_weights() {
+    shipped_core_trains("lel_fc_core0_mnist", "mnist", 0, 1536);
+}
