@@ -175,3 +175,255 @@ fn fc_core1_derived_table_and_bit_exact_weights() {
 fn fc_core0_mnist_bit_exact_weights() {
     shipped_core_trains("lel_fc_core0_mnist", "mnist", 0, 1536);
 }
+
+/// FC core 1 through its streams with random gaps on the input and random back-pressure on
+/// the output (the protocol monitor checks both every cycle), then with a sink that raises
+/// ready only after valid (a core whose valid waited for ready would hang): INIT, five
+/// images and READ all bit-exact.
+#[test]
+fn fc_core_streams_under_gaps_and_backpressure() {
+    use edgelearn_verif::rtl::{designs, inputs};
+    let cfg = designs::shipped_config("thesis-cifar10");
+    let feed = inputs::fc_feed(&cfg, &mnist().train, 5, 1).unwrap();
+    for (k, traffic) in [
+        Traffic {
+            gaps: Gaps::Anywhere(0.3),
+            backpressure: Backpressure::Random(0.4),
+            seed: 11,
+        },
+        Traffic {
+            gaps: Gaps::Anywhere(0.05),
+            backpressure: Backpressure::AfterValid(0.5),
+            seed: 12,
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut golden = feed.core.clone();
+        let mut b = bench(
+            Backend::Verilator,
+            designs::build("lel_fc_core1").unwrap(),
+            &golden.p,
+            &traffic,
+        );
+        b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
+        let check = FcCheck {
+            outputs: true,
+            weights_after: vec![1, 5],
+            train: true,
+        };
+        let r = run_fc_core(&mut b, &mut golden, &feed.samples, feed.cfg, &check, &mut |_| {})
+            .unwrap_or_else(|e| panic!("traffic {k}: {e}"));
+        // Stalls only stretch the cycle counts.
+        assert!(r.iter().all(|r| r.cycles["LS_INF"] >= 15_008), "traffic {k}");
+    }
+}
+
+/// I_INF runs LOAD, INF, FIN only and leaves every weight as it was.
+#[test]
+fn fc_core_inference_leaves_weights_unchanged() {
+    let p = params(64, 32, 4);
+    let (mut golden, samples) = random_case(&p, 4, 21);
+    let w0 = golden.w.clone();
+    let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+    b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+    let check = FcCheck {
+        outputs: true,
+        weights_after: vec![4],
+        train: false,
+    };
+    let r = run_fc_core(&mut b, &mut golden, &samples, cfg(&p, 0), &check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(golden.w, w0);
+    for im in &r {
+        let states: Vec<&str> = im.cycles.keys().map(|s| s.as_str()).collect();
+        assert_eq!(states, ["LS_FIN", "LS_INF", "LS_LOAD"], "image {}", im.image);
+    }
+    let (w, _) = b.read_weights().unwrap();
+    assert_eq!(w, w0);
+}
+
+/// I_STOP in every state returns to LS_IDLE at the next edge; the next image then trains
+/// bit-exactly (after a fresh INIT where the stop left the weights or the LFSR mid-way:
+/// in LS_INIT, and in LS_WU with the weights read back).
+#[test]
+fn fc_core_stop_from_every_state() {
+    let p = params(32, 16, 4);
+    for state in 1..=8u64 {
+        let (mut golden, samples) = random_case(&p, 3, 100 + state);
+        let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+        let c = cfg(&p, 0);
+        let (s0, s1) = (&samples[0], &samples[1]);
+        if state != 1 {
+            b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+        }
+        match state {
+            1 => {
+                b.start_init(&golden.w, 0x1ace, 0x0bee).unwrap();
+                b.run_until_state(1, 16).unwrap();
+                b.dut().steps(0).unwrap();
+                for _ in 0..10 {
+                    b.cycle().unwrap();
+                }
+            }
+            8 => {
+                b.set_instr(5).unwrap();
+                b.run_until_state(8, 16).unwrap();
+                b.set_instr(0).unwrap();
+                for _ in 0..7 {
+                    b.cycle().unwrap();
+                }
+            }
+            _ => {
+                b.start_image(&s0.input, s0.label, c, true).unwrap();
+                b.run_until_state(state, 1000).unwrap();
+                if state != 4 && state != 7 {
+                    for _ in 0..3 {
+                        b.cycle().unwrap();
+                    }
+                }
+            }
+        }
+        assert_eq!(b.state(), state, "reached the state to stop");
+        assert_eq!(b.stop().unwrap(), 1, "state {state}: I_STOP takes one edge");
+        match state {
+            1 => {
+                b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+            }
+            6 => {
+                // A stopped update leaves some words updated and the LFSR part-way.
+                let (w, _) = b.read_weights().unwrap();
+                golden = FcCore::new(p.clone(), w.clone(), 0x1ace, 0x0bee);
+                b.init(&w, 0x1ace, 0x0bee).unwrap();
+            }
+            7 => {
+                // The image had finished: the golden core learns it too.
+                let fwd = golden.forward(&s0.input);
+                let e = golden.backward(&fwd, s0.label);
+                golden.update(&s0.input, &e, 0);
+            }
+            _ => {}
+        }
+        let check = FcCheck {
+            outputs: true,
+            weights_after: vec![1],
+            train: true,
+        };
+        run_fc_core(
+            &mut b,
+            &mut golden,
+            std::slice::from_ref(s1),
+            c,
+            &check,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("after I_STOP in state {state}: {e}"));
+    }
+}
+
+/// A reset in LS_INF or LS_WU: back to LS_IDLE with the caches kept; READ gives the weights,
+/// INIT restarts the LFSRs, and the next image trains bit-exactly.
+#[test]
+fn fc_core_reset_mid_image() {
+    let p = params(32, 16, 4);
+    for state in [3u64, 6] {
+        let (mut golden, samples) = random_case(&p, 2, 300 + state);
+        let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+        b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+        let c = cfg(&p, 1);
+        b.start_image(&samples[0].input, samples[0].label, c, true)
+            .unwrap();
+        b.run_until_state(state, 1000).unwrap();
+        b.cycle().unwrap();
+        b.reset().unwrap();
+        assert_eq!(b.state(), 0);
+        let (w, _) = b.read_weights().unwrap();
+        if state == 3 {
+            assert_eq!(w, golden.w, "a reset in LS_INF changes no weight");
+        }
+        golden = FcCore::new(p.clone(), w.clone(), 0x1ace, 0x0bee);
+        b.init(&w, 0x1ace, 0x0bee).unwrap();
+        let check = FcCheck {
+            outputs: true,
+            weights_after: vec![1],
+            train: true,
+        };
+        run_fc_core(&mut b, &mut golden, &samples[1..], c, &check, &mut |_| {})
+            .unwrap_or_else(|e| panic!("after a reset in state {state}: {e}"));
+    }
+}
+
+/// The same small core on rust-hdl's simulator: INIT, two images and READ bit-exact.
+#[test]
+fn small_core_trains_bit_exactly_on_rust_hdl() {
+    let p = params(32, 16, 4);
+    let (mut golden, samples) = random_case(&p, 2, 8);
+    let mut b = bench(Backend::Native, small_design(&p), &p, &Traffic::default());
+    b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+    let check = FcCheck {
+        outputs: true,
+        weights_after: vec![2],
+        train: true,
+    };
+    run_fc_core(&mut b, &mut golden, &samples, cfg(&p, 0), &check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// One FC core 1 image (INIT and a training image, recorded from the Verilator bench)
+/// replayed on Icarus: four-state simulation shows no X on any output after reset, and
+/// every output equals Verilator's on every cycle.
+#[test]
+fn fc_core1_image_on_icarus_has_no_x() {
+    use edgelearn_sim::dut::record::Recorder;
+    use edgelearn_sim::{compare, RunOptions};
+    use edgelearn_verif::rtl::{designs, inputs};
+    let cfg = designs::shipped_config("thesis-cifar10");
+    let feed = inputs::fc_feed(&cfg, &mnist().train, 1, 1).unwrap();
+    let mut golden = feed.core.clone();
+    let sim = simulator();
+    let dut = sim
+        .dut(
+            Backend::Verilator,
+            designs::build("lel_fc_core1").unwrap(),
+            &DutOptions::default(),
+        )
+        .unwrap();
+    let (rec, recording) = Recorder::new(dut);
+    let mut b = FcBench::new(Box::new(rec), golden.p.clone(), &Traffic::default()).unwrap();
+    b.reset().unwrap();
+    b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
+    let check = FcCheck {
+        outputs: true,
+        weights_after: vec![],
+        train: true,
+    };
+    run_fc_core(&mut b, &mut golden, &feed.samples, feed.cfg, &check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stim = recording.stimulus();
+    let want = recording.trace();
+    let t = std::time::Instant::now();
+    let run = sim
+        .run(
+            Backend::Icarus,
+            designs::build("lel_fc_core1").unwrap(),
+            &stim,
+            &RunOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "Icarus: {} cycles in {:.1} s",
+        stim.len(),
+        t.elapsed().as_secs_f64()
+    );
+    // Row 0 is the reset cycle itself; from row 1 on every output is known and equal.
+    let mut icarus = run.trace;
+    let mut want = want;
+    icarus.rows.remove(0);
+    want.rows.remove(0);
+    icarus.backend = "icarus".into();
+    want.backend = "verilator".into();
+    if let Err(m) = compare(&want, &icarus) {
+        panic!("{m}");
+    }
+}

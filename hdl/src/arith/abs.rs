@@ -18,6 +18,7 @@ pub struct AbsVal<const W: usize> {
     pub data_in: Signal<In, Bits<W>>,
     /// Unsigned magnitude.
     pub magnitude: Signal<Out, Bits<W>>,
+    mag: Signal<Local, Bits<W>>,
     /// Sign bit.
     pub negative: Signal<Out, Bit>,
     sign: Constant<Bits<W>>,
@@ -30,6 +31,7 @@ impl<const W: usize> Default for AbsVal<W> {
         Self {
             data_in: Default::default(),
             magnitude: Default::default(),
+            mag: Default::default(),
             negative: Default::default(),
             sign: Constant::new(Bits::<W>::from(1u64 << (W - 1))),
             zero: Constant::new(Bits::<W>::from(0u64)),
@@ -41,10 +43,11 @@ impl<const W: usize> Logic for AbsVal<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.negative.next = (self.data_in.val() & self.sign.val()).any();
-        self.magnitude.next = self.data_in.val();
+        self.mag.next = self.data_in.val();
         if (self.data_in.val() & self.sign.val()).any() {
-            self.magnitude.next = self.zero.val() - self.data_in.val();
+            self.mag.next = self.zero.val() - self.data_in.val();
         }
+        self.magnitude.next = self.mag.val();
     }
 }
 

@@ -23,6 +23,7 @@ pub struct AsrFloor<const N: usize, const S: usize> {
     pub shift: Signal<In, Bits<S>>,
     /// `floor(data_in / 2^shift)`.
     pub data_out: Signal<Out, Bits<N>>,
+    shifted: Signal<Local, Bits<N>>,
     sign: Constant<Bits<N>>,
     ones: Constant<Bits<N>>,
 }
@@ -41,6 +42,7 @@ impl<const N: usize, const S: usize> Default for AsrFloor<N, S> {
             data_in: Default::default(),
             shift: Default::default(),
             data_out: Default::default(),
+            shifted: Default::default(),
             sign: Constant::new(Bits::<N>::from(1u64 << (N - 1))),
             ones: Constant::new(Bits::<N>::from(u64::MAX >> (64 - N))),
         }
@@ -50,11 +52,12 @@ impl<const N: usize, const S: usize> Default for AsrFloor<N, S> {
 impl<const N: usize, const S: usize> Logic for AsrFloor<N, S> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.data_out.next = self.data_in.val() >> self.shift.val();
+        self.shifted.next = self.data_in.val() >> self.shift.val();
         if (self.data_in.val() & self.sign.val()).any() {
-            self.data_out.next =
+            self.shifted.next =
                 (self.data_in.val() >> self.shift.val()) | !(self.ones.val() >> self.shift.val());
         }
+        self.data_out.next = self.shifted.val();
     }
 }
 

@@ -21,6 +21,7 @@ pub struct LaneJoin<const W: usize, const LANES: usize, const T: usize> {
     pub lanes: [Signal<In, Bits<W>>; LANES],
     /// Packed word.
     pub word: Signal<Out, Bits<T>>,
+    acc: Signal<Local, Bits<T>>,
     wide: [ZeroExtend<W, T>; LANES],
 }
 
@@ -33,6 +34,7 @@ impl<const W: usize, const LANES: usize, const T: usize> Default for LaneJoin<W,
         Self {
             lanes: array_init::array_init(|_| Default::default()),
             word: Default::default(),
+            acc: Default::default(),
             wide: array_init::array_init(|_| Default::default()),
         }
     }
@@ -44,14 +46,15 @@ impl<const W: usize, const LANES: usize, const T: usize> Logic for LaneJoin<W, L
         for i in 0..LANES {
             self.wide[i].data_in.next = self.lanes[i].val();
         }
-        self.word.next = 0.into();
+        self.acc.next = 0.into();
         for w in (W as u64)..(W as u64 + 1) {
             for n in LANES..(LANES + 1) {
                 for i in 0..LANES {
-                    self.word.next = (self.word.val() << w) | self.wide[n - 1 - i].data_out.val();
+                    self.acc.next = (self.acc.val() << w) | self.wide[n - 1 - i].data_out.val();
                 }
             }
         }
+        self.word.next = self.acc.val();
     }
 }
 

@@ -20,6 +20,7 @@ pub struct MaxSigned<const W: usize> {
     pub b: Signal<In, Bits<W>>,
     /// `max(a, b)`.
     pub data_out: Signal<Out, Bits<W>>,
+    pick: Signal<Local, Bits<W>>,
     a_biased: Signal<Local, Bits<W>>,
     b_biased: Signal<Local, Bits<W>>,
     flip: Constant<Bits<W>>,
@@ -32,6 +33,7 @@ impl<const W: usize> Default for MaxSigned<W> {
             a: Default::default(),
             b: Default::default(),
             data_out: Default::default(),
+            pick: Default::default(),
             a_biased: Default::default(),
             b_biased: Default::default(),
             flip: Constant::new(Bits::<W>::from(1u64 << (W - 1))),
@@ -44,10 +46,11 @@ impl<const W: usize> Logic for MaxSigned<W> {
     fn update(&mut self) {
         self.a_biased.next = self.a.val() ^ self.flip.val();
         self.b_biased.next = self.b.val() ^ self.flip.val();
-        self.data_out.next = self.a.val();
+        self.pick.next = self.a.val();
         if self.b_biased.val() > self.a_biased.val() {
-            self.data_out.next = self.b.val();
+            self.pick.next = self.b.val();
         }
+        self.data_out.next = self.pick.val();
     }
 }
 

@@ -29,6 +29,7 @@ pub struct Saturate<const N: usize, const K: usize> {
     pub data_in: Signal<In, Bits<N>>,
     /// Clamped output.
     pub data_out: Signal<Out, Bits<K>>,
+    clipped: Signal<Local, Bits<K>>,
     biased: Signal<Local, Bits<N>>,
     flip: Constant<Bits<N>>,
     biased_hi: Constant<Bits<N>>,
@@ -66,6 +67,7 @@ impl<const N: usize, const K: usize> Saturate<N, K> {
         Self {
             data_in: Default::default(),
             data_out: Default::default(),
+            clipped: Default::default(),
             biased: Default::default(),
             flip: Constant::new(Bits::<N>::from(half as u64)),
             biased_hi: Constant::new(Bits::<N>::from(((hi + half) & mask_n) as u64)),
@@ -90,13 +92,14 @@ impl<const N: usize, const K: usize> Logic for Saturate<N, K> {
     #[hdl_gen]
     fn update(&mut self) {
         self.biased.next = self.data_in.val() ^ self.flip.val();
-        self.data_out.next = bit_cast::<K, N>(self.data_in.val());
+        self.clipped.next = bit_cast::<K, N>(self.data_in.val());
         if self.biased.val() > self.biased_hi.val() {
-            self.data_out.next = self.out_hi.val();
+            self.clipped.next = self.out_hi.val();
         }
         if self.biased.val() < self.biased_lo.val() {
-            self.data_out.next = self.out_lo.val();
+            self.clipped.next = self.out_lo.val();
         }
+        self.data_out.next = self.clipped.val();
     }
 }
 

@@ -19,6 +19,7 @@ pub struct SignExtend<const N: usize, const M: usize> {
     pub data_in: Signal<In, Bits<N>>,
     /// Sign-extended output.
     pub data_out: Signal<Out, Bits<M>>,
+    extended: Signal<Local, Bits<M>>,
     sign: Constant<Bits<N>>,
     ext: Constant<Bits<M>>,
 }
@@ -35,6 +36,7 @@ impl<const N: usize, const M: usize> Default for SignExtend<N, M> {
         Self {
             data_in: Default::default(),
             data_out: Default::default(),
+            extended: Default::default(),
             sign: Constant::new(Bits::<N>::from(1u64 << (N - 1))),
             ext: Constant::new(Bits::<M>::from(ext)),
         }
@@ -44,10 +46,11 @@ impl<const N: usize, const M: usize> Default for SignExtend<N, M> {
 impl<const N: usize, const M: usize> Logic for SignExtend<N, M> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.data_out.next = bit_cast::<M, N>(self.data_in.val());
+        self.extended.next = bit_cast::<M, N>(self.data_in.val());
         if (self.data_in.val() & self.sign.val()).any() {
-            self.data_out.next = bit_cast::<M, N>(self.data_in.val()) | self.ext.val();
+            self.extended.next = bit_cast::<M, N>(self.data_in.val()) | self.ext.val();
         }
+        self.data_out.next = self.extended.val();
     }
 }
 

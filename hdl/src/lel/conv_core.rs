@@ -202,6 +202,14 @@ pub struct ConvCore<const CO: usize> {
     run: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
     pooled: Signal<Local, Bit>,
+    img_clr: Signal<Local, Bit>,
+    img_pop: Signal<Local, Bit>,
+    fm_clr: Signal<Local, Bit>,
+    fm_pop: Signal<Local, Bit>,
+    cmp_valid: Signal<Local, Bit>,
+    f_push: Signal<Local, Bit>,
+    ready: Signal<Local, Bit>,
+    code: Signal<Local, Bits<4>>,
     // Constants.
     kernels: [Constant<Bits<60>>; CO],
     ch_id: [Constant<Bits<10>>; CO],
@@ -323,6 +331,14 @@ impl<const CO: usize> ConvCore<CO> {
             run: Default::default(),
             room: Default::default(),
             pooled: Default::default(),
+            img_clr: Default::default(),
+            img_pop: Default::default(),
+            fm_clr: Default::default(),
+            fm_pop: Default::default(),
+            cmp_valid: Default::default(),
+            f_push: Default::default(),
+            ready: Default::default(),
+            code: Default::default(),
             kernels: array_init::array_init(|c| Constant::new(Bits::<60>::from(word(c)))),
             ch_id: array_init::array_init(|c| Constant::new(Bits::<10>::from(c as u64))),
             c_in_last: Constant::new(Bits::<2>::from((ci - 1) as u64)),
@@ -400,16 +416,16 @@ impl<const CO: usize> Logic for ConvCore<CO> {
 
         // ---- Defaults.
         self.next_state.next = self.state.q.val();
-        self.s_tready.next = false;
+        self.ready.next = false;
         self.wr_en.d.next = false;
-        self.img.clr_opt.next = false;
-        self.img.pop_en.next = false;
+        self.img_clr.next = false;
+        self.img_pop.next = false;
         self.img.cur_channel.next = self.in_ch.q.val();
-        self.fm.clr_opt.next = false;
-        self.fm.pop_en.next = false;
+        self.fm_clr.next = false;
+        self.fm_pop.next = false;
         self.fm.cur_channel.next = 0.into();
         self.win_valid.d.next = false;
-        self.cmp.valid_in.next = false;
+        self.cmp_valid.next = false;
 
         // ---- FSM.
         match self.state.q.val() {
@@ -428,7 +444,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             }
             ConvState::Load => {
                 self.cfg.d.next = self.model_cfg.val();
-                self.s_tready.next = self.loading.q.val();
+                self.ready.next = self.loading.q.val();
                 if self.loading.q.val() & self.s_tvalid.val() {
                     self.wr_en.d.next = true;
                     if !self.got_label.q.val() {
@@ -458,7 +474,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             }
             ConvState::Conv => match self.phase.q.val() {
                 ConvPhase::Clear => {
-                    self.img.clr_opt.next = true;
+                    self.img_clr.next = true;
                     self.row.d.next = 0.into();
                     self.fy.d.next = 0.into();
                     self.fx.d.next = 0.into();
@@ -470,7 +486,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
                         self.line[0].d.next = self.img.data_out0.val();
                         self.line[1].d.next = self.img.data_out1.val();
                         self.line[2].d.next = self.img.data_out2.val();
-                        self.img.pop_en.next = self.row.q.val() != self.c_orows_last.val();
+                        self.img_pop.next = self.row.q.val() != self.c_orows_last.val();
                         self.shift.d.next = 0.into();
                         self.phase.d.next = ConvPhase::Shift;
                     }
@@ -500,7 +516,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             },
             ConvState::Pool => match self.phase.q.val() {
                 ConvPhase::Clear => {
-                    self.fm.clr_opt.next = true;
+                    self.fm_clr.next = true;
                     self.py.d.next = 0.into();
                     self.px.d.next = 0.into();
                     self.shamt.d.next = 0.into();
@@ -510,18 +526,18 @@ impl<const CO: usize> Logic for ConvCore<CO> {
                 ConvPhase::Pop => {
                     if self.fm.valid_out.val() {
                         if self.pops.q.val().any() {
-                            self.fm.pop_en.next = true;
+                            self.fm_pop.next = true;
                             self.pops.d.next = self.pops.q.val() - self.one2.val();
                         } else if self.room.val() {
                             self.phase.d.next = ConvPhase::Window;
-                            self.cmp.valid_in.next = true;
+                            self.cmp_valid.next = true;
                             self.px.d.next = self.one4.val();
                             self.shamt.d.next = self.step9.val();
                         }
                     }
                 }
                 ConvPhase::Window => {
-                    self.cmp.valid_in.next = true;
+                    self.cmp_valid.next = true;
                     self.px.d.next = self.px.q.val() + self.one4.val();
                     self.shamt.d.next = self.shamt.q.val() + self.step9.val();
                     if self.px.q.val() == self.c_pcols_last.val() {
@@ -620,7 +636,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         self.beat_join.lanes[1].next = self.pk[1].q.val();
         self.beat_join.lanes[2].next = self.pk[2].q.val();
         self.beat_join.lanes[3].next = self.cmp.data_out.val();
-        self.fifo.push.next = false;
+        self.f_push.next = false;
         self.fifo.in_data.next = self.beat_join.word.val();
         self.fifo.in_user.next = self.label.q.val();
         self.fifo.in_last.next = (self.pk_total.q.val() + self.one16.val()) == self.c_total.val();
@@ -634,7 +650,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
                 }
             }
             if self.pk_n.q.val() == self.three2.val() {
-                self.fifo.push.next = true;
+                self.f_push.next = true;
             }
         }
 
@@ -656,15 +672,25 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         self.m_tvalid.next = self.fifo.out_valid.val();
         self.m_tuser.next = self.fifo.out_user.val();
         self.m_tlast.next = self.fifo.out_last.val();
-        self.conv_state.next = self.s_code[0].val();
+        self.code.next = self.s_code[0].val();
         match self.state.q.val() {
-            ConvState::Idle => self.conv_state.next = self.s_code[0].val(),
-            ConvState::Load => self.conv_state.next = self.s_code[1].val(),
-            ConvState::Conv => self.conv_state.next = self.s_code[2].val(),
-            ConvState::Pool => self.conv_state.next = self.s_code[3].val(),
-            ConvState::Fin => self.conv_state.next = self.s_code[4].val(),
+            ConvState::Idle => self.code.next = self.s_code[0].val(),
+            ConvState::Load => self.code.next = self.s_code[1].val(),
+            ConvState::Conv => self.code.next = self.s_code[2].val(),
+            ConvState::Pool => self.code.next = self.s_code[3].val(),
+            ConvState::Fin => self.code.next = self.s_code[4].val(),
             _ => {}
         }
+        // Every signal that crosses into a block or out of this one is assigned once per
+        // evaluation (docs/decisions.md D-HDLGEN).
+        self.conv_state.next = self.code.val();
+        self.s_tready.next = self.ready.val();
+        self.img.clr_opt.next = self.img_clr.val();
+        self.img.pop_en.next = self.img_pop.val();
+        self.fm.clr_opt.next = self.fm_clr.val();
+        self.fm.pop_en.next = self.fm_pop.val();
+        self.cmp.valid_in.next = self.cmp_valid.val();
+        self.fifo.push.next = self.f_push.val();
     }
 }
 

@@ -272,6 +272,29 @@ pub struct FcCore<
     pf_addr: Signal<Local, Bits<16>>,
     act_word: Signal<Local, Bits<16>>,
     seq_lane: Signal<Local, Bits<16>>,
+    // Values of block inputs and outputs, settled before their one assignment.
+    code: Signal<Local, Bits<4>>,
+    ready: Signal<Local, Bit>,
+    sq_start: Signal<Local, Bit>,
+    sq_cancel: Signal<Local, Bit>,
+    sq_stall: Signal<Local, Bit>,
+    sq_passes: Signal<Local, Bits<16>>,
+    sq_words: Signal<Local, Bits<16>>,
+    sq_gap: Signal<Local, Bit>,
+    sq_drain: Signal<Local, Bits<3>>,
+    lc_seed: Signal<Local, Bits<17>>,
+    lc_prog: Signal<Local, Bit>,
+    wu_prog: Signal<Local, Bit>,
+    f_push: Signal<Local, Bit>,
+    f_data: Signal<Local, Bits<SW>>,
+    f_user: Signal<Local, Bits<4>>,
+    f_last: Signal<Local, Bit>,
+    w_sel: Signal<Local, Bits<2>>,
+    w_we: Signal<Local, Bit>,
+    w_waddr: Signal<Local, Bits<16>>,
+    w_wdata: Signal<Local, Bits<WW>>,
+    a_sel: Signal<Local, Bits<2>>,
+    g_sel: Signal<Local, Bits<2>>,
     // Shape constants.
     c_pieces: Constant<Bits<3>>,
     c_passes: Constant<Bits<16>>,
@@ -448,6 +471,28 @@ impl<
             pf_addr: Default::default(),
             act_word: Default::default(),
             seq_lane: Default::default(),
+            code: Default::default(),
+            ready: Default::default(),
+            sq_start: Default::default(),
+            sq_cancel: Default::default(),
+            sq_stall: Default::default(),
+            sq_passes: Default::default(),
+            sq_words: Default::default(),
+            sq_gap: Default::default(),
+            sq_drain: Default::default(),
+            lc_seed: Default::default(),
+            lc_prog: Default::default(),
+            wu_prog: Default::default(),
+            f_push: Default::default(),
+            f_data: Default::default(),
+            f_user: Default::default(),
+            f_last: Default::default(),
+            w_sel: Default::default(),
+            w_we: Default::default(),
+            w_waddr: Default::default(),
+            w_wdata: Default::default(),
+            a_sel: Default::default(),
+            g_sel: Default::default(),
             c_pieces: Constant::new(Bits::<3>::from(p as u64)),
             c_passes: c16(q),
             c_words: c16(f),
@@ -556,29 +601,27 @@ impl<
 
         // ---- Defaults.
         self.next_state.next = self.state.q.val();
-        self.s_tready.next = false;
-        self.seq.start.next = false;
-        self.seq.cancel.next = false;
-        self.seq.stall.next = false;
-        self.seq.pieces.next = self.c_pieces.val();
-        self.seq.passes.next = self.c_passes.val();
-        self.seq.words.next = self.c_words.val();
-        self.seq.gap.next = false;
-        self.seq.drain.next = 0.into();
-        self.lcw.seed.next = self.seeds_q.q.val().get_bits::<17>(0);
-        self.lcw.prog.next = false;
+        self.ready.next = false;
+        self.sq_start.next = false;
+        self.sq_cancel.next = false;
+        self.sq_stall.next = false;
+        self.sq_passes.next = self.c_passes.val();
+        self.sq_words.next = self.c_words.val();
+        self.sq_gap.next = false;
+        self.sq_drain.next = 0.into();
+        self.lc_seed.next = self.seeds_q.q.val().get_bits::<17>(0);
+        self.lc_prog.next = false;
         self.lfsr_wu.seed.next = self.seeds.val().get_bits::<17>(17);
-        self.lfsr_wu.prog.next = false;
-        self.lfsr_wu.instr.next = false;
+        self.wu_prog.next = false;
         self.fresh.d.next = false;
         self.wr_en.d.next = false;
         self.wr_data.d.next = self.s_tdata.val();
         self.wr_k.d.next = self.seq.piece.val();
         self.wr_addr.d.next = self.seq.addr.val();
-        self.fifo.push.next = false;
-        self.fifo.in_data.next = self.matmul.output_to_fc.val();
-        self.fifo.in_user.next = self.label.q.val();
-        self.fifo.in_last.next = false;
+        self.f_push.next = false;
+        self.f_data.next = self.matmul.output_to_fc.val();
+        self.f_user.next = self.label.q.val();
+        self.f_last.next = false;
         self.fifo.out_ready.next = self.m_tready.val();
 
         // ---- FSM.
@@ -591,25 +634,25 @@ impl<
                     self.next_state.next = FcState::Load;
                     self.train.d.next = self.instr_train.val();
                     self.got_label.d.next = false;
-                    self.seq.start.next = true;
-                    self.seq.passes.next = self.one16.val();
-                    self.seq.words.next = self.c_awords.val();
+                    self.sq_start.next = true;
+                    self.sq_passes.next = self.one16.val();
+                    self.sq_words.next = self.c_awords.val();
                 } else if self.instr.val() == self.i_read.val() {
                     self.next_state.next = FcState::Read;
-                    self.seq.start.next = true;
+                    self.sq_start.next = true;
                 }
             }
             FcState::Init => {
                 if self.fresh.q.val() {
                     // First cycle: seeds in, both LFSRs programmed, the weight stream next.
                     self.seeds_q.d.next = self.seeds.val();
-                    self.lfsr_wu.prog.next = true;
-                    self.lcw.seed.next = self.seeds.val().get_bits::<17>(0);
-                    self.lcw.prog.next = true;
-                    self.seq.start.next = true;
+                    self.wu_prog.next = true;
+                    self.lc_seed.next = self.seeds.val().get_bits::<17>(0);
+                    self.lc_prog.next = true;
+                    self.sq_start.next = true;
                 } else {
-                    self.s_tready.next = self.seq.active.val();
-                    self.seq.stall.next = !self.s_tvalid.val();
+                    self.ready.next = self.seq.active.val();
+                    self.sq_stall.next = !self.s_tvalid.val();
                     self.wr_en.d.next = self.seq.emit.val();
                     if self.seq.done.val() & !self.wr_en.q.val() {
                         self.next_state.next = FcState::Idle;
@@ -618,8 +661,8 @@ impl<
             }
             FcState::Load => {
                 self.cfg.d.next = self.model_cfg.val();
-                self.s_tready.next = self.seq.active.val();
-                self.seq.stall.next = !self.s_tvalid.val();
+                self.ready.next = self.seq.active.val();
+                self.sq_stall.next = !self.s_tvalid.val();
                 self.wr_en.d.next = self.seq.emit.val();
                 if self.seq.emit.val() & !self.got_label.q.val() {
                     self.label.d.next = self.s_tuser.val();
@@ -628,16 +671,16 @@ impl<
                 if self.seq.done.val() & !self.wr_en.q.val() {
                     // INF: every pass with one idle cycle after it, from the next cycle on.
                     self.next_state.next = FcState::Inf;
-                    self.seq.start.next = true;
-                    self.seq.gap.next = true;
+                    self.sq_start.next = true;
+                    self.sq_gap.next = true;
                 }
             }
             FcState::Inf => {
                 if self.fresh.q.val() {
-                    self.lcw.prog.next = true;
+                    self.lc_prog.next = true;
                 }
                 // A pass starts only when its result has room in the output FIFO.
-                self.seq.stall.next = self.seq.first.val() & !self.credit.val();
+                self.sq_stall.next = self.seq.first.val() & !self.credit.val();
                 if self.lcf.valid_out.val() & self.lc_run.q.val() {
                     if self.train.q.val() {
                         self.next_state.next = FcState::Loss;
@@ -647,7 +690,7 @@ impl<
                 }
             }
             FcState::Loss => {
-                self.lcw.prog.next = true;
+                self.lc_prog.next = true;
                 self.next_state.next = FcState::Bk;
             }
             FcState::Bk => {
@@ -657,8 +700,8 @@ impl<
                 {
                     // WU: every word, four drain cycles after each piece, from the next cycle.
                     self.next_state.next = FcState::Wu;
-                    self.seq.start.next = true;
-                    self.seq.drain.next = self.c_drain.val();
+                    self.sq_start.next = true;
+                    self.sq_drain.next = self.c_drain.val();
                 }
             }
             FcState::Wu => {
@@ -672,7 +715,7 @@ impl<
                 }
             }
             FcState::Read => {
-                self.seq.stall.next = !self.credit.val();
+                self.sq_stall.next = !self.credit.val();
                 if self.seq.done.val()
                     & !self.inflight.q.val().any()
                     & !self.fifo.count.val().any()
@@ -686,8 +729,8 @@ impl<
         }
         if self.instr.val() == self.i_stop.val() {
             self.next_state.next = FcState::Idle;
-            self.seq.start.next = false;
-            self.seq.cancel.next = true;
+            self.sq_start.next = false;
+            self.sq_cancel.next = true;
         }
         self.state.d.next = self.next_state.val();
         if self.next_state.val() != self.state.q.val() {
@@ -699,14 +742,14 @@ impl<
         for j in 0..L {
             self.beat_join6.lanes[j].next = self.beat_split.lanes[j].val().get_bits::<6>(0);
         }
-        self.wcache.wr_en.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Init);
-        self.wcache.addr0.next = self.wr_addr.q.val();
-        self.wcache.data_in0.next = self.beat_join6.word.val();
+        self.w_we.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Init);
+        self.w_waddr.next = self.wr_addr.q.val();
+        self.w_wdata.next = self.beat_join6.word.val();
         self.acache.wr_en.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Load);
         self.acache.addr0.next = bit_cast::<12, 16>(self.wr_addr.q.val());
         self.acache.data_in0.next = self.wr_data.q.val();
-        self.wcache.p_sel.next = self.wr_k.q.val();
-        self.acache.p_sel.next = self.wr_k.q.val();
+        self.w_sel.next = self.wr_k.q.val();
+        self.a_sel.next = self.wr_k.q.val();
 
         // ---- Reads: the word the sequencer issues, and its activation word and lane.
         self.act_word.next = self.seq.index.val() >> self.c_lane_bits.val();
@@ -717,8 +760,8 @@ impl<
             | (self.state.q.val() == FcState::Wu)
             | (self.state.q.val() == FcState::Read)
         {
-            self.wcache.p_sel.next = self.seq.piece.val();
-            self.acache.p_sel.next = self.seq.piece.val();
+            self.w_sel.next = self.seq.piece.val();
+            self.a_sel.next = self.seq.piece.val();
         }
         self.rv_s1.d.next = self.seq.emit.val()
             & ((self.state.q.val() == FcState::Inf)
@@ -759,8 +802,8 @@ impl<
         self.lcmask.write_address.next = self.po.q.val();
         self.lcmask.write_data.next = self.matmul.relu_mask.val();
         if self.mm_out.val() {
-            self.fifo.push.next = true;
-            self.fifo.in_last.next = self.po.q.val() == self.c_out_passes.val();
+            self.f_push.next = true;
+            self.f_last.next = self.po.q.val() == self.c_out_passes.val();
             self.po.d.next = self.po.q.val() + self.one10.val();
             if self.po.q.val() == self.c_out_passes.val() {
                 self.lc_run.d.next = true;
@@ -852,9 +895,9 @@ impl<
         self.wu.lr_shift.next = self.cfg.q.val().get_bits::<3>(6);
         self.wu.instr.next = self.rv_s2.q.val() & (self.state.q.val() == FcState::Wu);
         if self.state.q.val() == FcState::Wu {
-            self.wcache.wr_en.next = self.rv_s4.q.val();
-            self.wcache.addr0.next = self.addr_s4.q.val();
-            self.wcache.data_in0.next = self.wu.weight_out.val();
+            self.w_we.next = self.rv_s4.q.val();
+            self.w_waddr.next = self.addr_s4.q.val();
+            self.w_wdata.next = self.wu.weight_out.val();
         }
         // Next pass: (piece, pass + 1), or (piece + 1, 0) after a piece's last pass.
         self.pf_piece.next = self.seq.piece.val();
@@ -871,13 +914,13 @@ impl<
             & !((self.seq.piece.val() == self.c_last_piece.val())
                 & ((self.seq.pass.val() + self.one16.val()) == self.c_passes.val()));
         self.pf_addr.next = (self.pf_pass.val() << self.c_lane_bits.val()) + self.pf_idx.val();
-        self.gcache.p_sel.next = self.gk.q.val();
+        self.g_sel.next = self.gk.q.val();
         self.gcache.addr0.next = self.ga.q.val();
         self.gcache.data_in0.next = self.tadd.data_out.val();
         self.gcache.wr_en.next = self.tadd_out.val();
         self.gcache.addr1.next = bit_cast::<10, 16>(self.pf_addr.val());
         if self.state.q.val() == FcState::Wu {
-            self.gcache.p_sel.next = self.pf_piece.val();
+            self.g_sel.next = self.pf_piece.val();
         }
         self.pf_s1.d.next = self.pf_issue.val();
         self.pf_s2.d.next = self.pf_s1.q.val();
@@ -898,10 +941,10 @@ impl<
             self.rd_join.lanes[j].next = self.rd_sext[j].data_out.val();
         }
         if (self.state.q.val() == FcState::Read) & self.rv_s2.q.val() {
-            self.fifo.push.next = true;
-            self.fifo.in_data.next = self.rd_join.word.val();
-            self.fifo.in_user.next = 0.into();
-            self.fifo.in_last.next = self.last_s2.q.val();
+            self.f_push.next = true;
+            self.f_data.next = self.rd_join.word.val();
+            self.f_user.next = 0.into();
+            self.f_last.next = self.last_s2.q.val();
         }
         // Results on their way to the output FIFO: passes in INF, words in READ.
         self.credit_take.next = self.seq.emit.val()
@@ -960,19 +1003,46 @@ impl<
         self.lc_valid.next = self.lc_valid_q.q.val();
         self.class_num.next = self.classify.class_num.val();
         self.classify_done.next = self.classify.classify_done.val();
-        self.layer_state.next = self.s_code[0].val();
+        self.code.next = self.s_code[0].val();
         match self.state.q.val() {
-            FcState::Idle => self.layer_state.next = self.s_code[0].val(),
-            FcState::Init => self.layer_state.next = self.s_code[1].val(),
-            FcState::Load => self.layer_state.next = self.s_code[2].val(),
-            FcState::Inf => self.layer_state.next = self.s_code[3].val(),
-            FcState::Loss => self.layer_state.next = self.s_code[4].val(),
-            FcState::Bk => self.layer_state.next = self.s_code[5].val(),
-            FcState::Wu => self.layer_state.next = self.s_code[6].val(),
-            FcState::Fin => self.layer_state.next = self.s_code[7].val(),
-            FcState::Read => self.layer_state.next = self.s_code[8].val(),
+            FcState::Idle => self.code.next = self.s_code[0].val(),
+            FcState::Init => self.code.next = self.s_code[1].val(),
+            FcState::Load => self.code.next = self.s_code[2].val(),
+            FcState::Inf => self.code.next = self.s_code[3].val(),
+            FcState::Loss => self.code.next = self.s_code[4].val(),
+            FcState::Bk => self.code.next = self.s_code[5].val(),
+            FcState::Wu => self.code.next = self.s_code[6].val(),
+            FcState::Fin => self.code.next = self.s_code[7].val(),
+            FcState::Read => self.code.next = self.s_code[8].val(),
             _ => {}
         }
+
+        // ---- Every signal that crosses into a block or out of this one is assigned once
+        // per evaluation (docs/decisions.md D-HDLGEN: an event-driven simulator wakes the
+        // other side on each intermediate value).
+        self.layer_state.next = self.code.val();
+        self.s_tready.next = self.ready.val();
+        self.seq.start.next = self.sq_start.val();
+        self.seq.cancel.next = self.sq_cancel.val();
+        self.seq.stall.next = self.sq_stall.val();
+        self.seq.pieces.next = self.c_pieces.val();
+        self.seq.passes.next = self.sq_passes.val();
+        self.seq.words.next = self.sq_words.val();
+        self.seq.gap.next = self.sq_gap.val();
+        self.seq.drain.next = self.sq_drain.val();
+        self.lcw.seed.next = self.lc_seed.val();
+        self.lcw.prog.next = self.lc_prog.val();
+        self.lfsr_wu.prog.next = self.wu_prog.val();
+        self.fifo.push.next = self.f_push.val();
+        self.fifo.in_data.next = self.f_data.val();
+        self.fifo.in_user.next = self.f_user.val();
+        self.fifo.in_last.next = self.f_last.val();
+        self.wcache.p_sel.next = self.w_sel.val();
+        self.wcache.wr_en.next = self.w_we.val();
+        self.wcache.addr0.next = self.w_waddr.val();
+        self.wcache.data_in0.next = self.w_wdata.val();
+        self.acache.p_sel.next = self.a_sel.val();
+        self.gcache.p_sel.next = self.g_sel.val();
     }
 }
 

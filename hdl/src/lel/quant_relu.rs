@@ -25,6 +25,7 @@ pub struct QuantRelu<const ACC: usize, const OW: usize> {
     pub alpha: Signal<In, Bits<3>>,
     /// Quantized ReLU output.
     pub data_out: Signal<Out, Bits<OW>>,
+    q: Signal<Local, Bits<OW>>,
     /// `acc > 0`.
     pub positive: Signal<Out, Bit>,
     asr: AsrFloor<ACC, 4>,
@@ -45,6 +46,7 @@ impl<const ACC: usize, const OW: usize> QuantRelu<ACC, OW> {
             acc: Default::default(),
             alpha: Default::default(),
             data_out: Default::default(),
+            q: Default::default(),
             positive: Default::default(),
             asr: Default::default(),
             sat: Saturate::symmetric(),
@@ -61,11 +63,12 @@ impl<const ACC: usize, const OW: usize> Logic for QuantRelu<ACC, OW> {
         self.asr.data_in.next = self.acc.val();
         self.asr.shift.next = bit_cast::<4, 3>(self.alpha.val()) + self.frac.val();
         self.sat.data_in.next = self.asr.data_out.val();
-        self.data_out.next = self.sat.data_out.val();
+        self.q.next = self.sat.data_out.val();
         if (self.sat.data_out.val() & self.sign_out.val()).any() {
-            self.data_out.next = 0.into();
+            self.q.next = 0.into();
         }
         self.positive.next = self.acc.val().any() & !(self.acc.val() & self.sign_acc.val()).any();
+        self.data_out.next = self.q.val();
     }
 }
 

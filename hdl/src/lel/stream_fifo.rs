@@ -62,6 +62,9 @@ pub struct StreamFifo<const D: usize, const N: usize> {
     wptr: DFF<Bits<5>>,
     rptr: DFF<Bits<5>>,
     fill: DFF<Bits<6>>,
+    head_data: Signal<Local, Bits<D>>,
+    head_user: Signal<Local, Bits<4>>,
+    head_last: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     put: Signal<Local, Bit>,
     id: [Constant<Bits<5>>; N],
@@ -96,6 +99,9 @@ impl<const D: usize, const N: usize> Default for StreamFifo<D, N> {
             wptr: Default::default(),
             rptr: Default::default(),
             fill: Default::default(),
+            head_data: Default::default(),
+            head_user: Default::default(),
+            head_last: Default::default(),
             pop: Default::default(),
             put: Default::default(),
             id: array_init::array_init(|j| Constant::new(Bits::<5>::from(j as u64))),
@@ -113,9 +119,9 @@ impl<const D: usize, const N: usize> Logic for StreamFifo<D, N> {
         dff_setup!(self, clock, wptr, rptr, fill);
         self.pop.next = self.fill.q.val().any() & self.out_ready.val();
         self.put.next = self.push.val() & ((self.fill.q.val() != self.depth.val()) | self.pop.val());
-        self.out_data.next = 0.into();
-        self.out_user.next = 0.into();
-        self.out_last.next = false;
+        self.head_data.next = 0.into();
+        self.head_user.next = 0.into();
+        self.head_last.next = false;
         for j in 0..N {
             self.data[j].clock.next = self.clock.val();
             self.user[j].clock.next = self.clock.val();
@@ -129,9 +135,9 @@ impl<const D: usize, const N: usize> Logic for StreamFifo<D, N> {
                 self.last[j].d.next = self.in_last.val();
             }
             if self.rptr.q.val() == self.id[j].val() {
-                self.out_data.next = self.data[j].q.val();
-                self.out_user.next = self.user[j].q.val();
-                self.out_last.next = self.last[j].q.val();
+                self.head_data.next = self.data[j].q.val();
+                self.head_user.next = self.user[j].q.val();
+                self.head_last.next = self.last[j].q.val();
             }
         }
         if self.put.val() {
@@ -159,6 +165,10 @@ impl<const D: usize, const N: usize> Logic for StreamFifo<D, N> {
         }
         self.out_valid.next = self.fill.q.val().any();
         self.count.next = self.fill.q.val();
+        // Outputs are assigned once per evaluation (docs/decisions.md D-HDLGEN).
+        self.out_data.next = self.head_data.val();
+        self.out_user.next = self.head_user.val();
+        self.out_last.next = self.head_last.val();
     }
 }
 

@@ -102,6 +102,8 @@ pub struct WordSeq {
     nw: DFF<Bits<16>>,
     gap_q: DFF<Bit>,
     drain_q: DFF<Bits<3>>,
+    emit_l: Signal<Local, Bit>,
+    active_l: Signal<Local, Bit>,
     word_last: Signal<Local, Bit>,
     pass_last: Signal<Local, Bit>,
     piece_last: Signal<Local, Bit>,
@@ -147,6 +149,8 @@ impl Default for WordSeq {
             nw: Default::default(),
             gap_q: Default::default(),
             drain_q: Default::default(),
+            emit_l: Default::default(),
+            active_l: Default::default(),
             word_last: Default::default(),
             pass_last: Default::default(),
             piece_last: Default::default(),
@@ -169,15 +173,15 @@ impl Logic for WordSeq {
         self.word_last.next = (self.i.q.val() + self.one16.val()) == self.nw.q.val();
         self.pass_last.next = (self.p.q.val() + self.one16.val()) == self.nq.q.val();
         self.piece_last.next = (self.k_ext.val() + self.one3.val()) == self.np.q.val();
-        self.emit.next = false;
-        self.active.next = true;
+        self.emit_l.next = false;
+        self.active_l.next = true;
         match self.phase.q.val() {
             SeqPhase::Idle => {
-                self.active.next = false;
+                self.active_l.next = false;
             }
             SeqPhase::Run => {
                 if !self.stall.val() {
-                    self.emit.next = true;
+                    self.emit_l.next = true;
                     if self.word_last.val() {
                         self.i.d.next = 0.into();
                         if self.pass_last.val() {
@@ -260,6 +264,9 @@ impl Logic for WordSeq {
         self.first.next = !self.i.q.val().any();
         self.last.next = self.word_last.val() & self.pass_last.val() & self.piece_last.val();
         self.done.next = self.done_q.q.val();
+        // Outputs are assigned once per evaluation (docs/decisions.md D-HDLGEN).
+        self.emit.next = self.emit_l.val();
+        self.active.next = self.active_l.val();
     }
 }
 

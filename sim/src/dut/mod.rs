@@ -17,6 +17,7 @@
 //! any width as little-endian 64-bit words with [`Dut::poke_words`] / [`Dut::peek_words`].
 
 pub mod native;
+pub mod record;
 pub mod verilator;
 
 use crate::error::{ErrorKind, Result};
