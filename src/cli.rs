@@ -201,6 +201,11 @@ pub enum Command {
         #[command(subcommand)]
         command: CnnCommand,
     },
+    /// The LEL cores in RTL, one at a time.
+    Core {
+        #[command(subcommand)]
+        command: CoreCommand,
+    },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
         /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).
@@ -209,6 +214,100 @@ pub enum Command {
         /// Seed of the random weights and inputs.
         #[arg(long, default_value_t = 920)]
         seed: u64,
+    },
+}
+
+/// A core of the LEL platform: `fc0`, `fc1`, ... (FC core x) or `conv`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CoreName {
+    /// FC core x.
+    Fc(usize),
+    /// The conv core.
+    Conv,
+}
+
+fn core_name(s: &str) -> Result<CoreName, String> {
+    if s == "conv" {
+        return Ok(CoreName::Conv);
+    }
+    s.strip_prefix("fc")
+        .and_then(|x| x.parse::<usize>().ok())
+        .map(CoreName::Fc)
+        .ok_or_else(|| format!("`{s}` is not a core: give fc0, fc1, ... or conv"))
+}
+
+/// A simulator that runs reactive benches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReactiveBackend {
+    /// Verilator in this process.
+    Verilator,
+    /// rust-hdl's own simulator (slow; small runs).
+    Native,
+}
+
+fn probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}` is not a probability in 0..=1")),
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CoreCommand {
+    /// Run one core alone on the first N training images, its input produced by the golden
+    /// model of the cores before it: per-image state cycles, bit-exactness, weights.
+    Run {
+        /// `fc0`, `fc1`, ... or `conv`.
+        #[arg(value_parser = core_name)]
+        core: CoreName,
+        /// Platform configuration (TOML), e.g. configs/thesis-cifar10.toml.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// Directory with the MNIST IDX files.
+        #[arg(long, value_name = "DIR")]
+        data: PathBuf,
+        /// Training images (the first N, in file order).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        images: usize,
+        /// The simulator.
+        #[arg(long, value_enum, default_value = "verilator")]
+        backend: ReactiveBackend,
+        /// Compare every output, LC value, class and (FC) every weight, read back with
+        /// I_READ after every image, with the golden model; stop at the first divergence
+        /// (exit 1).
+        #[arg(long)]
+        check_golden: bool,
+        /// Run I_INF instead of I_TRAIN (FC cores: the weights must not change).
+        #[arg(long)]
+        infer: bool,
+        /// Idle cycles on the input stream with this probability per cycle.
+        #[arg(long, value_name = "P", value_parser = probability)]
+        input_gaps: Option<f64>,
+        /// The output stream is not ready with this probability per cycle.
+        #[arg(long, value_name = "P", value_parser = probability)]
+        backpressure: Option<f64>,
+        /// Seed of the gaps and the back-pressure.
+        #[arg(long, default_value_t = 1)]
+        traffic_seed: u64,
+        /// Write a VCD of the whole run here.
+        #[arg(long, value_name = "PATH")]
+        vcd: Option<PathBuf>,
+        /// Scope levels in the VCD (1: the core's ports); all by default.
+        #[arg(long, value_name = "N")]
+        vcd_depth: Option<usize>,
+        /// Write the JSON report here.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Write the weights before and after as .npy (int8, [pieces][outputs/pieces]
+        /// [inputs/pieces]; the conv core's kernels as [channels][3][3]) into DIR.
+        #[arg(long, value_name = "DIR")]
+        dump_weights: Option<PathBuf>,
+        /// Overwrite existing output files.
+        #[arg(long)]
+        force: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
 }
 

@@ -21,7 +21,11 @@ fn bench(name: &str, config: &str, t: &Traffic) -> (ConvBench, inputs::ConvFeed)
     let cfg = designs::shipped_config(config);
     let feed = inputs::conv_feed(&cfg, &mnist().train, 20).unwrap();
     let dut: Box<dyn Dut> = simulator()
-        .dut(Backend::Verilator, designs::build(name).unwrap(), &DutOptions::default())
+        .dut(
+            Backend::Verilator,
+            designs::build(name).unwrap(),
+            &DutOptions::default(),
+        )
         .unwrap_or_else(|e| panic!("{e}"));
     let (c, h, w) = feed.block.input;
     let (oc, ph, pw) = feed.block.output_shape();
@@ -57,5 +61,84 @@ fn conv_core_mnist_every_pooled_value() {
         assert_eq!(im.cycles["CS_LOAD"], 28 * 28 / 4 + 2);
         assert_eq!(im.conv_per_channel, 5 + 26 * 29);
         assert_eq!(im.pool_per_channel, 5 + 64 + 6 * 7);
+    }
+}
+
+/// Images whose three channels differ (MNIST replicates one), with the corner values
+/// -128, -127, 127, 0: every pooled value equal, so the depthwise channel mapping
+/// (output channel c reads input channel c / 8) is checked too.
+#[test]
+fn conv_core_random_images_with_distinct_channels() {
+    use rand::{RngExt, SeedableRng};
+    let (mut b, feed) = bench("lel_conv_core", "thesis-cifar10", &Traffic::default());
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+    let samples: Vec<inputs::Sample> = (0..3)
+        .map(|k| inputs::Sample {
+            input: (0..3 * 32 * 32)
+                .map(|i| match (i + k) % 97 {
+                    0 => -128,
+                    1 => -127,
+                    2 => 127,
+                    3 => 0,
+                    _ => rng.random_range(-128..128),
+                })
+                .collect(),
+            label: k as u32 + 3,
+        })
+        .collect();
+    run_conv_core(&mut b, &feed.block, &samples, true, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Random gaps on the image stream and random back-pressure on the pooled stream (the
+/// monitor checks both), then a sink that is ready only after valid: every value equal.
+#[test]
+fn conv_core_streams_under_gaps_and_backpressure() {
+    for traffic in [
+        Traffic {
+            gaps: Gaps::Anywhere(0.3),
+            backpressure: Backpressure::Random(0.3),
+            seed: 3,
+        },
+        Traffic {
+            gaps: Gaps::None,
+            backpressure: Backpressure::AfterValid(0.2),
+            seed: 4,
+        },
+    ] {
+        let (mut b, feed) = bench("lel_conv_core_mnist", "mnist", &traffic);
+        run_conv_core(&mut b, &feed.block, &feed.samples[..3], true, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{traffic:?}: {e}"));
+    }
+}
+
+/// I_STOP in CS_LOAD, CS_CONV, CS_POOL and CS_FIN returns to CS_IDLE at the next edge, and
+/// a reset in CS_CONV to CS_IDLE; the next image is exact each time.
+#[test]
+fn conv_core_stop_and_reset_mid_image() {
+    let (mut b, feed) = bench("lel_conv_core_mnist", "mnist", &Traffic::default());
+    let (s0, s1) = (&feed.samples[0], &feed.samples[1]);
+    for state in [1u64, 2, 3, 4, 99] {
+        b.start_image(&s0.input, s0.label, feed.block.alpha)
+            .unwrap();
+        let at = if state == 99 { 2 } else { state };
+        b.run_until_state(at, 100_000).unwrap();
+        for _ in 0..if state == 4 { 0 } else { 5 } {
+            b.cycle().unwrap();
+        }
+        if state == 99 {
+            b.reset().unwrap();
+            assert_eq!(b.state(), 0);
+        } else {
+            assert_eq!(b.stop().unwrap(), 1, "I_STOP in state {state}");
+        }
+        run_conv_core(
+            &mut b,
+            &feed.block,
+            std::slice::from_ref(s1),
+            true,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("after stopping in state {state}: {e}"));
     }
 }

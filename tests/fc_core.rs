@@ -95,7 +95,12 @@ fn cfg(p: &FcParams, lr_shift: u32) -> FcCfg {
 fn small_core_trains_bit_exactly_on_verilator() {
     let p = params(32, 16, 4);
     let (mut golden, samples) = random_case(&p, 6, 7);
-    let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+    let mut b = bench(
+        Backend::Verilator,
+        small_design(&p),
+        &p,
+        &Traffic::default(),
+    );
     let init = b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
     eprintln!("INIT {init:?}");
     let check = FcCheck {
@@ -103,9 +108,14 @@ fn small_core_trains_bit_exactly_on_verilator() {
         weights_after: (1..=6).collect(),
         train: true,
     };
-    let r = run_fc_core(&mut b, &mut golden, &samples, cfg(&p, 0), &check, &mut |r| {
-        eprintln!("{r:?}")
-    })
+    let r = run_fc_core(
+        &mut b,
+        &mut golden,
+        &samples,
+        cfg(&p, 0),
+        &check,
+        &mut |r| eprintln!("{r:?}"),
+    )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.len(), 6);
 }
@@ -140,14 +150,24 @@ fn shipped_core_trains(name: &str, config: &str, x: usize, n_inputs: usize) {
     let mut b = bench(Backend::Verilator, design, &golden.p, &Traffic::default());
     let t = std::time::Instant::now();
     let init = b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
-    assert_eq!(init.0, vec![("LS_INIT".to_string(), 30 * n_inputs as u64 + 3)]);
+    assert_eq!(
+        init.0,
+        vec![("LS_INIT".to_string(), 30 * n_inputs as u64 + 3)]
+    );
     let check = FcCheck {
         outputs: true,
         weights_after: vec![1, 5, 20],
         train: true,
     };
-    let reports = run_fc_core(&mut b, &mut golden, &feed.samples, feed.cfg, &check, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let reports = run_fc_core(
+        &mut b,
+        &mut golden,
+        &feed.samples,
+        feed.cfg,
+        &check,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     for r in &reports {
         for (state, want) in expected_cycles(n_inputs) {
             assert_eq!(r.cycles[state], want, "{name} image {}: {state}", r.image);
@@ -213,10 +233,20 @@ fn fc_core_streams_under_gaps_and_backpressure() {
             weights_after: vec![1, 5],
             train: true,
         };
-        let r = run_fc_core(&mut b, &mut golden, &feed.samples, feed.cfg, &check, &mut |_| {})
-            .unwrap_or_else(|e| panic!("traffic {k}: {e}"));
+        let r = run_fc_core(
+            &mut b,
+            &mut golden,
+            &feed.samples,
+            feed.cfg,
+            &check,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("traffic {k}: {e}"));
         // Stalls only stretch the cycle counts.
-        assert!(r.iter().all(|r| r.cycles["LS_INF"] >= 15_008), "traffic {k}");
+        assert!(
+            r.iter().all(|r| r.cycles["LS_INF"] >= 15_008),
+            "traffic {k}"
+        );
     }
 }
 
@@ -226,19 +256,36 @@ fn fc_core_inference_leaves_weights_unchanged() {
     let p = params(64, 32, 4);
     let (mut golden, samples) = random_case(&p, 4, 21);
     let w0 = golden.w.clone();
-    let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+    let mut b = bench(
+        Backend::Verilator,
+        small_design(&p),
+        &p,
+        &Traffic::default(),
+    );
     b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
     let check = FcCheck {
         outputs: true,
         weights_after: vec![4],
         train: false,
     };
-    let r = run_fc_core(&mut b, &mut golden, &samples, cfg(&p, 0), &check, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let r = run_fc_core(
+        &mut b,
+        &mut golden,
+        &samples,
+        cfg(&p, 0),
+        &check,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(golden.w, w0);
     for im in &r {
         let states: Vec<&str> = im.cycles.keys().map(|s| s.as_str()).collect();
-        assert_eq!(states, ["LS_FIN", "LS_INF", "LS_LOAD"], "image {}", im.image);
+        assert_eq!(
+            states,
+            ["LS_FIN", "LS_INF", "LS_LOAD"],
+            "image {}",
+            im.image
+        );
     }
     let (w, _) = b.read_weights().unwrap();
     assert_eq!(w, w0);
@@ -252,7 +299,12 @@ fn fc_core_stop_from_every_state() {
     let p = params(32, 16, 4);
     for state in 1..=8u64 {
         let (mut golden, samples) = random_case(&p, 3, 100 + state);
-        let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+        let mut b = bench(
+            Backend::Verilator,
+            small_design(&p),
+            &p,
+            &Traffic::default(),
+        );
         let c = cfg(&p, 0);
         let (s0, s1) = (&samples[0], &samples[1]);
         if state != 1 {
@@ -329,7 +381,12 @@ fn fc_core_reset_mid_image() {
     let p = params(32, 16, 4);
     for state in [3u64, 6] {
         let (mut golden, samples) = random_case(&p, 2, 300 + state);
-        let mut b = bench(Backend::Verilator, small_design(&p), &p, &Traffic::default());
+        let mut b = bench(
+            Backend::Verilator,
+            small_design(&p),
+            &p,
+            &Traffic::default(),
+        );
         b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
         let c = cfg(&p, 1);
         b.start_image(&samples[0].input, samples[0].label, c, true)
@@ -366,8 +423,15 @@ fn small_core_trains_bit_exactly_on_rust_hdl() {
         weights_after: vec![2],
         train: true,
     };
-    run_fc_core(&mut b, &mut golden, &samples, cfg(&p, 0), &check, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    run_fc_core(
+        &mut b,
+        &mut golden,
+        &samples,
+        cfg(&p, 0),
+        &check,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// One FC core 1 image (INIT and a training image, recorded from the Verilator bench)
@@ -398,8 +462,15 @@ fn fc_core1_image_on_icarus_has_no_x() {
         weights_after: vec![],
         train: true,
     };
-    run_fc_core(&mut b, &mut golden, &feed.samples, feed.cfg, &check, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    run_fc_core(
+        &mut b,
+        &mut golden,
+        &feed.samples,
+        feed.cfg,
+        &check,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let stim = recording.stimulus();
     let want = recording.trace();
     let t = std::time::Instant::now();
@@ -425,5 +496,59 @@ fn fc_core1_image_on_icarus_has_no_x() {
     want.backend = "verilator".into();
     if let Err(m) = compare(&want, &icarus) {
         panic!("{m}");
+    }
+}
+
+/// A wrong golden model is caught and named: the image, the state, what and which index.
+#[test]
+fn divergences_name_image_state_index_expected_and_got() {
+    use edgelearn_verif::rtl::RtlError;
+    let p = params(32, 16, 4);
+    let (golden, samples) = random_case(&p, 3, 9);
+    let check = FcCheck {
+        outputs: true,
+        weights_after: vec![1, 2, 3],
+        train: true,
+    };
+    // Only the weight checks can see a golden weight nobody reads (input 7 of a piece is
+    // zero in every image); a weight that matters changes an output first.
+    for (k, outputs_too) in [(7usize, false), (0, true)] {
+        let mut samples = samples.clone();
+        for s in samples.iter_mut() {
+            for piece in 0..4 {
+                s.input[piece * 8 + 7] = 0;
+            }
+            s.input[0] = 100;
+        }
+        let mut wrong = golden.clone();
+        wrong.w[k] = if wrong.w[k] > 0 { -31 } else { 31 };
+        let mut b = bench(
+            Backend::Verilator,
+            small_design(&p),
+            &p,
+            &Traffic::default(),
+        );
+        b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+        match run_fc_core(
+            &mut b,
+            &mut wrong,
+            &samples,
+            cfg(&p, 0),
+            &check,
+            &mut |_| {},
+        ) {
+            Err(RtlError::Divergence(d)) => {
+                assert_eq!((d.block.as_str(), d.image), ("fc_core_small", 0), "{d}");
+                if outputs_too {
+                    // An output, or else the weight itself after the image.
+                    assert!(d.state == "LS_INF" || d.index == k, "{d}");
+                } else {
+                    assert_eq!((d.state.as_str(), d.index), ("LS_WU", k), "{d}");
+                    assert!(d.what.contains("sub-layer 0, output 0, input 7"), "{d}");
+                    assert_eq!(d.expected, wrong.w[k].to_string(), "{d}");
+                }
+            }
+            other => panic!("expected a divergence, got {other:?}"),
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 mod bench;
 mod cnn;
+mod core;
 mod demo;
 mod emit;
 mod plot;
@@ -78,6 +79,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => sim::golden(&block, &stimulus, &out, force),
         Command::Vcd { command } => vcd::run(command),
         Command::Cnn { command } => cnn::run(command),
+        Command::Core { command } => core::run(command),
         Command::Train {
             config,
             data,

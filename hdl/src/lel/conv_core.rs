@@ -94,26 +94,53 @@ impl ConvCoreShape {
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         let s = self;
         if s.kernel != 3 {
-            return Err(("conv.kernel", format!("{}: the RTL has the thesis's 3x3 window", s.kernel)));
+            return Err((
+                "conv.kernel",
+                format!("{}: the RTL has the thesis's 3x3 window", s.kernel),
+            ));
         }
         if s.pool != 3 {
-            return Err(("conv.pool", format!("{}: the RTL pools the triout cache's three rows, so 3", s.pool)));
+            return Err((
+                "conv.pool",
+                format!(
+                    "{}: the RTL pools the triout cache's three rows, so 3",
+                    s.pool
+                ),
+            ));
         }
         if !(1..=4).contains(&s.in_channels) {
-            return Err(("input.channels", format!("{}: the image cache holds 1..=4 channels", s.in_channels)));
+            return Err((
+                "input.channels",
+                format!("{}: the image cache holds 1..=4 channels", s.in_channels),
+            ));
         }
         if !(9..=32).contains(&s.height) {
-            return Err(("input.height", format!("{} rows (padded): the RTL takes 9..=32", s.height)));
+            return Err((
+                "input.height",
+                format!("{} rows (padded): the RTL takes 9..=32", s.height),
+            ));
         }
         if !(9..=32).contains(&s.width) || s.width % 4 != 0 {
             return Err(("input.width", format!("{} columns (padded): the RTL takes multiples of 4 in 12..=32 (4 pixels per beat)", s.width)));
         }
         if s.out_channels == 0 || s.out_channels % s.in_channels != 0 {
-            return Err(("conv.out_channels", format!("{}: must be a multiple of the input channels", s.out_channels)));
+            return Err((
+                "conv.out_channels",
+                format!(
+                    "{}: must be a multiple of the input channels",
+                    s.out_channels
+                ),
+            ));
         }
         let (ph, pw) = ((s.height - 2) / 3, (s.width - 2) / 3);
         if (s.out_channels * ph * pw) % 4 != 0 {
-            return Err(("conv.out_channels", format!("{} x {ph} x {pw} pooled outputs do not fill beats of 4", s.out_channels)));
+            return Err((
+                "conv.out_channels",
+                format!(
+                    "{} x {ph} x {pw} pooled outputs do not fill beats of 4",
+                    s.out_channels
+                ),
+            ));
         }
         Ok(())
     }
@@ -387,8 +414,8 @@ impl<const CO: usize> Logic for ConvCore<CO> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, phase, cfg, label, got_label, live, loading, lch, lrow, lword,
-            wr_en, wr_addr, wr_data, ch, in_ch, grp, row, shift, win_valid, fy, fx, py, px,
-            pops, shamt, pk_n, pk_total
+            wr_en, wr_addr, wr_data, ch, in_ch, grp, row, shift, win_valid, fy, fx, py, px, pops,
+            shamt, pk_n, pk_total
         );
         for r in 0..3 {
             self.line[r].clock.next = self.clock.val();
@@ -411,8 +438,8 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
         self.room.next = self.fifo.count.val() < self.c_room.val();
-        self.run.next = (self.instr.val() == self.i_train.val())
-            | (self.instr.val() == self.i_inf.val());
+        self.run.next =
+            (self.instr.val() == self.i_train.val()) | (self.instr.val() == self.i_inf.val());
 
         // ---- Defaults.
         self.next_state.next = self.state.q.val();

@@ -98,7 +98,9 @@ impl FcCoreShape {
     pub fn check(&self, lanes: usize) -> Result<(), String> {
         let (n, o, p) = (self.inputs, self.outputs, self.pieces);
         if !(1..=4).contains(&p) {
-            return Err(format!("pieces {p}: the RTL has one cache of each cache X4 per piece, so 1..=4"));
+            return Err(format!(
+                "pieces {p}: the RTL has one cache of each cache X4 per piece, so 1..=4"
+            ));
         }
         if n == 0 || n % p != 0 || (n / p) % lanes != 0 {
             return Err(format!("inputs {n}: each of the {p} pieces must get a multiple of {lanes} inputs (one activation word holds {lanes})"));
@@ -108,17 +110,31 @@ impl FcCoreShape {
             return Err(format!("inputs {n}: {f} inputs per piece; the weight update needs at least {} to fetch the next pass's errors during a pass", lanes + 4));
         }
         if f / lanes > 1 << 12 {
-            return Err(format!("inputs {n}: {f} inputs per piece; the activation cache holds {} words", 1 << 12));
+            return Err(format!(
+                "inputs {n}: {f} inputs per piece; the activation cache holds {} words",
+                1 << 12
+            ));
         }
         if o == 0 || o % (p * lanes) != 0 {
-            return Err(format!("outputs {o}: must be a multiple of pieces x lanes = {}", p * lanes));
+            return Err(format!(
+                "outputs {o}: must be a multiple of pieces x lanes = {}",
+                p * lanes
+            ));
         }
         let g = o / p;
         if g > 1 << 10 || o / lanes > 1 << 10 {
-            return Err(format!("outputs {o}: at most {} outputs per piece and {} passes", 1 << 10, 1 << 10));
+            return Err(format!(
+                "outputs {o}: at most {} outputs per piece and {} passes",
+                1 << 10,
+                1 << 10
+            ));
         }
         if (g / lanes) * f > 1 << 16 {
-            return Err(format!("inputs {n} x outputs {o}: {} weight words per piece; the weight cache holds {}", (g / lanes) * f, 1 << 16));
+            return Err(format!(
+                "inputs {n} x outputs {o}: {} weight words per piece; the weight cache holds {}",
+                (g / lanes) * f,
+                1 << 16
+            ));
         }
         Ok(())
     }
@@ -550,11 +566,10 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, fresh, train, cfg, seeds_q, label, got_label, wr_en, wr_k,
-            wr_addr, wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1, lane_s2, first_s1, last_s1,
-            last_s2, addr_s1, addr_s2, addr_s3, addr_s4, inflight, po, lc_run, nrow, nword,
-            nlane, lcrow_s1, lclane_s1, bk_wait, gk, ga, pf_s1, pf_s2, pflane_s1, pflane_s2,
-            lc_q, lc_valid_q
+            self, clock, state, fresh, train, cfg, seeds_q, label, got_label, wr_en, wr_k, wr_addr,
+            wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1, lane_s2, first_s1, last_s1, last_s2,
+            addr_s1, addr_s2, addr_s3, addr_s4, inflight, po, lc_run, nrow, nword, nlane, lcrow_s1,
+            lclane_s1, bk_wait, gk, ga, pf_s1, pf_s2, pflane_s1, pflane_s2, lc_q, lc_valid_q
         );
         for j in 0..L {
             self.err_cur[j].clock.next = self.clock.val();
@@ -716,9 +731,7 @@ impl<
             }
             FcState::Read => {
                 self.sq_stall.next = !self.credit.val();
-                if self.seq.done.val()
-                    & !self.inflight.q.val().any()
-                    & !self.fifo.count.val().any()
+                if self.seq.done.val() & !self.inflight.q.val().any() & !self.fifo.count.val().any()
                 {
                     self.next_state.next = FcState::Idle;
                 }
@@ -812,10 +825,16 @@ impl<
 
         // ---- LC rows: INF (forward) after the last pass, BK (backward) after the loss.
         self.lc_read.next = false;
-        if (self.state.q.val() == FcState::Inf) & self.lc_run.q.val() & (self.nrow.q.val() != self.c_rows.val()) {
+        if (self.state.q.val() == FcState::Inf)
+            & self.lc_run.q.val()
+            & (self.nrow.q.val() != self.c_rows.val())
+        {
             self.lc_read.next = true;
         }
-        if (self.state.q.val() == FcState::Bk) & (self.bk_wait.q.val() == self.two2.val()) & (self.nrow.q.val() != self.c_rows.val()) {
+        if (self.state.q.val() == FcState::Bk)
+            & (self.bk_wait.q.val() == self.two2.val())
+            & (self.nrow.q.val() != self.c_rows.val())
+        {
             self.lc_read.next = true;
         }
         if (self.state.q.val() == FcState::Bk) & (self.bk_wait.q.val() != self.two2.val()) {
@@ -1089,14 +1108,24 @@ mod tests {
 
     #[test]
     fn shapes_outside_the_rtl_are_named() {
-        let s = |inputs, outputs, pieces| FcCoreShape { inputs, outputs, pieces };
+        let s = |inputs, outputs, pieces| FcCoreShape {
+            inputs,
+            outputs,
+            pieces,
+        };
         assert!(s(2400, 480, 4).check(4).is_ok());
         assert!(s(480, 480, 4).check(4).is_ok());
         assert!(s(1536, 480, 4).check(4).is_ok());
         assert!(s(2400, 480, 5).check(4).unwrap_err().contains("pieces 5"));
-        assert!(s(2404, 480, 4).check(4).unwrap_err().contains("inputs 2404"));
+        assert!(s(2404, 480, 4)
+            .check(4)
+            .unwrap_err()
+            .contains("inputs 2404"));
         assert!(s(16, 16, 4).check(4).unwrap_err().contains("at least 8"));
-        assert!(s(2400, 470, 4).check(4).unwrap_err().contains("outputs 470"));
+        assert!(s(2400, 470, 4)
+            .check(4)
+            .unwrap_err()
+            .contains("outputs 470"));
         assert!(s(2400 * 64, 480, 4).check(4).is_err());
     }
 }

@@ -118,7 +118,8 @@ impl<const D: usize, const N: usize> Logic for StreamFifo<D, N> {
     fn update(&mut self) {
         dff_setup!(self, clock, wptr, rptr, fill);
         self.pop.next = self.fill.q.val().any() & self.out_ready.val();
-        self.put.next = self.push.val() & ((self.fill.q.val() != self.depth.val()) | self.pop.val());
+        self.put.next =
+            self.push.val() & ((self.fill.q.val() != self.depth.val()) | self.pop.val());
         self.head_data.next = 0.into();
         self.head_user.next = 0.into();
         self.head_last.next = false;

@@ -109,7 +109,11 @@ impl NpyArray {
 
 /// Encodes `data` (C order) as a version-1.0 `.npy` file of little-endian int64 with `shape`.
 pub fn encode_npy_i64(shape: &[usize], data: &[i64]) -> Vec<u8> {
-    encode_npy(shape, "<i8", data.iter().flat_map(|v| v.to_le_bytes()).collect())
+    encode_npy(
+        shape,
+        "<i8",
+        data.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    )
 }
 
 /// Encodes `data` (C order) as a version-1.0 `.npy` file of int8 with `shape`.

@@ -83,7 +83,10 @@ fn weight_shape(p: &FcParams) -> Result<(usize, usize, usize), CodecError> {
         ));
     }
     if !(2..=8).contains(&p.weight_bits) {
-        return fail(format!("{}-bit weights do not fit a byte lane", p.weight_bits));
+        return fail(format!(
+            "{}-bit weights do not fit a byte lane",
+            p.weight_bits
+        ));
     }
     Ok((n / k, o / k, o / k / p.lanes))
 }
@@ -99,7 +102,11 @@ pub fn encode_fc_weights(p: &FcParams, w: &[i32]) -> Result<Vec<u64>, CodecError
         ));
     }
     let lim = 1i32 << (p.weight_bits - 1);
-    if let Some((i, v)) = w.iter().enumerate().find(|(_, v)| !(-lim..lim).contains(*v)) {
+    if let Some((i, v)) = w
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !(-lim..lim).contains(*v))
+    {
         return fail(format!(
             "weight {i} ({v}) does not fit in {} bits",
             p.weight_bits
@@ -259,7 +266,9 @@ mod tests {
     fn weight_beats_follow_spec_7_26() {
         let p = params();
         // w[k][j][i] = 100 k + 10 j + i would not fit; use a pattern inside -31..31.
-        let w: Vec<i32> = (0..p.pieces * 8 * 8).map(|n| (n as i32 % 63) - 31).collect();
+        let w: Vec<i32> = (0..p.pieces * 8 * 8)
+            .map(|n| (n as i32 % 63) - 31)
+            .collect();
         let beats = encode_fc_weights(&p, &w).unwrap();
         assert_eq!(beats.len(), 2 * 2 * 8);
         // Beat (k 1, pass 1, i 3): outputs j = 4..7 of sub-layer 1, input 3.
@@ -274,13 +283,19 @@ mod tests {
     fn malformed_streams_are_named() {
         let p = params();
         let e = decode_fc_weights(&p, &[0; 3]).unwrap_err();
-        assert!(e.0.contains("3 weight words received, the core has 32"), "{e}");
+        assert!(
+            e.0.contains("3 weight words received, the core has 32"),
+            "{e}"
+        );
         let mut beats = vec![0u64; 32];
         beats[5] = 0x40;
         let e = decode_fc_weights(&p, &beats).unwrap_err();
         assert!(e.0.contains("word 5 lane 0 (64)"), "{e}");
         beats[5] = 1 << 40;
-        assert!(decode_fc_weights(&p, &beats).unwrap_err().0.contains("above its 4 lanes"));
+        assert!(decode_fc_weights(&p, &beats)
+            .unwrap_err()
+            .0
+            .contains("above its 4 lanes"));
         let e = encode_fc_weights(&p, &vec![32; 128]).unwrap_err();
         assert!(e.0.contains("weight 0 (32)"), "{e}");
         assert!(pack_bytes(&[1, 2, 3], 4).is_err());
@@ -307,7 +322,11 @@ mod tests {
         assert_eq!(w & 7, 1);
         assert_eq!(FcCfg::from_word(w), c0);
         assert_eq!(FcCfg::from_word(w >> 12), c1);
-        assert_eq!((w >> 12) & 7, 4, "FC1's [2:0] is A1_ALPHA = FC0's alpha_next");
+        assert_eq!(
+            (w >> 12) & 7,
+            4,
+            "FC1's [2:0] is A1_ALPHA = FC0's alpha_next"
+        );
         assert_eq!(w >> 27, 0);
     }
 }

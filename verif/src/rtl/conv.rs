@@ -65,7 +65,13 @@ impl ConvBench {
         traffic: &Traffic,
     ) -> Result<Self> {
         let d = &*dut;
-        let s = StreamPorts::new(d, "s", "s_tvalid", Some("s_tready"), &["s_tdata", "s_tuser"])?;
+        let s = StreamPorts::new(
+            d,
+            "s",
+            "s_tvalid",
+            Some("s_tready"),
+            &["s_tdata", "s_tuser"],
+        )?;
         let m = StreamPorts::new(
             d,
             "m",
@@ -108,7 +114,10 @@ impl ConvBench {
 
     /// One cycle.
     pub fn cycle(&mut self) -> Result<()> {
-        tb::cycle(&mut *self.dut, &mut [&mut self.src, &mut self.sink, &mut self.mon])?;
+        tb::cycle(
+            &mut *self.dut,
+            &mut [&mut self.src, &mut self.sink, &mut self.mon],
+        )?;
         let s = self.dut.peek(self.conv_state)?;
         if s == self.state {
             self.run += 1;
@@ -185,7 +194,9 @@ impl ConvBench {
         self.until("CS_IDLE after CS_FIN", 16, |b| b.state == 0)?;
         let cycles = self.take_visits();
         let beats = self.outputs / 4;
-        self.until("every pooled beat", lim, |b| b.sink.received().len() >= beats)?;
+        self.until("every pooled beat", lim, |b| {
+            b.sink.received().len() >= beats
+        })?;
         let got = self.sink.take();
         Ok(ConvRun {
             pooled: unpack_bytes(&got.iter().map(|b| b[0]).collect::<Vec<_>>(), 4),

@@ -79,7 +79,11 @@ pub struct StateCycles(pub Vec<(String, u64)>);
 impl StateCycles {
     /// Total cycles of `state` (by name), over every visit.
     pub fn get(&self, state: &str) -> u64 {
-        self.0.iter().filter(|(s, _)| s == state).map(|(_, c)| c).sum()
+        self.0
+            .iter()
+            .filter(|(s, _)| s == state)
+            .map(|(_, c)| c)
+            .sum()
     }
 
     /// Cycles of every state visited, by name.
@@ -166,7 +170,13 @@ impl FcBench {
             class_num: d.port("class_num")?,
             classify_done: d.port("classify_done")?,
         };
-        let s = StreamPorts::new(d, "s", "s_tvalid", Some("s_tready"), &["s_tdata", "s_tuser"])?;
+        let s = StreamPorts::new(
+            d,
+            "s",
+            "s_tvalid",
+            Some("s_tready"),
+            &["s_tdata", "s_tuser"],
+        )?;
         let m = StreamPorts::new(
             d,
             "m",
@@ -219,7 +229,10 @@ impl FcBench {
 
     /// One clock cycle with the stream agents and the monitor.
     pub fn cycle(&mut self) -> Result<()> {
-        tb::cycle(&mut *self.dut, &mut [&mut self.src, &mut self.sink, &mut self.mon])?;
+        tb::cycle(
+            &mut *self.dut,
+            &mut [&mut self.src, &mut self.sink, &mut self.mon],
+        )?;
         let s = self.dut.peek(self.ports.layer_state)?;
         if s == self.state {
             self.run += 1;
@@ -231,7 +244,8 @@ impl FcBench {
             self.run = 1;
         }
         if self.dut.peek(self.ports.lc_valid)? != 0 {
-            self.dut.peek_into(self.ports.lc_data_out, &mut self.lc_buf)?;
+            self.dut
+                .peek_into(self.ports.lc_data_out, &mut self.lc_buf)?;
             self.lc = Some(unpack_words(&self.lc_buf, 23, self.p.classes, true));
             self.class = None;
             self.class_wait = ClassWait::Low;
@@ -363,7 +377,10 @@ impl FcBench {
         })?;
         let got = self.sink.take();
         let lc = self.lc.take().ok_or_else(|| {
-            RtlError::Other(format!("{}: no lc_valid pulse during the image", self.block))
+            RtlError::Other(format!(
+                "{}: no lc_valid pulse during the image",
+                self.block
+            ))
         })?;
         Ok(ImageRun {
             mm_out: unpack_bytes(&got.iter().map(|b| b[0]).collect::<Vec<_>>(), self.p.lanes),
@@ -420,7 +437,11 @@ impl FcBench {
         while quiet < 16 {
             self.cycle()?;
             waited += 1;
-            quiet = if self.sink.received().is_empty() { quiet + 1 } else { 0 };
+            quiet = if self.sink.received().is_empty() {
+                quiet + 1
+            } else {
+                0
+            };
             self.sink.take();
             if waited > self.limit() {
                 return Err(self.stuck("the output stream to drain after I_STOP", waited));
@@ -442,8 +463,10 @@ impl FcBench {
         self.src
             .push_packet(beats.into_iter().map(|b| vec![b, label as u64]));
         self.dut.poke(self.ports.model_cfg, cfg.word() as u64)?;
-        self.dut
-            .poke(self.ports.instr, if train { instr::TRAIN } else { instr::INF })?;
+        self.dut.poke(
+            self.ports.instr,
+            if train { instr::TRAIN } else { instr::INF },
+        )?;
         Ok(())
     }
 
@@ -578,7 +601,7 @@ pub fn run_fc_core(
                 let (k, j, ii) = (index / (g * f), (index / f) % g, index % f);
                 return Err(diverge(
                     if check.train { "LS_WU" } else { "LS_INF" },
-                    &format!("weight (sub-layer {k}, output {j}, input {ii}) = weight"),
+                    &format!("weight (sub-layer {k}, output {j}, input {ii})"),
                     (index, expected, got),
                 ));
             }

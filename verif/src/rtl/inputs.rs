@@ -62,7 +62,10 @@ pub fn fc_feed(cfg: &PlatformConfig, train: &ImageSet, n: usize, x: usize) -> Re
     if x >= net.cores.len() {
         return Err(RtlError::Config {
             key: "fc".into(),
-            message: format!("there is no FC core {x}; the configuration has {}", net.cores.len()),
+            message: format!(
+                "there is no FC core {x}; the configuration has {}",
+                net.cores.len()
+            ),
         });
     }
     let set = first(train, n)?;

@@ -70,7 +70,7 @@ impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: image {}, {}: {}[{}] expected {}, got {}",
+            "{}: image {}, {}: {} index {}: expected {}, got {}",
             self.block, self.image, self.state, self.what, self.index, self.expected, self.got
         )
     }
@@ -124,3 +124,65 @@ impl RtlError {
 
 /// Result of the rtl module.
 pub type Result<T, E = RtlError> = std::result::Result<T, E>;
+
+/// The cycles of every `LS_*` state of an FC core of `inputs` N, `outputs` O, `pieces` P
+/// and `lanes` L with a beat every cycle and the output always ready (docs/decisions.md
+/// D-FCCORE); W = N O / (L P) weight words. For the thesis's FC core 0 this is Table 4.1.
+pub fn fc_cycle_table(
+    inputs: usize,
+    outputs: usize,
+    pieces: usize,
+    lanes: usize,
+) -> Vec<(&'static str, u64)> {
+    let (n, o, p, l) = (inputs as u64, outputs as u64, pieces as u64, lanes as u64);
+    let w = n * o / (l * p);
+    vec![
+        ("LS_INIT", w + 3),
+        ("LS_LOAD", n / l + 2),
+        ("LS_INF", w + o / l + o + 8),
+        ("LS_LOSS", 1),
+        ("LS_BK", o + 9),
+        ("LS_WU", w + 4 * p + 1),
+        ("LS_FIN", 1),
+    ]
+}
+
+/// The cycles of every `CS_*` state of a conv core on a `channels x height x width` image
+/// with `out_channels` (CONV and POOL per output channel; docs/decisions.md D-CONVCORE).
+/// For the thesis's conv core this is Table 4.2.
+pub fn conv_cycle_table(channels: usize, height: usize, width: usize) -> Vec<(&'static str, u64)> {
+    let (c, h, w) = (channels as u64, height as u64, width as u64);
+    let ph = (h - 2) / 3;
+    let pw = (w - 2) / 3;
+    vec![
+        ("CS_LOAD", c * h * w / 4 + 2),
+        ("CS_CONV", 5 + (h - 2) * (w + 1)),
+        ("CS_POOL", 5 + ph * pw + 6 * (ph - 1)),
+        ("CS_FIN", 1),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycle_tables_are_the_thesis_tables() {
+        let t = fc_cycle_table(2400, 480, 4, 4);
+        assert_eq!(
+            t.iter().map(|e| e.1).collect::<Vec<_>>(),
+            [72_003, 602, 72_608, 1, 489, 72_017, 1]
+        );
+        let t1: Vec<u64> = fc_cycle_table(480, 480, 4, 4).iter().map(|e| e.1).collect();
+        assert_eq!(t1, [14_403, 122, 15_008, 1, 489, 14_417, 1]);
+        assert_eq!(
+            t[1..].iter().map(|e| e.1).sum::<u64>(),
+            145_718,
+            "Table 4.3 FC core 0"
+        );
+        assert_eq!(t1[1..].iter().sum::<u64>(), 30_038, "Table 4.3 FC core 1");
+        let c: Vec<u64> = conv_cycle_table(3, 32, 32).iter().map(|e| e.1).collect();
+        assert_eq!(c, [770, 995, 159, 1]);
+        assert_eq!(c[0] + 24 * (c[1] + c[2]) + c[3], 28_467);
+    }
+}
