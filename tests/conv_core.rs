@@ -142,3 +142,74 @@ fn conv_core_stop_and_reset_mid_image() {
         .unwrap_or_else(|e| panic!("after stopping in state {state}: {e}"));
     }
 }
+
+/// A small conv core's Yosys netlist (simulated by Icarus) computes what the RTL computes on
+/// an image with negative pixels and every kernel corner (rust-hdl pitfall P8).
+#[test]
+fn small_conv_core_netlist_equals_rtl() {
+    use edgelearn_hdl::design::{Design, Instance};
+    use edgelearn_hdl::lel::conv_core::{ConvCore, ConvCoreShape};
+    use edgelearn_sim::dut::record::Recorder;
+    use edgelearn_sim::{compare, RunOptions};
+    use edgelearn_verif::lel::conv::ConvBlock;
+    let kernels: Vec<i32> = (0..4 * 9)
+        .map(|i| [-31, 31, 0, -1, 1, 17, -17, 5, -9][i % 9] * if i / 9 % 2 == 0 { 1 } else { -1 })
+        .collect();
+    let shape = ConvCoreShape {
+        in_channels: 2,
+        height: 12,
+        width: 12,
+        out_channels: 4,
+        kernel: 3,
+        pool: 3,
+    };
+    let design = || -> Box<dyn Design> {
+        Box::new(Instance::new(
+            "conv_small",
+            ConvCore::<4>::new(shape, &kernels),
+        ))
+    };
+    let golden = ConvBlock {
+        input: (2, 12, 12),
+        channels: 4,
+        kernel: 3,
+        pool: 3,
+        frac: 5,
+        alpha: 0,
+        kernels: kernels.clone(),
+    };
+    let img: Vec<i32> = (0..2 * 144)
+        .map(|i| ((i * 53) % 256) as i32 - 128)
+        .collect();
+    let sample = inputs::Sample {
+        input: img,
+        label: 9,
+    };
+    let sim = simulator();
+    let dut = sim
+        .dut(Backend::Verilator, design(), &DutOptions::default())
+        .unwrap();
+    let (rec, recording) = Recorder::new(dut);
+    let mut b = ConvBench::new(Box::new(rec), (2, 12, 12), 4 * 9, &Traffic::default()).unwrap();
+    b.reset().unwrap();
+    run_conv_core(
+        &mut b,
+        &golden,
+        std::slice::from_ref(&sample),
+        true,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let stim = recording.stimulus();
+    let mut want = recording.trace();
+    let mut got = sim
+        .run(Backend::Netlist, design(), &stim, &RunOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .trace;
+    got.rows.remove(0);
+    want.rows.remove(0);
+    want.backend = "verilator".into();
+    if let Err(m) = compare(&want, &got) {
+        panic!("{m}");
+    }
+}

@@ -307,8 +307,8 @@ fn memory_backdoor_agrees_with_the_front_door() {
 fn declared_memories_match_the_verilator_models() {
     use edgelearn_sim::dut::verilator::VerilatorDut;
     let root = simulator().root().to_path_buf();
-    for entry in registry::blocks() {
-        let mut design = (entry.build)();
+    for entry in edgelearn_verif::rtl::designs::entries() {
+        let mut design = entry.build().unwrap();
         let declared: Vec<(String, usize, usize)> = design
             .memories()
             .into_iter()

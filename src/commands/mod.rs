@@ -21,7 +21,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     match cli.command {
         Command::Blocks => {
-            for b in edgelearn_hdl::registry::blocks() {
+            for b in edgelearn_verif::rtl::designs::entries() {
                 println!("{:<22} {}", b.name, b.summary);
             }
             Ok(ExitCode::SUCCESS)

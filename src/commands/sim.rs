@@ -2,11 +2,11 @@
 
 use super::train::output_path;
 use anyhow::{bail, Context};
-use edgelearn_hdl::registry;
 use edgelearn_sim::stimfile;
 use edgelearn_sim::trace::GoldenFile;
 use edgelearn_sim::{check, Backend, RunOptions, Simulator, Stimulus};
 use edgelearn_verif::blocks::golden_trace;
+use edgelearn_verif::rtl::designs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 fn load(block: &str, path: &Path) -> anyhow::Result<Stimulus> {
-    let design = registry::build(block)?;
+    let design = designs::build(block)?;
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (stim, missing) = stimfile::parse(block, design.ports(), &text)
@@ -50,7 +50,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         vcd: a.vcd.clone(),
         vcd_depth: a.vcd_depth,
     };
-    let run = Simulator::from_env().run(backend, registry::build(&a.block)?, &stim, &opts)?;
+    let run = Simulator::from_env().run(backend, designs::build(&a.block)?, &stim, &opts)?;
     eprintln!(
         "{} on {}: {} cycles in {:.3} s ({:.0} cycles/s){}",
         a.block,
@@ -81,7 +81,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
     }
     if a.check {
-        let expected = golden_trace(&a.block, registry::build(&a.block)?.ports(), &stim)
+        let expected = golden_trace(&a.block, designs::build(&a.block)?.ports(), &stim)
             .with_context(|| format!("no golden model for `{}`", a.block))?;
         match check(&expected, &run.trace) {
             Ok(n) => println!("bit-exact: {n} defined output values match the golden model"),
@@ -97,7 +97,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 pub fn golden(block: &str, stimulus: &Path, out: &Path, force: bool) -> anyhow::Result<ExitCode> {
     let stim = load(block, stimulus)?;
     output_path(out, force)?;
-    let expected = golden_trace(block, registry::build(block)?.ports(), &stim)
+    let expected = golden_trace(block, designs::build(block)?.ports(), &stim)
         .with_context(|| format!("no golden model for `{block}`"))?;
     let file = GoldenFile::from_expected(&expected);
     let text = if out.extension().is_some_and(|e| e == "csv") {
@@ -123,7 +123,7 @@ pub fn stimulus(
     out: &Path,
     force: bool,
 ) -> anyhow::Result<ExitCode> {
-    let design = registry::build(block)?;
+    let design = designs::build(block)?;
     let stim = edgelearn_verif::blocks::named_stimulus(block, kind, design.ports(), seed, cycles)
         .with_context(|| {
             format!(
