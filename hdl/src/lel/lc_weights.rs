@@ -91,6 +91,15 @@ impl<const C: usize, const BW: usize> Logic for LcWeights<C, BW> {
     }
 }
 
+crate::dut_io! {
+    impl[const C: usize, const BW: usize] LcWeights<C, BW> {
+        clock: yes,
+        inputs: [reset, seed, prog, step],
+        outputs: [weights],
+        notes: [weights: (true, C)],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,221 @@
+//! The cores' own sub-blocks against their golden models, on rust-hdl's simulator and on
+//! Verilator: the word sequencer (every cycle, with random stalls, gaps and drains), the
+//! output FIFO (every cycle, random pushes and back-pressure, TUSER and TLAST) and the LC
+//! weight generator (every row, against the serial LFSR).
+
+mod common;
+
+use common::simulator;
+use edgelearn_hdl::design::{Design, Instance};
+use edgelearn_hdl::lel::lc_weights::LelLcWeights;
+use edgelearn_hdl::lel::stream_fifo::CoreFifo;
+use edgelearn_hdl::lel::word_seq::WordSeq;
+use edgelearn_sim::dut::{unpack_words, Dut, DutOptions};
+use edgelearn_sim::Backend;
+use edgelearn_verif::golden::stream_fifo::StreamFifo;
+use edgelearn_verif::golden::word_seq::{word_seq, SeqDims};
+use edgelearn_verif::lel::lfsr_stream::lc_weights;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const BACKENDS: [Backend; 2] = [Backend::Native, Backend::Verilator];
+
+fn dut(backend: Backend, design: Box<dyn Design>) -> Box<dyn Dut> {
+    simulator()
+        .dut(backend, design, &DutOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn word_seq_issues_the_golden_order_with_stalls_gaps_and_drains() {
+    let cases = [
+        SeqDims {
+            pieces: 4,
+            passes: 3,
+            words: 9,
+            gap: true,
+            drain: 0,
+        },
+        SeqDims {
+            pieces: 3,
+            passes: 2,
+            words: 8,
+            gap: false,
+            drain: 4,
+        },
+        SeqDims {
+            pieces: 1,
+            passes: 1,
+            words: 1,
+            gap: false,
+            drain: 0,
+        },
+        SeqDims {
+            pieces: 2,
+            passes: 1,
+            words: 5,
+            gap: true,
+            drain: 3,
+        },
+    ];
+    for backend in BACKENDS {
+        let mut d = dut(
+            backend,
+            Box::new(Instance::new("word_seq", WordSeq::default())),
+        );
+        let port = |d: &dyn Dut, n: &str| d.port(n).unwrap();
+        let (start, stall) = (port(&*d, "start"), port(&*d, "stall"));
+        let outs: Vec<_> = ["emit", "piece", "pass", "index", "addr", "last", "done"]
+            .iter()
+            .map(|n| port(&*d, n))
+            .collect();
+        for (case, dims) in cases.iter().enumerate() {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(case as u64);
+            let stalls: Vec<bool> = (0..2000).map(|_| rng.random_bool(0.25)).collect();
+            let want = word_seq(*dims, &mut |c| stalls[c]);
+            for (n, v) in [
+                ("pieces", dims.pieces),
+                ("passes", dims.passes),
+                ("words", dims.words),
+            ] {
+                let p = port(&*d, n);
+                d.poke(p, v as u64).unwrap();
+            }
+            let (g, dr) = (port(&*d, "gap"), port(&*d, "drain"));
+            d.poke(g, dims.gap as u64).unwrap();
+            d.poke(dr, dims.drain as u64).unwrap();
+            d.poke(start, 1).unwrap();
+            d.step().unwrap();
+            d.poke(start, 0).unwrap();
+            for (c, w) in want.iter().enumerate() {
+                d.poke(stall, stalls[c] as u64).unwrap();
+                let got: Vec<u64> = outs.iter().map(|&o| d.peek(o).unwrap()).collect();
+                assert_eq!(got[6], 0, "{backend} case {case} cycle {c}: done early");
+                match w {
+                    None => assert_eq!(got[0], 0, "{backend} case {case} cycle {c}: idle"),
+                    Some(w) => assert_eq!(
+                        got[..6],
+                        [
+                            1,
+                            w.piece as u64,
+                            w.pass as u64,
+                            w.index as u64,
+                            w.addr as u64,
+                            w.last as u64
+                        ],
+                        "{backend} case {case} cycle {c}"
+                    ),
+                }
+                d.step().unwrap();
+            }
+            assert_eq!(d.peek(outs[6]).unwrap(), 1, "{backend} case {case}: done");
+            assert_eq!(d.peek(outs[0]).unwrap(), 0);
+        }
+    }
+}
+
+#[test]
+fn stream_fifo_is_the_golden_queue_under_random_traffic() {
+    for backend in BACKENDS {
+        let mut d = dut(
+            backend,
+            Box::new(Instance::new("stream_fifo", CoreFifo::default())),
+        );
+        let p = |d: &dyn Dut, n: &str| d.port(n).unwrap();
+        let (reset, push, data, user, last, ready) = (
+            p(&*d, "reset"),
+            p(&*d, "push"),
+            p(&*d, "in_data"),
+            p(&*d, "in_user"),
+            p(&*d, "in_last"),
+            p(&*d, "out_ready"),
+        );
+        let (valid, odata, ouser, olast, count) = (
+            p(&*d, "out_valid"),
+            p(&*d, "out_data"),
+            p(&*d, "out_user"),
+            p(&*d, "out_last"),
+            p(&*d, "count"),
+        );
+        d.poke(reset, 1).unwrap();
+        d.step().unwrap();
+        d.poke(reset, 0).unwrap();
+        let mut g = StreamFifo::new(8);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(77);
+        for c in 0..4000 {
+            // Phases: fill (ready rare), drain (push rare), mixed.
+            let (pp, pr) = match (c / 500) % 3 {
+                0 => (0.8, 0.1),
+                1 => (0.1, 0.9),
+                _ => (0.5, 0.5),
+            };
+            let beat = rng.random_bool(pp).then(|| {
+                (
+                    rng.random::<u32>() as u64,
+                    rng.random_range(0..16u64),
+                    rng.random_bool(0.2),
+                )
+            });
+            let r = rng.random_bool(pr);
+            let (b, u, l) = beat.unwrap_or((0, 0, false));
+            d.poke(push, beat.is_some() as u64).unwrap();
+            d.poke(data, b).unwrap();
+            d.poke(user, u).unwrap();
+            d.poke(last, l as u64).unwrap();
+            d.poke(ready, r as u64).unwrap();
+            let head = g.head();
+            assert_eq!(
+                d.peek(valid).unwrap(),
+                head.is_some() as u64,
+                "{backend} cycle {c}"
+            );
+            assert_eq!(
+                d.peek(count).unwrap(),
+                g.count() as u64,
+                "{backend} cycle {c}"
+            );
+            if let Some((hb, hu, hl)) = head {
+                let got = (
+                    d.peek(odata).unwrap(),
+                    d.peek(ouser).unwrap(),
+                    d.peek(olast).unwrap(),
+                );
+                assert_eq!(got, (hb, hu, hl as u64), "{backend} cycle {c}");
+            }
+            g.edge(beat, r);
+            d.step().unwrap();
+        }
+    }
+}
+
+#[test]
+fn lc_weights_are_the_serial_lfsr_rows_with_minus_32_read_as_minus_31() {
+    for backend in BACKENDS {
+        let mut d = dut(
+            backend,
+            Box::new(Instance::new("lc_weights", LelLcWeights::default())),
+        );
+        let p = |d: &dyn Dut, n: &str| d.port(n).unwrap();
+        let (seed, prog, step, weights) = (
+            p(&*d, "seed"),
+            p(&*d, "prog"),
+            p(&*d, "step"),
+            p(&*d, "weights"),
+        );
+        for s in [0x1ace_u32, 1, 0x1ffff] {
+            let want = lc_weights(s, 600, 10, 6);
+            assert!(want.iter().flatten().any(|&w| w == -31));
+            d.poke(seed, s as u64).unwrap();
+            d.poke(prog, 1).unwrap();
+            d.step().unwrap();
+            d.poke(prog, 0).unwrap();
+            d.poke(step, 1).unwrap();
+            for (n, row) in want.iter().enumerate() {
+                d.step().unwrap();
+                let got = unpack_words(&[d.peek(weights).unwrap()], 6, 10, true);
+                assert_eq!(&got, row, "{backend} seed {s:#x} row {n}");
+            }
+            d.poke(step, 0).unwrap();
+        }
+    }
+}
