@@ -619,3 +619,8 @@ fn small_core_netlist_equals_rtl() {
         },
     );
 }
+
+#[test]
+fn fc_core1_mnist_bit_exact_weights() {
+    shipped_core_trains("lel_fc_core1", "mnist", 1, 480);
+}

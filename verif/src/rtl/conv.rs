@@ -264,8 +264,9 @@ pub struct ConvImageReport {
     pub pool_per_channel: u64,
     /// Cycles from CS_LOAD to CS_FIN.
     pub total_cycles: u64,
-    /// Every pooled value, label and last flag equalled the golden model's.
-    pub bit_exact: bool,
+    /// `Some(true)` when every pooled value, label and last flag was compared with the golden
+    /// model's and equal; `None` when nothing was compared.
+    pub bit_exact: Option<bool>,
 }
 
 /// Run `samples` through the bench's conv core beside the golden block, stopping at the
@@ -330,7 +331,7 @@ pub fn run_conv_core(
             conv_per_channel: per("CS_CONV"),
             pool_per_channel: per("CS_POOL"),
             total_cycles: run.cycles.total(),
-            bit_exact: check,
+            bit_exact: check.then_some(true),
         };
         progress(&r);
         out.push(r);

@@ -499,9 +499,10 @@ pub struct FcImageReport {
     pub total_cycles: u64,
     /// Class predicted by the RTL.
     pub class: usize,
-    /// Whether every output, LC value, class (and the weights, when read back) equalled the
-    /// golden model's.
-    pub bit_exact: bool,
+    /// `Some(true)` when every output, LC value and class (and the weights, when read back)
+    /// was compared with the golden model's and equal; `None` when nothing was compared (a
+    /// difference stops the run with a [`Divergence`]).
+    pub bit_exact: Option<bool>,
     /// Whether the weights were read back after this image.
     pub weights_checked: bool,
 }
@@ -612,7 +613,7 @@ pub fn run_fc_core(
             cycles: run.cycles.by_state(),
             total_cycles: run.cycles.total(),
             class: run.class,
-            bit_exact: check.outputs,
+            bit_exact: check.outputs.then_some(true),
             weights_checked,
         };
         progress(&r);
