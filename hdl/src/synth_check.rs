@@ -6,7 +6,17 @@ use rust_hdl::prelude::*;
 use std::process::Command;
 
 /// Emit `block` as `name`, run `yosys synth -top name` and `verilator --lint-only`.
-pub fn assert_synthesizable<B: Block>(name: &str, mut block: B) {
+pub fn assert_synthesizable<B: Block>(name: &str, block: B) {
+    check(name, block, "synth")
+}
+
+/// As [`assert_synthesizable`], with Yosys elaborating (`hierarchy`, `proc`) instead of
+/// synthesizing: for tops whose generic synthesis takes minutes (memories become flip-flops).
+pub fn assert_elaborates<B: Block>(name: &str, block: B) {
+    check(name, block, "hierarchy -check; proc")
+}
+
+fn check<B: Block>(name: &str, mut block: B, yosys: &str) {
     block.connect_all();
     let v = verilog_named(name, &block).expect("structural check");
     // Under the target directory (the test binary is target/<profile>/deps/NAME), never the
@@ -27,8 +37,9 @@ pub fn assert_synthesizable<B: Block>(name: &str, mut block: B) {
         .arg("-q")
         .arg("-p")
         .arg(format!(
-            "read_verilog {}; synth -top {name}; check -assert",
-            file.display()
+            "read_verilog {}; hierarchy -top {name}; {}; check -assert",
+            file.display(),
+            if yosys == "synth" { format!("synth -top {name}") } else { yosys.to_string() }
         ))
         .output()
         .expect("yosys must be installed (make test installs it)");

@@ -721,6 +721,19 @@ impl<const CO: usize> Logic for ConvCore<CO> {
     }
 }
 
+impl<const CO: usize> crate::design::HasMemories for ConvCore<CO> {
+    /// The core's memories (its `DutIo` list) under `PATH.`, so a platform reaches them.
+    fn visit_memories(
+        &mut self,
+        path: &str,
+        f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
+    ) {
+        crate::design::DutIo::visit_memories(self, &mut |m, a| {
+            f(crate::design::join_path(path, &m), a)
+        });
+    }
+}
+
 crate::dut_io! {
     impl[const CO: usize] ConvCore<CO> {
         clock: yes,

@@ -1065,6 +1065,19 @@ impl<
     }
 }
 
+impl<const L: usize, const C: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const CW: usize, const BW: usize, const EW: usize> crate::design::HasMemories for FcCore<L, C, SW, WW, RW, AW, CW, BW, EW> {
+    /// The core's memories (its `DutIo` list) under `PATH.`, so a platform reaches them.
+    fn visit_memories(
+        &mut self,
+        path: &str,
+        f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
+    ) {
+        crate::design::DutIo::visit_memories(self, &mut |m, a| {
+            f(crate::design::join_path(path, &m), a)
+        });
+    }
+}
+
 crate::dut_io! {
     impl[
         const L: usize,

@@ -11,6 +11,8 @@ pub mod lfsr;
 pub mod loss;
 pub mod mac_lane;
 pub mod matmul;
+pub mod packet_fifo;
+pub mod platform;
 pub mod quant_relu;
 pub mod stream_fifo;
 pub mod tree_adder;

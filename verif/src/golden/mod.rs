@@ -12,6 +12,7 @@ pub mod lc_forward;
 pub mod lfsr;
 pub mod loss;
 pub mod matmul;
+pub mod packet_fifo;
 pub mod stream_fifo;
 pub mod tree_adder;
 pub mod tree_comparator;

@@ -96,6 +96,34 @@ pub fn prepare_all(cfg: &PlatformConfig, set: &ImageSet) -> Result<Vec<Vec<i32>>
         .collect()
 }
 
+/// The order in which [`train`] presents `n` training images, epoch after epoch: shuffled
+/// every epoch with xoshiro256++ seeded by SHA-256(master seed, "shuffle"), or file order
+/// when `train.shuffle` is off. The platform RTL is fed in this order, so both train the same.
+pub struct TrainOrder {
+    order: Vec<usize>,
+    rng: Xoshiro256PlusPlus,
+    shuffle: bool,
+}
+
+impl TrainOrder {
+    /// The order for `cfg` over `n` images.
+    pub fn new(cfg: &PlatformConfig, n: usize) -> Self {
+        TrainOrder {
+            order: (0..n).collect(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(derive_seed(cfg.seed, "shuffle")),
+            shuffle: cfg.train.shuffle,
+        }
+    }
+
+    /// The next epoch's order.
+    pub fn next_epoch(&mut self) -> &[usize] {
+        if self.shuffle {
+            self.order.shuffle(&mut self.rng);
+        }
+        &self.order
+    }
+}
+
 /// Train `cfg` on `train` for `epochs`, evaluating on `test` after every epoch.
 pub fn train(
     cfg: &PlatformConfig,
@@ -125,13 +153,10 @@ pub fn train(
     };
     let train_x = prepare_all(cfg, train)?;
     let test_x = prepare_all(cfg, test)?;
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(cfg.seed, "shuffle"));
+    let mut orders = TrainOrder::new(cfg, train.len());
     let mut reports = vec![];
     for epoch in 1..=epochs {
-        if cfg.train.shuffle {
-            order.shuffle(&mut rng);
-        }
+        let order = orders.next_epoch().to_vec();
         progress(Progress::EpochStart {
             epoch,
             images: order.len(),

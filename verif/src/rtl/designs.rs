@@ -10,6 +10,7 @@ use crate::lel::network::conv_kernels;
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore};
 use edgelearn_hdl::lel::fc_core::{FcCoreShape, LelFcCore};
+use edgelearn_hdl::lel::platform::{LelPlatform, PlatformShape};
 use edgelearn_hdl::registry;
 
 /// The thesis network (spec §1.2).
@@ -127,6 +128,33 @@ pub fn conv_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> 
     )))
 }
 
+/// The platform shape of `cfg` (two FC cores), if the RTL builds it.
+pub fn platform_shape(cfg: &PlatformConfig) -> Result<PlatformShape> {
+    if cfg.fc.len() != 2 {
+        return Err(config_error(
+            "fc",
+            format!(
+                "{} FC cores: the platform chains two (its 32-bit model_cfg holds two, spec §4.5)",
+                cfg.fc.len()
+            ),
+        ));
+    }
+    let shape = PlatformShape {
+        conv: conv_shape(cfg)?,
+        kernels: conv_kernels(cfg).map_err(|e| config_error("conv.kernels", e.0))?,
+        fc0: fc_shape(cfg, 0)?,
+        fc1: fc_shape(cfg, 1)?,
+    };
+    shape.check().map_err(|(key, m)| config_error(key, m))?;
+    Ok(shape)
+}
+
+/// The platform of `cfg` under `name`.
+pub fn platform_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
+    let shape = platform_shape(cfg)?;
+    Ok(Box::new(Instance::new(name, LelPlatform::new(shape))))
+}
+
 fn core(
     name: &'static str,
     summary: &str,
@@ -166,6 +194,16 @@ pub fn core_entries() -> Vec<DesignEntry> {
             "lel_conv_core_mnist",
             "conv core of the MNIST configuration: 1 x 28 x 28, depthwise 3x3 to 24 channels, ReLU, 3x3/3 max pool",
             || conv_design("lel_conv_core_mnist", &shipped_config("mnist")),
+        ),
+        core(
+            "lel_platform",
+            "the thesis platform: conv core -> FC core 0 -> FC core 1 with FIFOs, PL_* FSM, register file (thesis §4.3, Table 4.3)",
+            || platform_design("lel_platform", &shipped_config("thesis-cifar10")),
+        ),
+        core(
+            "lel_platform_mnist",
+            "the MNIST configuration's platform: 1 x 28 x 28 conv core -> FC0 (1536) -> FC1 (480)",
+            || platform_design("lel_platform_mnist", &shipped_config("mnist")),
         ),
     ]
 }

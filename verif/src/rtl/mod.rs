@@ -15,6 +15,7 @@ pub mod conv;
 pub mod designs;
 pub mod fc;
 pub mod inputs;
+pub mod platform;
 
 use std::fmt;
 

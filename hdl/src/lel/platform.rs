@@ -1,0 +1,1168 @@
+//! LelPlatform: the multi-core LEL platform (thesis §4.3, T:1314-1365; spec lel-platform.md
+//! §4.4-§4.6, §7-18, §7-21..§7-24, §7-30, §7-35, §7-36): the conv core, FC core 0 and FC
+//! core 1 in a pipeline with block-RAM FIFOs between them, the label carried with the data
+//! (TUSER), one classification result and one correct-counter per FC core, the `PL_*` FSM
+//! that sequences the cores' instructions over N images, and a register file.
+//!
+//! ```text
+//!  s_* --> [in FIFO] --+--> conv core --> [mid FIFO] --> FC core 0 --> [out FIFO] --> FC core 1
+//!                      |  (PL_INIT: FC0's, then FC1's weight words)  |  (PL_READ)      | (PL_READ)
+//!                      +---------------------------------------------+--> m_* <-------+
+//! ```
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock` | in | 1 | rising-edge clock |
+//! | `reset` | in | 1 | synchronous, active high: PL_IDLE, every core and FIFO reset, registers 0 |
+//! | `s_tdata` | in | 32 | input stream: INIT weight words (FC0's, then FC1's) or images (4 int8 pixels per beat, CHW) |
+//! | `s_tvalid` | in | 1 | input beat valid |
+//! | `s_tready` | out | 1 | the input FIFO has room |
+//! | `s_tuser` | in | 4 | the image's label (every beat of an image) |
+//! | `s_tlast` | in | 1 | stored, not used (images are counted in beats) |
+//! | `m_tdata` | out | 32 | output stream: the weight words in PL_READ (INIT's format) |
+//! | `m_tvalid` | out | 1 | output beat valid |
+//! | `m_tready` | in | 1 | output beat taken |
+//! | `m_tuser` | out | 4 | the FC core the word comes from (0, 1) |
+//! | `m_tlast` | out | 1 | the core's last word |
+//! | `reg_addr` | in | 8 | register word address ([`regs`]; byte address / 4) |
+//! | `reg_wdata` | in | 32 | write data |
+//! | `reg_we` | in | 1 | write `reg_wdata` to `reg_addr` at this edge |
+//! | `reg_rdata` | out | 32 | the register at `reg_addr` (combinational; reads have no side effects) |
+//!
+//! Sequencing (docs/decisions.md D-PLATFORM): a CTRL write of I_INIT, I_TRAIN, I_INF or
+//! I_READ starts PL_INIT, PL_TRAIN, PL_INF or PL_READ from PL_IDLE; I_STOP stops any state.
+//! PL_INIT gives FC0, then FC1, I_INIT and routes the input stream to it; PL_READ does the
+//! same with I_READ and routes the core's output to `m_*`. PL_TRAIN / PL_INF run N_TRAIN /
+//! N_TEST images: the conv core starts an image when the input FIFO holds all of it and the
+//! mid FIFO has room for its output; FC0 starts when the mid FIFO holds a whole image, FC1
+//! when the out FIFO does. Each core gets I_TRAIN (I_INF) from IDLE until its FIN and I_IDLE
+//! for the FIN cycle (§7-18), so an image follows the last after one IDLE cycle. The run
+//! ends when every core has taken N images, both FC cores have classified N and all are idle.
+//! Golden: `edgelearn_verif::lel::network`. Tests: `tests/platform.rs`.
+
+use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
+use super::fc_core::{FcCoreShape, LelFcCore};
+use super::packet_fifo::PacketFifo;
+use rust_hdl::prelude::*;
+
+/// The register file: word addresses (byte address / 4) and fields.
+pub mod regs {
+    /// W: [2:0] an instruction (I_INIT 1, I_TRAIN 2, I_INF 3, I_STOP 4, I_READ 5); reads 0.
+    pub const CTRL: u8 = 0x00;
+    /// R: [3:0] PL state, [7:4] conv state, [11:8] FC0 state, [15:12] FC1 state,
+    /// [16] flushing after I_STOP.
+    pub const STATUS: u8 = 0x01;
+    /// RW: model_cfg (§4.5): [2:0] CONV_ALPHA, [14:3] FC0's fields, [26:15] FC1's.
+    pub const MODEL_CFG: u8 = 0x02;
+    /// RW: [16:0] FC0's LC-weight LFSR seed.
+    pub const SEED_LC0: u8 = 0x03;
+    /// RW: [16:0] FC0's weight-update LFSR seed.
+    pub const SEED_WU0: u8 = 0x04;
+    /// RW: [16:0] FC1's LC-weight LFSR seed.
+    pub const SEED_LC1: u8 = 0x05;
+    /// RW: [16:0] FC1's weight-update LFSR seed.
+    pub const SEED_WU1: u8 = 0x06;
+    /// RW: images of a PL_TRAIN run.
+    pub const N_TRAIN: u8 = 0x07;
+    /// RW: images of a PL_INF run.
+    pub const N_TEST: u8 = 0x08;
+    /// RW: the epoch (0-based) that indexes the learning-rate table.
+    pub const EPOCH: u8 = 0x09;
+    /// RW: [4:0] entries of the learning-rate table in use (0: model_cfg's LR fields; >16
+    /// reads as 16).
+    pub const LR_LEN: u8 = 0x0a;
+    /// R: the model_cfg the cores get: MODEL_CFG with [8:6] and [20:18] from
+    /// `LR_TABLE[min(EPOCH, LR_LEN - 1)]` when LR_LEN > 0.
+    pub const CFG_ACTIVE: u8 = 0x0b;
+    /// R: cycles of the current (or last) PL_TRAIN / PL_INF run.
+    pub const RUN_CYCLES: u8 = 0x0c;
+    /// R: images the conv core started in this run.
+    pub const CONV_IMAGES: u8 = 0x0d;
+    /// R: images FC0 started in this run.
+    pub const FC0_IMAGES: u8 = 0x0e;
+    /// R: images FC1 started in this run.
+    pub const FC1_IMAGES: u8 = 0x0f;
+    /// R: images FC0 classified in this run.
+    pub const FC0_RESULTS: u8 = 0x10;
+    /// R: images FC1 classified in this run.
+    pub const FC1_RESULTS: u8 = 0x11;
+    /// R: FC0's classes equal to the label in this run.
+    pub const FC0_CORRECT: u8 = 0x12;
+    /// R: FC1's classes equal to the label in this run.
+    pub const FC1_CORRECT: u8 = 0x13;
+    /// R: FC0's last result: [3:0] class, [7:4] label.
+    pub const FC0_CLASS: u8 = 0x14;
+    /// R: FC1's last result: [3:0] class, [7:4] label.
+    pub const FC1_CLASS: u8 = 0x15;
+    /// R: cycles of the conv core's last visit outside CS_IDLE (an image).
+    pub const CONV_CYCLES: u8 = 0x16;
+    /// R: cycles of FC0's last visit outside LS_IDLE (an image, INIT or READ).
+    pub const FC0_CYCLES: u8 = 0x17;
+    /// R: cycles of FC1's last visit outside LS_IDLE.
+    pub const FC1_CYCLES: u8 = 0x18;
+    /// R: input FIFO: [15:0] beats held, [31:16] depth.
+    pub const IN_LEVEL: u8 = 0x19;
+    /// R: conv -> FC0 FIFO: [15:0] beats held, [31:16] depth.
+    pub const MID_LEVEL: u8 = 0x1a;
+    /// R: FC0 -> FC1 FIFO: [15:0] beats held, [31:16] depth.
+    pub const OUT_LEVEL: u8 = 0x1b;
+    /// R: beats of one input image.
+    pub const IMAGE_BEATS: u8 = 0x1c;
+    /// R: FC0's weight words.
+    pub const FC0_WORDS: u8 = 0x1d;
+    /// R: FC1's weight words.
+    pub const FC1_WORDS: u8 = 0x1e;
+    /// R: 0x4c454c31 ("LEL1").
+    pub const ID: u8 = 0x1f;
+    /// RW: 16 learning-rate entries, [2:0] FC0's LR_SHIFT, [5:3] FC1's.
+    pub const LR_TABLE: u8 = 0x20;
+    /// R: FC0's 10 LC outputs of its last image (Q12, sign-extended from 23 bits).
+    pub const FC0_LC: u8 = 0x30;
+    /// R: FC1's 10 LC outputs of its last image.
+    pub const FC1_LC: u8 = 0x40;
+    /// The ID register's value.
+    pub const ID_VALUE: u32 = 0x4c45_4c31;
+    /// Learning-rate table entries.
+    pub const LR_ENTRIES: usize = 16;
+    /// Cycles the FIFOs are held empty after I_STOP (the cores' output FIFOs drain).
+    pub const FLUSH_CYCLES: u64 = 32;
+}
+
+/// `PL_*` states (§4.6; READ is ours). The declaration order is the encoding.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum PlState {
+    /// 0: cores idle.
+    Idle,
+    /// 1: INIT of FC0, then FC1.
+    Init,
+    /// 2: N_TRAIN images trained.
+    Train,
+    /// 3: N_TEST images inferred.
+    Inf,
+    /// 4: FC0's, then FC1's weights streamed out.
+    Read,
+}
+
+/// What the platform is built from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlatformShape {
+    /// The conv core.
+    pub conv: ConvCoreShape,
+    /// Its kernels (`[c][dy][dx]`).
+    pub kernels: Vec<i32>,
+    /// FC core 0.
+    pub fc0: FcCoreShape,
+    /// FC core 1.
+    pub fc1: FcCoreShape,
+}
+
+/// Lanes per stream beat.
+const LANES: usize = 4;
+
+impl PlatformShape {
+    /// Beats of one input image.
+    pub fn image_beats(&self) -> usize {
+        self.conv.in_channels * self.conv.height * self.conv.width / LANES
+    }
+
+    /// Beats of one conv output (FC0's input).
+    pub fn conv_beats(&self) -> usize {
+        let (oh, ow) = (self.conv.height - 2, self.conv.width - 2);
+        self.conv.out_channels * (oh / self.conv.pool) * (ow / self.conv.pool) / LANES
+    }
+
+    /// Weight words of FC core `x`.
+    pub fn fc_words(&self, x: usize) -> usize {
+        let s = if x == 0 { self.fc0 } else { self.fc1 };
+        s.inputs * s.outputs / s.pieces / LANES
+    }
+
+    /// Depths of the input, mid and out FIFOs: the input FIFO holds an image, the mid FIFO
+    /// an image plus the conv core's output FIFO, the out FIFO two of FC0's outputs.
+    pub fn fifo_depths(&self) -> [usize; 3] {
+        [
+            self.image_beats().next_power_of_two(),
+            (self.conv_beats() + CONV_FIFO_DEPTH).next_power_of_two(),
+            (2 * self.fc0.outputs / LANES).next_power_of_two(),
+        ]
+    }
+
+    /// Why the cores do not chain, if they do not: `(config key, message)`.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        self.conv.check()?;
+        self.fc0.check(LANES).map_err(|m| ("fc[0]", m))?;
+        self.fc1.check(LANES).map_err(|m| ("fc[1]", m))?;
+        let conv_out = self.conv_beats() * LANES;
+        if self.fc0.inputs != conv_out {
+            return Err((
+                "fc[0]",
+                format!(
+                    "FC core 0 has {} inputs, the conv core gives {conv_out}",
+                    self.fc0.inputs
+                ),
+            ));
+        }
+        if self.fc1.inputs != self.fc0.outputs {
+            return Err((
+                "fc[1]",
+                format!(
+                    "FC core 1 has {} inputs, FC core 0 gives {}",
+                    self.fc1.inputs, self.fc0.outputs
+                ),
+            ));
+        }
+        if self
+            .fifo_depths()
+            .iter()
+            .any(|&d| d > super::packet_fifo::PACKET_FIFO_MAX_DEPTH)
+        {
+            return Err((
+                "input",
+                format!(
+                    "an image of {} beats needs FIFOs deeper than {}",
+                    self.image_beats(),
+                    super::packet_fifo::PACKET_FIFO_MAX_DEPTH
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The LEL platform.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct LelPlatform {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset.
+    pub reset: Signal<In, Bit>,
+    /// Input stream data.
+    pub s_tdata: Signal<In, Bits<32>>,
+    /// Input stream valid.
+    pub s_tvalid: Signal<In, Bit>,
+    /// Input stream ready.
+    pub s_tready: Signal<Out, Bit>,
+    /// Input stream label.
+    pub s_tuser: Signal<In, Bits<4>>,
+    /// Input stream last beat.
+    pub s_tlast: Signal<In, Bit>,
+    /// Output stream data.
+    pub m_tdata: Signal<Out, Bits<32>>,
+    /// Output stream valid.
+    pub m_tvalid: Signal<Out, Bit>,
+    /// Output stream ready.
+    pub m_tready: Signal<In, Bit>,
+    /// Output stream core index.
+    pub m_tuser: Signal<Out, Bits<4>>,
+    /// Output stream last word.
+    pub m_tlast: Signal<Out, Bit>,
+    /// Register address (words).
+    pub reg_addr: Signal<In, Bits<8>>,
+    /// Register write data.
+    pub reg_wdata: Signal<In, Bits<32>>,
+    /// Register write strobe.
+    pub reg_we: Signal<In, Bit>,
+    /// Register read data.
+    pub reg_rdata: Signal<Out, Bits<32>>,
+    // Cores and FIFOs.
+    conv: LelConvCore,
+    fc0: LelFcCore,
+    fc1: LelFcCore,
+    in_fifo: PacketFifo,
+    mid_fifo: PacketFifo,
+    out_fifo: PacketFifo,
+    // FSM.
+    state: DFF<PlState>,
+    phase: DFF<Bit>,
+    sent: DFF<Bit>,
+    flush: DFF<Bits<6>>,
+    stop_q: DFF<Bit>,
+    n_run: DFF<Bits<32>>,
+    // Registers.
+    model_cfg: DFF<Bits<32>>,
+    seed_lc0: DFF<Bits<17>>,
+    seed_wu0: DFF<Bits<17>>,
+    seed_lc1: DFF<Bits<17>>,
+    seed_wu1: DFF<Bits<17>>,
+    n_train: DFF<Bits<32>>,
+    n_test: DFF<Bits<32>>,
+    epoch: DFF<Bits<32>>,
+    lr_len: DFF<Bits<5>>,
+    lr_tab: [DFF<Bits<6>>; 16],
+    // Counters.
+    run_cycles: DFF<Bits<32>>,
+    conv_n: DFF<Bits<32>>,
+    fc0_n: DFF<Bits<32>>,
+    fc1_n: DFF<Bits<32>>,
+    res0: DFF<Bits<32>>,
+    res1: DFF<Bits<32>>,
+    ok0: DFF<Bits<32>>,
+    ok1: DFF<Bits<32>>,
+    cls0: DFF<Bits<8>>,
+    cls1: DFF<Bits<8>>,
+    lbl_cur0: DFF<Bits<4>>,
+    lbl_cur1: DFF<Bits<4>>,
+    lbl_lc0: DFF<Bits<4>>,
+    lbl_lc1: DFF<Bits<4>>,
+    need0: DFF<Bit>,
+    need1: DFF<Bit>,
+    done_q0: DFF<Bit>,
+    done_q1: DFF<Bit>,
+    cyc_conv: DFF<Bits<32>>,
+    cyc_fc0: DFF<Bits<32>>,
+    cyc_fc1: DFF<Bits<32>>,
+    last_conv: DFF<Bits<32>>,
+    last_fc0: DFF<Bits<32>>,
+    last_fc1: DFF<Bits<32>>,
+    // Combinational values, settled before their one assignment (D-HDLGEN).
+    cfg_eff: Signal<Local, Bits<32>>,
+    lr_idx: Signal<Local, Bits<32>>,
+    lr_pick: Signal<Local, Bits<6>>,
+    running: Signal<Local, Bit>,
+    cmd: Signal<Local, Bits<3>>,
+    ins_conv: Signal<Local, Bits<3>>,
+    ins_fc0: Signal<Local, Bits<3>>,
+    ins_fc1: Signal<Local, Bits<3>>,
+    start_conv: Signal<Local, Bit>,
+    start_fc0: Signal<Local, Bit>,
+    start_fc1: Signal<Local, Bit>,
+    to_conv: Signal<Local, Bit>,
+    to_fc0: Signal<Local, Bit>,
+    to_fc1: Signal<Local, Bit>,
+    rd_fc0: Signal<Local, Bit>,
+    rd_fc1: Signal<Local, Bit>,
+    in_take: Signal<Local, Bit>,
+    fifo_rst: Signal<Local, Bit>,
+    cdone0: Signal<Local, Bit>,
+    cdone1: Signal<Local, Bit>,
+    rd: Signal<Local, Bits<32>>,
+    pl_code: Signal<Local, Bits<4>>,
+    status: Signal<Local, Bits<32>>,
+    lc_pick: Signal<Local, Bits<23>>,
+    lc_hit: Signal<Local, Bit>,
+    lr_rd: Signal<Local, Bits<6>>,
+    lr_hit: Signal<Local, Bit>,
+    wr: Signal<Local, Bit>,
+    // Constants.
+    c_img_beats: Constant<Bits<16>>,
+    c_conv_room: Constant<Bits<16>>,
+    c_mid_depth: Constant<Bits<16>>,
+    c_depths: [Constant<Bits<32>>; 3],
+    c_fc0_words: Constant<Bits<32>>,
+    c_fc1_words: Constant<Bits<32>>,
+    c_id: Constant<Bits<32>>,
+    c_addr: [Constant<Bits<8>>; 32],
+    c_lr_addr: [Constant<Bits<8>>; 16],
+    c_lr_id: [Constant<Bits<32>>; 16],
+    c_lc0_addr: [Constant<Bits<8>>; 10],
+    c_lc1_addr: [Constant<Bits<8>>; 10],
+    c_sext: Constant<Bits<32>>,
+    c_lr_mask: Constant<Bits<32>>,
+    c_flush: Constant<Bits<6>>,
+    i_idle: Constant<Bits<3>>,
+    i_init: Constant<Bits<3>>,
+    i_train: Constant<Bits<3>>,
+    i_inf: Constant<Bits<3>>,
+    i_stop: Constant<Bits<3>>,
+    i_read: Constant<Bits<3>>,
+    s_idle: Constant<Bits<4>>,
+    s_fin_fc: Constant<Bits<4>>,
+    s_fin_conv: Constant<Bits<4>>,
+    one32: Constant<Bits<32>>,
+    one6: Constant<Bits<6>>,
+    sixteen5: Constant<Bits<5>>,
+    _shape: PlatformShape,
+}
+
+impl LelPlatform {
+    /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
+    pub fn new(shape: PlatformShape) -> Self {
+        if let Err((key, m)) = shape.check() {
+            panic!("LelPlatform: {key}: {m}");
+        }
+        let [d_in, d_mid, d_out] = shape.fifo_depths();
+        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
+        let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
+        let i3 = |v: u64| Constant::new(Bits::<3>::from(v));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_tdata: Default::default(),
+            s_tvalid: Default::default(),
+            s_tready: Default::default(),
+            s_tuser: Default::default(),
+            s_tlast: Default::default(),
+            m_tdata: Default::default(),
+            m_tvalid: Default::default(),
+            m_tready: Default::default(),
+            m_tuser: Default::default(),
+            m_tlast: Default::default(),
+            reg_addr: Default::default(),
+            reg_wdata: Default::default(),
+            reg_we: Default::default(),
+            reg_rdata: Default::default(),
+            conv: LelConvCore::new(shape.conv, &shape.kernels),
+            fc0: LelFcCore::new(shape.fc0),
+            fc1: LelFcCore::new(shape.fc1),
+            in_fifo: PacketFifo::new(d_in),
+            mid_fifo: PacketFifo::new(d_mid),
+            out_fifo: PacketFifo::new(d_out),
+            state: Default::default(),
+            phase: Default::default(),
+            sent: Default::default(),
+            flush: Default::default(),
+            stop_q: Default::default(),
+            n_run: Default::default(),
+            model_cfg: Default::default(),
+            seed_lc0: Default::default(),
+            seed_wu0: Default::default(),
+            seed_lc1: Default::default(),
+            seed_wu1: Default::default(),
+            n_train: Default::default(),
+            n_test: Default::default(),
+            epoch: Default::default(),
+            lr_len: Default::default(),
+            lr_tab: array_init::array_init(|_| Default::default()),
+            run_cycles: Default::default(),
+            conv_n: Default::default(),
+            fc0_n: Default::default(),
+            fc1_n: Default::default(),
+            res0: Default::default(),
+            res1: Default::default(),
+            ok0: Default::default(),
+            ok1: Default::default(),
+            cls0: Default::default(),
+            cls1: Default::default(),
+            lbl_cur0: Default::default(),
+            lbl_cur1: Default::default(),
+            lbl_lc0: Default::default(),
+            lbl_lc1: Default::default(),
+            need0: Default::default(),
+            need1: Default::default(),
+            done_q0: Default::default(),
+            done_q1: Default::default(),
+            cyc_conv: Default::default(),
+            cyc_fc0: Default::default(),
+            cyc_fc1: Default::default(),
+            last_conv: Default::default(),
+            last_fc0: Default::default(),
+            last_fc1: Default::default(),
+            cfg_eff: Default::default(),
+            lr_idx: Default::default(),
+            lr_pick: Default::default(),
+            running: Default::default(),
+            cmd: Default::default(),
+            ins_conv: Default::default(),
+            ins_fc0: Default::default(),
+            ins_fc1: Default::default(),
+            start_conv: Default::default(),
+            start_fc0: Default::default(),
+            start_fc1: Default::default(),
+            to_conv: Default::default(),
+            to_fc0: Default::default(),
+            to_fc1: Default::default(),
+            rd_fc0: Default::default(),
+            rd_fc1: Default::default(),
+            in_take: Default::default(),
+            fifo_rst: Default::default(),
+            cdone0: Default::default(),
+            cdone1: Default::default(),
+            rd: Default::default(),
+            pl_code: Default::default(),
+            status: Default::default(),
+            lc_pick: Default::default(),
+            lc_hit: Default::default(),
+            lr_rd: Default::default(),
+            lr_hit: Default::default(),
+            wr: Default::default(),
+            c_img_beats: c16(shape.image_beats()),
+            c_conv_room: c16(d_mid - shape.conv_beats() - CONV_FIFO_DEPTH),
+            c_mid_depth: c16(d_mid),
+            c_depths: [c32(d_in as u64), c32(d_mid as u64), c32(d_out as u64)],
+            c_fc0_words: c32(shape.fc_words(0) as u64),
+            c_fc1_words: c32(shape.fc_words(1) as u64),
+            c_id: c32(regs::ID_VALUE as u64),
+            c_addr: array_init::array_init(|j| Constant::new(Bits::<8>::from(j as u64))),
+            c_lr_addr: array_init::array_init(|j| {
+                Constant::new(Bits::<8>::from((regs::LR_TABLE as usize + j) as u64))
+            }),
+            c_lr_id: array_init::array_init(|j| c32(j as u64)),
+            c_lc0_addr: array_init::array_init(|j| {
+                Constant::new(Bits::<8>::from((regs::FC0_LC as usize + j) as u64))
+            }),
+            c_lc1_addr: array_init::array_init(|j| {
+                Constant::new(Bits::<8>::from((regs::FC1_LC as usize + j) as u64))
+            }),
+            c_sext: c32(0xff80_0000),
+            c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
+            c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES)),
+            i_idle: i3(0),
+            i_init: i3(1),
+            i_train: i3(2),
+            i_inf: i3(3),
+            i_stop: i3(4),
+            i_read: i3(5),
+            s_idle: Constant::new(Bits::<4>::from(0u64)),
+            s_fin_fc: Constant::new(Bits::<4>::from(7u64)),
+            s_fin_conv: Constant::new(Bits::<4>::from(4u64)),
+            one32: c32(1),
+            one6: Constant::new(Bits::<6>::from(1u64)),
+            sixteen5: Constant::new(Bits::<5>::from(16u64)),
+            _shape: shape,
+        }
+    }
+
+    /// The shape this platform was built for.
+    pub fn shape(&self) -> &PlatformShape {
+        &self._shape
+    }
+}
+
+impl Logic for LelPlatform {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, phase, sent, flush, stop_q, n_run, model_cfg, seed_lc0, seed_wu0,
+            seed_lc1, seed_wu1, n_train, n_test, epoch, lr_len, run_cycles, conv_n, fc0_n, fc1_n,
+            res0, res1, ok0, ok1, cls0, cls1, lbl_cur0, lbl_cur1, lbl_lc0, lbl_lc1, need0, need1,
+            done_q0, done_q1, cyc_conv, cyc_fc0, cyc_fc1, last_conv, last_fc0, last_fc1
+        );
+        for j in 0..16 {
+            self.lr_tab[j].clock.next = self.clock.val();
+            self.lr_tab[j].d.next = self.lr_tab[j].q.val();
+        }
+        self.conv.clock.next = self.clock.val();
+        self.fc0.clock.next = self.clock.val();
+        self.fc1.clock.next = self.clock.val();
+        self.in_fifo.clock.next = self.clock.val();
+        self.mid_fifo.clock.next = self.clock.val();
+        self.out_fifo.clock.next = self.clock.val();
+        self.conv.reset.next = self.reset.val();
+        self.fc0.reset.next = self.reset.val();
+        self.fc1.reset.next = self.reset.val();
+
+        // ---- The configuration the cores see: LR fields from the table (§7-23).
+        self.lr_idx.next = self.epoch.q.val();
+        if bit_cast::<32, 5>(self.lr_len.q.val()) <= self.epoch.q.val() {
+            self.lr_idx.next = bit_cast::<32, 5>(self.lr_len.q.val()) - self.one32.val();
+        }
+        if self.lr_len.q.val() > self.sixteen5.val() {
+            self.lr_idx.next = self.c_lr_id[15].val();
+            if self.epoch.q.val() < self.c_lr_id[15].val() {
+                self.lr_idx.next = self.epoch.q.val();
+            }
+        }
+        self.lr_pick.next = 0.into();
+        for j in 0..16 {
+            if self.lr_idx.val() == self.c_lr_id[j].val() {
+                self.lr_pick.next = self.lr_tab[j].q.val();
+            }
+        }
+        self.cfg_eff.next = self.model_cfg.q.val();
+        if self.lr_len.q.val().any() {
+            self.cfg_eff.next = (self.model_cfg.q.val() & self.c_lr_mask.val())
+                | (bit_cast::<32, 3>(self.lr_pick.val().get_bits::<3>(0)) << 6)
+                | (bit_cast::<32, 3>(self.lr_pick.val().get_bits::<3>(3)) << 18);
+        }
+
+        // ---- Defaults.
+        self.running.next =
+            (self.state.q.val() == PlState::Train) | (self.state.q.val() == PlState::Inf);
+        self.cmd.next = self.i_train.val();
+        if self.state.q.val() == PlState::Inf {
+            self.cmd.next = self.i_inf.val();
+        }
+        self.ins_conv.next = self.i_idle.val();
+        self.ins_fc0.next = self.i_idle.val();
+        self.ins_fc1.next = self.i_idle.val();
+        self.start_conv.next = false;
+        self.start_fc0.next = false;
+        self.start_fc1.next = false;
+        self.to_conv.next = false;
+        self.to_fc0.next = false;
+        self.to_fc1.next = false;
+        self.rd_fc0.next = false;
+        self.rd_fc1.next = false;
+        self.wr.next = self.reg_we.val() & (self.reg_addr.val() == self.c_addr[0].val());
+
+        // ---- PL FSM.
+        match self.state.q.val() {
+            PlState::Idle => {
+                if self.wr.val() & !self.flush.q.val().any() {
+                    if self.reg_wdata.val().get_bits::<3>(0) == self.i_init.val() {
+                        self.state.d.next = PlState::Init;
+                        self.phase.d.next = false;
+                        self.sent.d.next = false;
+                    }
+                    if self.reg_wdata.val().get_bits::<3>(0) == self.i_read.val() {
+                        self.state.d.next = PlState::Read;
+                        self.phase.d.next = false;
+                        self.sent.d.next = false;
+                    }
+                    if (self.reg_wdata.val().get_bits::<3>(0) == self.i_train.val())
+                        | (self.reg_wdata.val().get_bits::<3>(0) == self.i_inf.val())
+                    {
+                        self.state.d.next = PlState::Train;
+                        self.n_run.d.next = self.n_train.q.val();
+                        if self.reg_wdata.val().get_bits::<3>(0) == self.i_inf.val() {
+                            self.state.d.next = PlState::Inf;
+                            self.n_run.d.next = self.n_test.q.val();
+                        }
+                        self.run_cycles.d.next = 0.into();
+                        self.conv_n.d.next = 0.into();
+                        self.fc0_n.d.next = 0.into();
+                        self.fc1_n.d.next = 0.into();
+                        self.res0.d.next = 0.into();
+                        self.res1.d.next = 0.into();
+                        self.ok0.d.next = 0.into();
+                        self.ok1.d.next = 0.into();
+                    }
+                }
+            }
+            PlState::Init => {
+                // FC0 (phase 0), then FC1: I_INIT until the core leaves LS_IDLE, the input
+                // stream to it until it is back.
+                if !self.phase.q.val() {
+                    self.to_fc0.next = true;
+                    if !self.sent.q.val() {
+                        self.ins_fc0.next = self.i_init.val();
+                        if self.fc0.layer_state.val() != self.s_idle.val() {
+                            self.sent.d.next = true;
+                        }
+                    } else if self.fc0.layer_state.val() == self.s_idle.val() {
+                        self.phase.d.next = true;
+                        self.sent.d.next = false;
+                    }
+                } else {
+                    self.to_fc1.next = true;
+                    if !self.sent.q.val() {
+                        self.ins_fc1.next = self.i_init.val();
+                        if self.fc1.layer_state.val() != self.s_idle.val() {
+                            self.sent.d.next = true;
+                        }
+                    } else if self.fc1.layer_state.val() == self.s_idle.val() {
+                        self.state.d.next = PlState::Idle;
+                    }
+                }
+            }
+            PlState::Read => {
+                if !self.phase.q.val() {
+                    self.rd_fc0.next = true;
+                    if !self.sent.q.val() {
+                        self.ins_fc0.next = self.i_read.val();
+                        if self.fc0.layer_state.val() != self.s_idle.val() {
+                            self.sent.d.next = true;
+                        }
+                    } else if self.fc0.layer_state.val() == self.s_idle.val() {
+                        self.phase.d.next = true;
+                        self.sent.d.next = false;
+                    }
+                } else {
+                    self.rd_fc1.next = true;
+                    if !self.sent.q.val() {
+                        self.ins_fc1.next = self.i_read.val();
+                        if self.fc1.layer_state.val() != self.s_idle.val() {
+                            self.sent.d.next = true;
+                        }
+                    } else if self.fc1.layer_state.val() == self.s_idle.val() {
+                        self.state.d.next = PlState::Idle;
+                    }
+                }
+            }
+            _ => {
+                // PL_TRAIN / PL_INF: each core runs images as its input becomes whole.
+                self.to_conv.next = true;
+                self.run_cycles.d.next = self.run_cycles.q.val() + self.one32.val();
+                if self.conv.conv_state.val() == self.s_idle.val() {
+                    self.start_conv.next = (self.conv_n.q.val() != self.n_run.q.val())
+                        & (self.in_fifo.count.val() >= self.c_img_beats.val())
+                        & (self.mid_fifo.count.val() <= self.c_conv_room.val());
+                } else if self.conv.conv_state.val() != self.s_fin_conv.val() {
+                    self.ins_conv.next = self.cmd.val();
+                }
+                if self.fc0.layer_state.val() == self.s_idle.val() {
+                    self.start_fc0.next = (self.fc0_n.q.val() != self.n_run.q.val())
+                        & self.mid_fifo.packets.val().any();
+                } else if self.fc0.layer_state.val() != self.s_fin_fc.val() {
+                    self.ins_fc0.next = self.cmd.val();
+                }
+                if self.fc1.layer_state.val() == self.s_idle.val() {
+                    self.start_fc1.next = (self.fc1_n.q.val() != self.n_run.q.val())
+                        & self.out_fifo.packets.val().any();
+                } else if self.fc1.layer_state.val() != self.s_fin_fc.val() {
+                    self.ins_fc1.next = self.cmd.val();
+                }
+                if self.start_conv.val() {
+                    self.ins_conv.next = self.cmd.val();
+                    self.conv_n.d.next = self.conv_n.q.val() + self.one32.val();
+                }
+                if self.start_fc0.val() {
+                    self.ins_fc0.next = self.cmd.val();
+                    self.fc0_n.d.next = self.fc0_n.q.val() + self.one32.val();
+                }
+                if self.start_fc1.val() {
+                    self.ins_fc1.next = self.cmd.val();
+                    self.fc1_n.d.next = self.fc1_n.q.val() + self.one32.val();
+                }
+                if (self.conv_n.q.val() == self.n_run.q.val())
+                    & (self.fc0_n.q.val() == self.n_run.q.val())
+                    & (self.fc1_n.q.val() == self.n_run.q.val())
+                    & (self.res0.q.val() == self.n_run.q.val())
+                    & (self.res1.q.val() == self.n_run.q.val())
+                    & (self.conv.conv_state.val() == self.s_idle.val())
+                    & (self.fc0.layer_state.val() == self.s_idle.val())
+                    & (self.fc1.layer_state.val() == self.s_idle.val())
+                {
+                    self.state.d.next = PlState::Idle;
+                }
+            }
+        }
+
+        // ---- Labels and results (one classification and one correct-counter per FC core).
+        if self.start_fc0.val() {
+            self.need0.d.next = true;
+        }
+        if self.start_fc1.val() {
+            self.need1.d.next = true;
+        }
+        if self.need0.q.val() & self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val() {
+            self.lbl_cur0.d.next = self.mid_fifo.m_tuser.val();
+            self.need0.d.next = false;
+        }
+        if self.need1.q.val() & self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val() {
+            self.lbl_cur1.d.next = self.out_fifo.m_tuser.val();
+            self.need1.d.next = false;
+        }
+        if self.fc0.lc_valid.val() {
+            self.lbl_lc0.d.next = self.lbl_cur0.q.val();
+        }
+        if self.fc1.lc_valid.val() {
+            self.lbl_lc1.d.next = self.lbl_cur1.q.val();
+        }
+        self.done_q0.d.next = self.fc0.classify_done.val();
+        self.done_q1.d.next = self.fc1.classify_done.val();
+        self.cdone0.next = self.fc0.classify_done.val() & !self.done_q0.q.val();
+        self.cdone1.next = self.fc1.classify_done.val() & !self.done_q1.q.val();
+        if self.cdone0.val() {
+            self.res0.d.next = self.res0.q.val() + self.one32.val();
+            self.cls0.d.next = bit_cast::<8, 4>(self.fc0.class_num.val())
+                | (bit_cast::<8, 4>(self.lbl_lc0.q.val()) << 4);
+            if self.fc0.class_num.val() == self.lbl_lc0.q.val() {
+                self.ok0.d.next = self.ok0.q.val() + self.one32.val();
+            }
+        }
+        if self.cdone1.val() {
+            self.res1.d.next = self.res1.q.val() + self.one32.val();
+            self.cls1.d.next = bit_cast::<8, 4>(self.fc1.class_num.val())
+                | (bit_cast::<8, 4>(self.lbl_lc1.q.val()) << 4);
+            if self.fc1.class_num.val() == self.lbl_lc1.q.val() {
+                self.ok1.d.next = self.ok1.q.val() + self.one32.val();
+            }
+        }
+
+        // ---- Cycles of each core's visits outside IDLE.
+        if self.conv.conv_state.val() != self.s_idle.val() {
+            self.cyc_conv.d.next = self.cyc_conv.q.val() + self.one32.val();
+        } else if self.cyc_conv.q.val().any() {
+            self.last_conv.d.next = self.cyc_conv.q.val();
+            self.cyc_conv.d.next = 0.into();
+        }
+        if self.fc0.layer_state.val() != self.s_idle.val() {
+            self.cyc_fc0.d.next = self.cyc_fc0.q.val() + self.one32.val();
+        } else if self.cyc_fc0.q.val().any() {
+            self.last_fc0.d.next = self.cyc_fc0.q.val();
+            self.cyc_fc0.d.next = 0.into();
+        }
+        if self.fc1.layer_state.val() != self.s_idle.val() {
+            self.cyc_fc1.d.next = self.cyc_fc1.q.val() + self.one32.val();
+        } else if self.cyc_fc1.q.val().any() {
+            self.last_fc1.d.next = self.cyc_fc1.q.val();
+            self.cyc_fc1.d.next = 0.into();
+        }
+
+        // ---- Register writes (CTRL is handled by the FSM).
+        if self.reg_we.val() {
+            if self.reg_addr.val() == self.c_addr[2].val() {
+                self.model_cfg.d.next = self.reg_wdata.val();
+            }
+            if self.reg_addr.val() == self.c_addr[3].val() {
+                self.seed_lc0.d.next = self.reg_wdata.val().get_bits::<17>(0);
+            }
+            if self.reg_addr.val() == self.c_addr[4].val() {
+                self.seed_wu0.d.next = self.reg_wdata.val().get_bits::<17>(0);
+            }
+            if self.reg_addr.val() == self.c_addr[5].val() {
+                self.seed_lc1.d.next = self.reg_wdata.val().get_bits::<17>(0);
+            }
+            if self.reg_addr.val() == self.c_addr[6].val() {
+                self.seed_wu1.d.next = self.reg_wdata.val().get_bits::<17>(0);
+            }
+            if self.reg_addr.val() == self.c_addr[7].val() {
+                self.n_train.d.next = self.reg_wdata.val();
+            }
+            if self.reg_addr.val() == self.c_addr[8].val() {
+                self.n_test.d.next = self.reg_wdata.val();
+            }
+            if self.reg_addr.val() == self.c_addr[9].val() {
+                self.epoch.d.next = self.reg_wdata.val();
+            }
+            if self.reg_addr.val() == self.c_addr[10].val() {
+                self.lr_len.d.next = self.reg_wdata.val().get_bits::<5>(0);
+            }
+            for j in 0..16 {
+                if self.reg_addr.val() == self.c_lr_addr[j].val() {
+                    self.lr_tab[j].d.next = self.reg_wdata.val().get_bits::<6>(0);
+                }
+            }
+        }
+
+        // ---- I_STOP: every core stops for a cycle, then the FIFOs are held empty while the
+        // cores' output FIFOs drain (FLUSH_CYCLES).
+        self.stop_q.d.next = false;
+        if self.wr.val() & (self.reg_wdata.val().get_bits::<3>(0) == self.i_stop.val()) {
+            self.state.d.next = PlState::Idle;
+            self.stop_q.d.next = true;
+            self.flush.d.next = self.c_flush.val();
+        } else if self.flush.q.val().any() {
+            self.flush.d.next = self.flush.q.val() - self.one6.val();
+        }
+        if self.stop_q.q.val() {
+            self.ins_conv.next = self.i_stop.val();
+            self.ins_fc0.next = self.i_stop.val();
+            self.ins_fc1.next = self.i_stop.val();
+        }
+        self.fifo_rst.next = self.reset.val() | self.flush.q.val().any();
+        if self.reset.val() {
+            self.state.d.next = PlState::Idle;
+            self.phase.d.next = false;
+            self.sent.d.next = false;
+            self.flush.d.next = 0.into();
+            self.stop_q.d.next = false;
+            self.n_run.d.next = 0.into();
+            self.model_cfg.d.next = 0.into();
+            self.seed_lc0.d.next = 0.into();
+            self.seed_wu0.d.next = 0.into();
+            self.seed_lc1.d.next = 0.into();
+            self.seed_wu1.d.next = 0.into();
+            self.n_train.d.next = 0.into();
+            self.n_test.d.next = 0.into();
+            self.epoch.d.next = 0.into();
+            self.lr_len.d.next = 0.into();
+            for j in 0..16 {
+                self.lr_tab[j].d.next = 0.into();
+            }
+            self.run_cycles.d.next = 0.into();
+            self.conv_n.d.next = 0.into();
+            self.fc0_n.d.next = 0.into();
+            self.fc1_n.d.next = 0.into();
+            self.res0.d.next = 0.into();
+            self.res1.d.next = 0.into();
+            self.ok0.d.next = 0.into();
+            self.ok1.d.next = 0.into();
+            self.cls0.d.next = 0.into();
+            self.cls1.d.next = 0.into();
+            self.need0.d.next = false;
+            self.need1.d.next = false;
+            self.done_q0.d.next = false;
+            self.done_q1.d.next = false;
+            self.cyc_conv.d.next = 0.into();
+            self.cyc_fc0.d.next = 0.into();
+            self.cyc_fc1.d.next = 0.into();
+            self.last_conv.d.next = 0.into();
+            self.last_fc0.d.next = 0.into();
+            self.last_fc1.d.next = 0.into();
+        }
+
+        // ---- Register reads.
+        self.lc_pick.next = 0.into();
+        self.lc_hit.next = false;
+        for j in 0..10 {
+            if self.reg_addr.val() == self.c_lc0_addr[j].val() {
+                self.lc_pick.next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
+                self.lc_hit.next = true;
+            }
+            if self.reg_addr.val() == self.c_lc1_addr[j].val() {
+                self.lc_pick.next = self.fc1.lc_data_out.val().get_bits::<23>(23 * j);
+                self.lc_hit.next = true;
+            }
+        }
+        self.rd.next = 0.into();
+        if self.lc_hit.val() {
+            self.rd.next = bit_cast::<32, 23>(self.lc_pick.val());
+            if self.lc_pick.val().get_bit(22) {
+                self.rd.next = bit_cast::<32, 23>(self.lc_pick.val()) | self.c_sext.val();
+            }
+        }
+        self.lr_rd.next = 0.into();
+        self.lr_hit.next = false;
+        for j in 0..16 {
+            if self.reg_addr.val() == self.c_lr_addr[j].val() {
+                self.lr_rd.next = self.lr_tab[j].q.val();
+                self.lr_hit.next = true;
+            }
+        }
+        if self.lr_hit.val() {
+            self.rd.next = bit_cast::<32, 6>(self.lr_rd.val());
+        }
+        self.pl_code.next = 0.into();
+        match self.state.q.val() {
+            PlState::Idle => {}
+            PlState::Init => self.pl_code.next = 1.into(),
+            PlState::Train => self.pl_code.next = 2.into(),
+            PlState::Inf => self.pl_code.next = 3.into(),
+            PlState::Read => self.pl_code.next = 4.into(),
+        }
+        self.status.next = bit_cast::<32, 4>(self.pl_code.val())
+            | (bit_cast::<32, 4>(self.conv.conv_state.val()) << 4)
+            | (bit_cast::<32, 4>(self.fc0.layer_state.val()) << 8)
+            | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12);
+        if self.reg_addr.val() == self.c_addr[1].val() {
+            self.rd.next = self.status.val();
+            if self.flush.q.val().any() {
+                self.rd.next = self.status.val() | (self.one32.val() << 16);
+            }
+        }
+        if self.reg_addr.val() == self.c_addr[2].val() {
+            self.rd.next = self.model_cfg.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[3].val() {
+            self.rd.next = bit_cast::<32, 17>(self.seed_lc0.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[4].val() {
+            self.rd.next = bit_cast::<32, 17>(self.seed_wu0.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[5].val() {
+            self.rd.next = bit_cast::<32, 17>(self.seed_lc1.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[6].val() {
+            self.rd.next = bit_cast::<32, 17>(self.seed_wu1.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[7].val() {
+            self.rd.next = self.n_train.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[8].val() {
+            self.rd.next = self.n_test.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[9].val() {
+            self.rd.next = self.epoch.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[10].val() {
+            self.rd.next = bit_cast::<32, 5>(self.lr_len.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[11].val() {
+            self.rd.next = self.cfg_eff.val();
+        }
+        if self.reg_addr.val() == self.c_addr[12].val() {
+            self.rd.next = self.run_cycles.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[13].val() {
+            self.rd.next = self.conv_n.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[14].val() {
+            self.rd.next = self.fc0_n.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[15].val() {
+            self.rd.next = self.fc1_n.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[16].val() {
+            self.rd.next = self.res0.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[17].val() {
+            self.rd.next = self.res1.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[18].val() {
+            self.rd.next = self.ok0.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[19].val() {
+            self.rd.next = self.ok1.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[20].val() {
+            self.rd.next = bit_cast::<32, 8>(self.cls0.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[21].val() {
+            self.rd.next = bit_cast::<32, 8>(self.cls1.q.val());
+        }
+        if self.reg_addr.val() == self.c_addr[22].val() {
+            self.rd.next = self.last_conv.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[23].val() {
+            self.rd.next = self.last_fc0.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[24].val() {
+            self.rd.next = self.last_fc1.q.val();
+        }
+        if self.reg_addr.val() == self.c_addr[25].val() {
+            self.rd.next = bit_cast::<32, 16>(self.in_fifo.count.val())
+                | (self.c_depths[0].val() << 16);
+        }
+        if self.reg_addr.val() == self.c_addr[26].val() {
+            self.rd.next = bit_cast::<32, 16>(self.mid_fifo.count.val())
+                | (self.c_depths[1].val() << 16);
+        }
+        if self.reg_addr.val() == self.c_addr[27].val() {
+            self.rd.next = bit_cast::<32, 16>(self.out_fifo.count.val())
+                | (self.c_depths[2].val() << 16);
+        }
+        if self.reg_addr.val() == self.c_addr[28].val() {
+            self.rd.next = bit_cast::<32, 16>(self.c_img_beats.val());
+        }
+        if self.reg_addr.val() == self.c_addr[29].val() {
+            self.rd.next = self.c_fc0_words.val();
+        }
+        if self.reg_addr.val() == self.c_addr[30].val() {
+            self.rd.next = self.c_fc1_words.val();
+        }
+        if self.reg_addr.val() == self.c_addr[31].val() {
+            self.rd.next = self.c_id.val();
+        }
+
+        // ---- Stream routing. The input FIFO feeds the conv core while running, FC0 then FC1
+        // in PL_INIT; FC0's output goes to the out FIFO (or to m_* in PL_READ), FC1's is
+        // dropped (no successor, §7-35) unless read.
+        self.in_take.next = (self.to_conv.val() & self.conv.s_tready.val())
+            | (self.to_fc0.val() & self.fc0.s_tready.val())
+            | (self.to_fc1.val() & self.fc1.s_tready.val());
+
+        // ---- Every sub-block input and output assigned once (D-HDLGEN).
+        self.s_tready.next = self.in_fifo.s_tready.val();
+        self.in_fifo.reset.next = self.fifo_rst.val();
+        self.in_fifo.s_tdata.next = self.s_tdata.val();
+        self.in_fifo.s_tvalid.next = self.s_tvalid.val();
+        self.in_fifo.s_tuser.next = self.s_tuser.val();
+        self.in_fifo.s_tlast.next = self.s_tlast.val();
+        self.in_fifo.m_tready.next = self.in_take.val();
+
+        self.conv.s_tdata.next = self.in_fifo.m_tdata.val();
+        self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.to_conv.val();
+        self.conv.s_tuser.next = self.in_fifo.m_tuser.val();
+        self.conv.model_cfg.next = self.cfg_eff.val();
+        self.conv.instr.next = self.ins_conv.val();
+        self.conv.m_tready.next = self.mid_fifo.s_tready.val();
+
+        self.mid_fifo.reset.next = self.fifo_rst.val();
+        self.mid_fifo.s_tdata.next = self.conv.m_tdata.val();
+        self.mid_fifo.s_tvalid.next = self.conv.m_tvalid.val();
+        self.mid_fifo.s_tuser.next = self.conv.m_tuser.val();
+        self.mid_fifo.s_tlast.next = self.conv.m_tlast.val();
+        self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.to_fc0.val();
+
+        self.fc0.s_tdata.next = self.mid_fifo.m_tdata.val();
+        self.fc0.s_tvalid.next = self.mid_fifo.m_tvalid.val();
+        self.fc0.s_tuser.next = self.mid_fifo.m_tuser.val();
+        if self.to_fc0.val() {
+            self.fc0.s_tdata.next = self.in_fifo.m_tdata.val();
+            self.fc0.s_tvalid.next = self.in_fifo.m_tvalid.val();
+            self.fc0.s_tuser.next = self.in_fifo.m_tuser.val();
+        }
+        self.fc0.model_cfg.next = self.cfg_eff.val();
+        self.fc0.seeds.next = bit_cast::<34, 17>(self.seed_lc0.q.val())
+            | (bit_cast::<34, 17>(self.seed_wu0.q.val()) << 17);
+        self.fc0.instr.next = self.ins_fc0.val();
+        self.fc0.m_tready.next = self.out_fifo.s_tready.val();
+        if self.rd_fc0.val() {
+            self.fc0.m_tready.next = self.m_tready.val();
+        }
+        if self.flush.q.val().any() {
+            self.fc0.m_tready.next = true;
+        }
+
+        self.out_fifo.reset.next = self.fifo_rst.val();
+        self.out_fifo.s_tdata.next = self.fc0.m_tdata.val();
+        self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.rd_fc0.val();
+        self.out_fifo.s_tuser.next = self.fc0.m_tuser.val();
+        self.out_fifo.s_tlast.next = self.fc0.m_tlast.val();
+        self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.to_fc1.val();
+
+        self.fc1.s_tdata.next = self.out_fifo.m_tdata.val();
+        self.fc1.s_tvalid.next = self.out_fifo.m_tvalid.val();
+        self.fc1.s_tuser.next = self.out_fifo.m_tuser.val();
+        if self.to_fc1.val() {
+            self.fc1.s_tdata.next = self.in_fifo.m_tdata.val();
+            self.fc1.s_tvalid.next = self.in_fifo.m_tvalid.val();
+            self.fc1.s_tuser.next = self.in_fifo.m_tuser.val();
+        }
+        self.fc1.model_cfg.next = self.cfg_eff.val() >> 12;
+        self.fc1.seeds.next = bit_cast::<34, 17>(self.seed_lc1.q.val())
+            | (bit_cast::<34, 17>(self.seed_wu1.q.val()) << 17);
+        self.fc1.instr.next = self.ins_fc1.val();
+        self.fc1.m_tready.next = true;
+        if self.rd_fc1.val() {
+            self.fc1.m_tready.next = self.m_tready.val();
+        }
+
+        self.m_tdata.next = 0.into();
+        self.m_tvalid.next = false;
+        self.m_tuser.next = 0.into();
+        self.m_tlast.next = false;
+        if self.rd_fc0.val() {
+            self.m_tdata.next = self.fc0.m_tdata.val();
+            self.m_tvalid.next = self.fc0.m_tvalid.val();
+            self.m_tlast.next = self.fc0.m_tlast.val();
+        }
+        if self.rd_fc1.val() {
+            self.m_tdata.next = self.fc1.m_tdata.val();
+            self.m_tvalid.next = self.fc1.m_tvalid.val();
+            self.m_tuser.next = 1.into();
+            self.m_tlast.next = self.fc1.m_tlast.val();
+        }
+        self.reg_rdata.next = self.rd.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] LelPlatform {
+        clock: yes,
+        inputs: [reset, s_tdata, s_tvalid, s_tuser, s_tlast, m_tready, reg_addr, reg_wdata, reg_we],
+        outputs: [s_tready, m_tdata, m_tvalid, m_tuser, m_tlast, reg_rdata],
+        notes: [s_tdata: (true, 4)],
+        memories: [conv, fc0, fc1, in_fifo, mid_fifo, out_fifo],
+    }
+}
+
+/// A small platform (1 x 9 x 12 image, 24 channels, FC0 144 -> 16 in 4 pieces, FC1 16 -> 16
+/// in 2 pieces) for fast tests; the shipped instances are built from configurations.
+pub fn small_shape() -> PlatformShape {
+    PlatformShape {
+        conv: ConvCoreShape {
+            in_channels: 1,
+            height: 9,
+            width: 12,
+            out_channels: 24,
+            kernel: 3,
+            pool: 3,
+        },
+        kernels: (0..24 * 9).map(|i| ((i * 7) % 63) as i32 - 31).collect(),
+        fc0: FcCoreShape {
+            inputs: 144,
+            outputs: 16,
+            pieces: 4,
+        },
+        fc1: FcCoreShape {
+            inputs: 16,
+            outputs: 16,
+            pieces: 2,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn platform_elaborates_and_lints() {
+        crate::synth_check::assert_elaborates("lel_platform", LelPlatform::new(small_shape()));
+    }
+
+    #[test]
+    fn shapes_that_do_not_chain_are_named() {
+        let mut s = small_shape();
+        assert!(s.check().is_ok());
+        assert_eq!(s.fifo_depths(), [32, 64, 8]);
+        s.fc1.inputs = 32;
+        assert_eq!(s.check().unwrap_err().0, "fc[1]");
+        let mut s = small_shape();
+        s.fc0.inputs = 160;
+        assert_eq!(s.check().unwrap_err().0, "fc[0]");
+    }
+}

@@ -1,0 +1,709 @@
+//! A reactive bench for the LEL platform (`lel_platform*`), driving it the way the thesis's
+//! PS program does (spec lel-platform.md §4.4): registers through the register port, weights
+//! and images through the input stream, weights back through the output stream, with a
+//! stream source (seeded gaps), a sink (seeded back-pressure) and a protocol monitor.
+//!
+//! Speed (issue 13): while nothing moves on the streams the bench steps the model in chunks
+//! inside Verilator (`Dut::steps`) with `s_tvalid` and `m_tready` low, and looks at the
+//! result counters between chunks; per-cycle Rust work is only spent while a stream moves
+//! (an image into the input FIFO, weights in or out). A chunk is shorter than the gap
+//! between two results of one core, so no result is missed (checked: a counter that moves
+//! by two is an error).
+//!
+//! [`train_epoch`] and [`test_run`] run the platform beside the golden network
+//! ([`crate::lel::network::LelNetwork`]) and stop at the first divergence, naming the core,
+//! the image, the state, the index, the expected and the got value.
+
+use super::fc::Traffic;
+use super::{Divergence, Result, RtlError};
+use crate::lel::codec::{decode_fc_weights, encode_fc_weights, encode_image};
+use crate::lel::fc_core::FcParams;
+use crate::lel::network::LelNetwork;
+use edgelearn_hdl::lel::platform::{regs, PlatformShape};
+use edgelearn_sim::dut::{Dut, PortId};
+use edgelearn_sim::tb::{self, ProtocolMonitor, StreamPorts, StreamSink, StreamSource};
+use serde::Serialize;
+
+/// `PL_*` names by code.
+pub const PL_NAMES: [&str; 5] = ["PL_IDLE", "PL_INIT", "PL_TRAIN", "PL_INF", "PL_READ"];
+
+/// The name of a PL state code.
+pub fn pl_name(code: u32) -> String {
+    PL_NAMES
+        .get(code as usize)
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| format!("state {code}"))
+}
+
+/// The block name of core `k` inside the platform: 0 conv, 1 FC0, 2 FC1.
+pub const CORE_NAMES: [&str; 3] = ["conv", "fc0", "fc1"];
+
+/// One FC core's result for one image, read from the registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreResult {
+    /// FC core (0, 1).
+    pub core: usize,
+    /// Image index within the run (0-based).
+    pub image: usize,
+    /// `class_num`.
+    pub class: usize,
+    /// The label the core latched.
+    pub label: u32,
+    /// `lc_data_out` (Q12).
+    pub lc: Vec<i64>,
+}
+
+/// Counters of one PL_TRAIN / PL_INF run, read from the registers.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunStats {
+    /// Images.
+    pub images: usize,
+    /// RUN_CYCLES: PL_TRAIN (PL_INF) entry to its return to PL_IDLE.
+    pub cycles: u64,
+    /// Cycles of the last image of the conv core, FC0 and FC1 (CONV/FC0/FC1_CYCLES).
+    pub core_cycles: [u64; 3],
+    /// FCx_CORRECT.
+    pub correct: [u64; 2],
+    /// Simulated cycles of the whole call (streams and register accesses included).
+    pub sim_cycles: u64,
+}
+
+struct Ports {
+    reset: PortId,
+    reg_addr: PortId,
+    reg_wdata: PortId,
+    reg_we: PortId,
+    reg_rdata: PortId,
+    s_tvalid: PortId,
+    m_tready: PortId,
+}
+
+/// The bench of one platform.
+pub struct PlatformBench {
+    dut: Box<dyn Dut>,
+    block: String,
+    shape: PlatformShape,
+    fc: [FcParams; 2],
+    ports: Ports,
+    src: StreamSource,
+    sink: StreamSink,
+    mon: ProtocolMonitor,
+    chunk: u64,
+}
+
+impl PlatformBench {
+    /// A bench around `dut` (an `lel_platform*` design) of `shape`, whose FC cores are `fc`.
+    pub fn new(
+        dut: Box<dyn Dut>,
+        shape: PlatformShape,
+        fc: [FcParams; 2],
+        traffic: &Traffic,
+    ) -> Result<Self> {
+        let d = &*dut;
+        let ports = Ports {
+            reset: d.port("reset")?,
+            reg_addr: d.port("reg_addr")?,
+            reg_wdata: d.port("reg_wdata")?,
+            reg_we: d.port("reg_we")?,
+            reg_rdata: d.port("reg_rdata")?,
+            s_tvalid: d.port("s_tvalid")?,
+            m_tready: d.port("m_tready")?,
+        };
+        let s = StreamPorts::new(
+            d,
+            "s",
+            "s_tvalid",
+            Some("s_tready"),
+            &["s_tdata", "s_tuser", "s_tlast"],
+        )?;
+        let m = StreamPorts::new(
+            d,
+            "m",
+            "m_tvalid",
+            Some("m_tready"),
+            &["m_tdata", "m_tuser", "m_tlast"],
+        )?;
+        let mon = ProtocolMonitor::new(d, vec![s.clone(), m.clone()]);
+        let src = StreamSource::new(s, traffic.gaps, traffic.seed);
+        let sink = StreamSink::new(m, traffic.backpressure, traffic.seed ^ 0x5eed);
+        // A core's results are at least its LC-forward pass apart (O rows after W words).
+        let spacing = (0..2)
+            .map(|x| shape.fc_words(x) as u64 + fc[x].outputs as u64)
+            .min()
+            .unwrap_or(1);
+        let chunk = (spacing / 4).clamp(8, 2048);
+        let block = d.name().to_string();
+        Ok(PlatformBench {
+            dut,
+            block,
+            shape,
+            fc,
+            ports,
+            src,
+            sink,
+            mon,
+            chunk,
+        })
+    }
+
+    /// The design's name.
+    pub fn block(&self) -> &str {
+        &self.block
+    }
+
+    /// The simulator.
+    pub fn dut(&mut self) -> &mut dyn Dut {
+        &mut *self.dut
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &PlatformShape {
+        &self.shape
+    }
+
+    /// Cycles each bulk step takes.
+    pub fn chunk(&self) -> u64 {
+        self.chunk
+    }
+
+    /// One clock cycle with the stream agents and the monitor.
+    pub fn cycle(&mut self) -> Result<()> {
+        tb::cycle(
+            &mut *self.dut,
+            &mut [&mut self.src, &mut self.sink, &mut self.mon],
+        )?;
+        Ok(())
+    }
+
+    /// `n` cycles inside the simulator with both streams quiet (the source must be idle).
+    fn bulk(&mut self, n: u64) -> Result<()> {
+        debug_assert!(self.src.is_idle());
+        self.dut.poke(self.ports.s_tvalid, 0)?;
+        self.dut.poke(self.ports.m_tready, 0)?;
+        self.dut.steps(n)?;
+        self.mon.forget();
+        Ok(())
+    }
+
+    /// Register `r` (no side effects, no clock).
+    pub fn read_reg(&mut self, r: u8) -> Result<u32> {
+        self.dut.poke(self.ports.reg_addr, r as u64)?;
+        Ok(self.dut.peek(self.ports.reg_rdata)? as u32)
+    }
+
+    /// Write `v` to register `r` (one cycle).
+    pub fn write_reg(&mut self, r: u8, v: u32) -> Result<()> {
+        self.dut.poke(self.ports.reg_addr, r as u64)?;
+        self.dut.poke(self.ports.reg_wdata, v as u64)?;
+        self.dut.poke(self.ports.reg_we, 1)?;
+        self.cycle()?;
+        self.dut.poke(self.ports.reg_we, 0)?;
+        Ok(())
+    }
+
+    /// STATUS: (PL, conv, FC0, FC1) state codes.
+    pub fn states(&mut self) -> Result<[u32; 4]> {
+        let s = self.read_reg(regs::STATUS)?;
+        Ok([s & 15, (s >> 4) & 15, (s >> 8) & 15, (s >> 12) & 15])
+    }
+
+    fn stuck(&mut self, what: &str, cycles: u64) -> RtlError {
+        let st = self.states().unwrap_or([99; 4]);
+        RtlError::Stuck {
+            block: self.block.clone(),
+            waiting_for: what.to_string(),
+            state: format!(
+                "{} (conv {}, FC0 {}, FC1 {})",
+                pl_name(st[0]),
+                st[1],
+                st[2],
+                st[3]
+            ),
+            cycles,
+        }
+    }
+
+    /// Synchronous reset for one cycle; the streams are abandoned; registers read 0.
+    pub fn reset(&mut self) -> Result<()> {
+        self.src.abort();
+        self.mon.forget();
+        self.dut.poke(self.ports.reset, 1)?;
+        self.cycle()?;
+        self.dut.poke(self.ports.reset, 0)?;
+        self.mon.forget();
+        self.cycle()?;
+        self.sink.take();
+        Ok(())
+    }
+
+    /// Cycle (per cycle while a stream moves, in chunks otherwise) until PL_IDLE.
+    fn until_idle(&mut self, what: &str, limit: u64) -> Result<()> {
+        let start = self.dut.cycle();
+        loop {
+            if self.states()?[0] == 0 && self.src.is_idle() {
+                return Ok(());
+            }
+            if self.dut.cycle() - start > limit {
+                let n = self.dut.cycle() - start;
+                return Err(self.stuck(what, n));
+            }
+            self.cycle()?;
+        }
+    }
+
+    /// PL_INIT: seeds (`(lc, wu)` per FC core), then FC0's and FC1's weights (`[k][j][i]`).
+    pub fn init(&mut self, w: [&[i32]; 2], seeds: [(u32, u32); 2]) -> Result<()> {
+        for (x, (lc, wu)) in seeds.iter().enumerate() {
+            let base = if x == 0 { regs::SEED_LC0 } else { regs::SEED_LC1 };
+            self.write_reg(base, lc & 0x1ffff)?;
+            self.write_reg(base + 1, wu & 0x1ffff)?;
+        }
+        for x in 0..2 {
+            let beats = encode_fc_weights(&self.fc[x], w[x])?;
+            self.src
+                .push_packet(beats.into_iter().map(|b| vec![b, 0, 0]));
+        }
+        self.write_reg(regs::CTRL, 1)?;
+        let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
+        self.until_idle("the end of PL_INIT", 100 * words + 10_000)
+    }
+
+    /// PL_READ: both FC cores' weights (`[k][j][i]`), read back through the output stream.
+    pub fn read_weights(&mut self) -> Result<[Vec<i32>; 2]> {
+        self.sink.take();
+        self.write_reg(regs::CTRL, 5)?;
+        let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
+        self.until_idle("the end of PL_READ", 100 * words + 10_000)?;
+        let got = self.sink.take();
+        let mut out: [Vec<i32>; 2] = [vec![], vec![]];
+        let mut at = 0;
+        for x in 0..2 {
+            let n = self.shape.fc_words(x);
+            let part = got.get(at..at + n).ok_or_else(|| {
+                RtlError::Other(format!(
+                    "{}: PL_READ gave {} words, {} expected",
+                    self.block,
+                    got.len(),
+                    self.shape.fc_words(0) + self.shape.fc_words(1)
+                ))
+            })?;
+            for (i, b) in part.iter().enumerate() {
+                if b[1] != x as u64 || (b[2] != 0) != (i + 1 == n) {
+                    return Err(RtlError::Other(format!(
+                        "{}: PL_READ word {i} of FC core {x}: m_tuser {} and m_tlast {}",
+                        self.block, b[1], b[2]
+                    )));
+                }
+            }
+            let words: Vec<u64> = part.iter().map(|b| b[0]).collect();
+            out[x] = decode_fc_weights(&self.fc[x], &words)?;
+            at += n;
+        }
+        if at != got.len() {
+            return Err(RtlError::Other(format!(
+                "{}: PL_READ gave {} words, {at} expected",
+                self.block,
+                got.len()
+            )));
+        }
+        Ok(out)
+    }
+
+    fn queue_image(&mut self, img: &[i32], label: u32) -> Result<()> {
+        let c = &self.shape.conv;
+        let beats = encode_image(img, (c.in_channels, c.height, c.width), 4)?;
+        self.src
+            .push_packet(beats.into_iter().map(|b| vec![b, label as u64, 0]));
+        Ok(())
+    }
+
+    fn read_result(&mut self, x: usize, image: usize) -> Result<CoreResult> {
+        let cls = self.read_reg(if x == 0 {
+            regs::FC0_CLASS
+        } else {
+            regs::FC1_CLASS
+        })?;
+        let base = if x == 0 { regs::FC0_LC } else { regs::FC1_LC };
+        let lc = (0..self.fc[x].classes as u8)
+            .map(|o| Ok(self.read_reg(base + o)? as i32 as i64))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(CoreResult {
+            core: x,
+            image,
+            class: (cls & 15) as usize,
+            label: (cls >> 4) & 15,
+            lc,
+        })
+    }
+
+    /// One PL_TRAIN (`train`) or PL_INF run over `images` (prepared, with labels), calling
+    /// `on_result` with every FC core's result in order; an error from it stops the run.
+    pub fn run(
+        &mut self,
+        images: &[(&[i32], u32)],
+        train: bool,
+        on_result: &mut dyn FnMut(&CoreResult) -> Result<()>,
+    ) -> Result<RunStats> {
+        let start = self.dut.cycle();
+        let n = images.len();
+        self.write_reg(
+            if train { regs::N_TRAIN } else { regs::N_TEST },
+            n as u32,
+        )?;
+        let beats = self.shape.image_beats() as u32;
+        let mut pushed = 0;
+        if n > 0 {
+            // The first image waits in the input FIFO, as the DMA's first burst would.
+            self.queue_image(images[0].0, images[0].1)?;
+            pushed = 1;
+            while !self.src.is_idle() {
+                self.cycle()?;
+            }
+        }
+        self.write_reg(regs::CTRL, if train { 2 } else { 3 })?;
+        let mut seen = [0usize; 2];
+        let mut last_progress = self.dut.cycle();
+        let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
+        let patience = 20 * words + 100 * beats as u64 + 100_000;
+        loop {
+            if pushed < n && self.src.is_idle() {
+                let lvl = self.read_reg(regs::IN_LEVEL)?;
+                if (lvl >> 16) - (lvl & 0xffff) >= beats {
+                    self.queue_image(images[pushed].0, images[pushed].1)?;
+                    pushed += 1;
+                }
+            }
+            if self.src.is_idle() {
+                let k = self.chunk;
+                self.bulk(k)?;
+            } else {
+                self.cycle()?;
+            }
+            for x in 0..2 {
+                let r = self.read_reg(if x == 0 {
+                    regs::FC0_RESULTS
+                } else {
+                    regs::FC1_RESULTS
+                })? as usize;
+                if r > seen[x] + 1 {
+                    return Err(RtlError::Other(format!(
+                        "{}: FC core {x} gave {} results within one bench chunk of {} cycles; the bench cannot tell their outputs apart",
+                        self.block,
+                        r - seen[x],
+                        self.chunk
+                    )));
+                }
+                if r == seen[x] + 1 {
+                    let res = self.read_result(x, seen[x])?;
+                    seen[x] += 1;
+                    last_progress = self.dut.cycle();
+                    on_result(&res)?;
+                }
+            }
+            if self.states()?[0] == 0 {
+                break;
+            }
+            if self.dut.cycle() - last_progress > patience {
+                let c = self.dut.cycle() - last_progress;
+                return Err(self.stuck("the next result", c));
+            }
+        }
+        if seen != [n, n] {
+            return Err(RtlError::Other(format!(
+                "{}: the run ended with {:?} results of {n} images",
+                self.block, seen
+            )));
+        }
+        Ok(RunStats {
+            images: n,
+            cycles: self.read_reg(regs::RUN_CYCLES)? as u64,
+            core_cycles: [
+                self.read_reg(regs::CONV_CYCLES)? as u64,
+                self.read_reg(regs::FC0_CYCLES)? as u64,
+                self.read_reg(regs::FC1_CYCLES)? as u64,
+            ],
+            correct: [
+                self.read_reg(regs::FC0_CORRECT)? as u64,
+                self.read_reg(regs::FC1_CORRECT)? as u64,
+            ],
+            sim_cycles: self.dut.cycle() - start,
+        })
+    }
+
+    /// Write CTRL = I_STOP, then let the FIFOs flush; the streams are abandoned.
+    pub fn stop(&mut self) -> Result<()> {
+        self.src.abort();
+        self.mon.forget();
+        self.write_reg(regs::CTRL, 4)?;
+        self.mon.forget();
+        for _ in 0..regs::FLUSH_CYCLES + 2 {
+            self.cycle()?;
+        }
+        self.sink.take();
+        Ok(())
+    }
+}
+
+/// The platform's configuration registers for the golden network `net` in `epoch`
+/// (1-based): model_cfg (LR fields 0; they come from the table), the learning-rate table
+/// (the configuration's per-epoch shifts, the last repeating) and EPOCH.
+pub fn configure(bench: &mut PlatformBench, net: &LelNetwork, epoch: usize) -> Result<()> {
+    use crate::lel::codec::{platform_model_cfg, FcCfg};
+    let cfg = &net.cfg;
+    let fcs: Vec<FcCfg> = cfg
+        .fc
+        .iter()
+        .map(|f| FcCfg {
+            alpha_next: f.alpha_next,
+            alpha_e: f.alpha_e,
+            lr_shift: 0,
+            alpha_lc: f.alpha_lc,
+        })
+        .collect();
+    let word = platform_model_cfg(cfg.conv.alpha, &fcs)?;
+    let len = cfg.fc.iter().map(|f| f.lr_shift.len()).max().unwrap_or(1);
+    if len > regs::LR_ENTRIES {
+        return Err(RtlError::Config {
+            key: "fc.lr_shift".into(),
+            message: format!(
+                "{len} per-epoch learning rates; the platform's table holds {} (the last repeats)",
+                regs::LR_ENTRIES
+            ),
+        });
+    }
+    for (x, f) in cfg.fc.iter().enumerate() {
+        if let Some(&s) = f.lr_shift.iter().find(|&&s| s > 7) {
+            return Err(RtlError::Config {
+                key: format!("fc[{x}].lr_shift"),
+                message: format!("{s}: model_cfg's LR_SHIFT field has 3 bits (0..=7)"),
+            });
+        }
+    }
+    bench.write_reg(regs::MODEL_CFG, word)?;
+    for e in 0..len {
+        let v = net.lr_shift(0, e + 1) | (net.lr_shift(1, e + 1) << 3);
+        bench.write_reg(regs::LR_TABLE + e as u8, v)?;
+    }
+    bench.write_reg(regs::LR_LEN, len as u32)?;
+    bench.write_reg(regs::EPOCH, epoch.max(1) as u32 - 1)?;
+    Ok(())
+}
+
+/// How [`train_epoch`] and [`test_run`] check against the golden model.
+#[derive(Copy, Clone, Debug)]
+pub struct PlatformCheck {
+    /// Compare every FC core's LC outputs and class of every image.
+    pub outputs: bool,
+    /// Read both cores' weights back and compare them after every this many training
+    /// images (the epoch is run as PL_TRAIN runs of this many images); `None`: one run.
+    pub weights_every: Option<usize>,
+}
+
+/// What an epoch did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EpochRun {
+    /// Every PL_TRAIN run's counters.
+    pub runs: Vec<RunStats>,
+    /// Right classes per FC core (before each image's update).
+    pub correct: [u64; 2],
+    /// Images.
+    pub images: usize,
+}
+
+fn divergence(
+    block: &str,
+    core: usize,
+    image: usize,
+    state: &str,
+    what: String,
+    (index, expected, got): (usize, String, String),
+) -> RtlError {
+    RtlError::Divergence(Box::new(Divergence {
+        block: format!("{block} {}", CORE_NAMES[core + 1]),
+        image,
+        state: state.to_string(),
+        what,
+        index,
+        expected,
+        got,
+    }))
+}
+
+fn compare_result(
+    block: &str,
+    r: &CoreResult,
+    want: &(Vec<i64>, usize, u32),
+    image: usize,
+    dataset: usize,
+    state: &str,
+) -> Result<()> {
+    let at = |what: &str| format!("{what} (dataset image {dataset})");
+    if r.label != want.2 {
+        return Err(divergence(
+            block,
+            r.core,
+            image,
+            "LS_LOAD",
+            at("label"),
+            (0, want.2.to_string(), r.label.to_string()),
+        ));
+    }
+    if let Some(d) = super::fc::first_difference(&want.0, &r.lc) {
+        return Err(divergence(block, r.core, image, state, at("lc_data_out"), d));
+    }
+    if r.class != want.1 {
+        return Err(divergence(
+            block,
+            r.core,
+            image,
+            state,
+            at("class_num"),
+            (0, want.1.to_string(), r.class.to_string()),
+        ));
+    }
+    Ok(())
+}
+
+/// Compare both cores' weights read back with the golden network's.
+pub fn check_weights(bench: &mut PlatformBench, net: &LelNetwork, image: usize) -> Result<()> {
+    let got = bench.read_weights()?;
+    for x in 0..2 {
+        if let Some((index, expected, g)) = super::fc::first_difference(&net.cores[x].w, &got[x])
+        {
+            let p = &net.cores[x].p;
+            let (f, gg) = (p.inputs / p.pieces, p.outputs / p.pieces);
+            let (k, j, i) = (index / (gg * f), (index / f) % gg, index % f);
+            return Err(divergence(
+                bench.block(),
+                x,
+                image,
+                "LS_WU",
+                format!("weight (sub-layer {k}, output {j}, input {i}) read back after the image"),
+                (index, expected, g),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Train one epoch (1-based `epoch`) on the platform beside `net`, in `order` (indices into
+/// `inputs`/`labels`), stopping at the first divergence; `progress(done)` after each image.
+#[allow(clippy::too_many_arguments)]
+pub fn train_epoch(
+    bench: &mut PlatformBench,
+    net: &mut LelNetwork,
+    inputs: &[Vec<i32>],
+    labels: &[u32],
+    order: &[usize],
+    epoch: usize,
+    check: PlatformCheck,
+    progress: &mut dyn FnMut(usize),
+) -> Result<EpochRun> {
+    bench.write_reg(regs::EPOCH, epoch.max(1) as u32 - 1)?;
+    let k = check.weights_every.unwrap_or(order.len()).max(1);
+    let mut out = EpochRun {
+        images: order.len(),
+        ..Default::default()
+    };
+    for (c, part) in order.chunks(k).enumerate() {
+        let base = c * k;
+        let imgs: Vec<(&[i32], u32)> = part
+            .iter()
+            .map(|&i| (inputs[i].as_slice(), labels[i]))
+            .collect();
+        // Golden results per image of this run, computed as the first core's result comes.
+        let mut want: Vec<[(Vec<i64>, usize, u32); 2]> = Vec::new();
+        let name = bench.block().to_string();
+        let stats = {
+            let mut on = |r: &CoreResult| -> Result<()> {
+                while want.len() <= r.image {
+                    let j = want.len();
+                    let i = part[j];
+                    let mut a = net.conv.forward(&inputs[i]);
+                    let mut row: [(Vec<i64>, usize, u32); 2] = Default::default();
+                    for (x, slot) in row.iter_mut().enumerate() {
+                        let lr = net.lr_shift(x, epoch);
+                        let fwd = net.cores[x].train(&a, labels[i], lr);
+                        *slot = (fwd.lc, fwd.class, labels[i]);
+                        a = fwd.out_fc;
+                    }
+                    want.push(row);
+                }
+                if r.core == 1 {
+                    progress(base + r.image + 1);
+                }
+                if check.outputs {
+                    let w = &want[r.image];
+                    compare_result(
+                        &name,
+                        r,
+                        &w[r.core],
+                        base + r.image,
+                        part[r.image],
+                        "LS_INF",
+                    )?;
+                }
+                Ok(())
+            };
+            bench.run(&imgs, true, &mut on)?
+        };
+        if want.len() != part.len() {
+            return Err(RtlError::Other(format!(
+                "{}: {} of {} images gave results",
+                bench.block(),
+                want.len(),
+                part.len()
+            )));
+        }
+        out.correct[0] += stats.correct[0];
+        out.correct[1] += stats.correct[1];
+        out.runs.push(stats);
+        if check.weights_every.is_some() {
+            check_weights(bench, net, base + part.len() - 1)?;
+        }
+    }
+    Ok(out)
+}
+
+/// Infer `inputs` on the platform (PL_INF) beside `net`; the weights must not change.
+pub fn test_run(
+    bench: &mut PlatformBench,
+    net: &LelNetwork,
+    inputs: &[Vec<i32>],
+    labels: &[u32],
+    check: PlatformCheck,
+    progress: &mut dyn FnMut(usize),
+) -> Result<RunStats> {
+    let imgs: Vec<(&[i32], u32)> = inputs
+        .iter()
+        .zip(labels)
+        .map(|(a, &l)| (a.as_slice(), l))
+        .collect();
+    let name = bench.block().to_string();
+    let mut want: Vec<[(Vec<i64>, usize, u32); 2]> = Vec::new();
+    let mut on = |r: &CoreResult| -> Result<()> {
+        while want.len() <= r.image {
+            let j = want.len();
+            let mut a = net.conv.forward(&inputs[j]);
+            let mut row: [(Vec<i64>, usize, u32); 2] = Default::default();
+            for (x, slot) in row.iter_mut().enumerate() {
+                let fwd = net.cores[x].forward(&a);
+                *slot = (fwd.lc, fwd.class, labels[j]);
+                a = fwd.out_fc;
+            }
+            want.push(row);
+        }
+        if r.core == 1 {
+            progress(r.image + 1);
+        }
+        if check.outputs {
+            compare_result(&name, r, &want[r.image][r.core], r.image, r.image, "LS_INF")?;
+        }
+        Ok(())
+    };
+    let stats = bench.run(&imgs, false, &mut on)?;
+    if check.outputs {
+        check_weights(bench, net, inputs.len().saturating_sub(1))?;
+    }
+    Ok(stats)
+}
