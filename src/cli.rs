@@ -206,6 +206,12 @@ pub enum Command {
         #[command(subcommand)]
         command: CoreCommand,
     },
+    /// The whole LEL platform in RTL: conv core, FC core 0 and FC core 1 training in a
+    /// pipeline.
+    Platform {
+        #[command(subcommand)]
+        command: PlatformCommand,
+    },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
         /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).
@@ -302,6 +308,84 @@ pub enum CoreCommand {
         /// [inputs/pieces]; the conv core's kernels as [channels][3][3]) into DIR.
         #[arg(long, value_name = "DIR")]
         dump_weights: Option<PathBuf>,
+        /// Overwrite existing output files.
+        #[arg(long)]
+        force: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+}
+
+fn cycle_window(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{s}` is not a cycle window A..B (A < B)");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let (a, b) = (
+        a.trim().parse::<u64>().map_err(|_| bad())?,
+        b.trim().parse::<u64>().map_err(|_| bad())?,
+    );
+    if a >= b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlatformCommand {
+    /// INIT the weights, train on the training split epoch by epoch in the golden model's
+    /// order, infer the test split after each epoch; cycles, speed and accuracy per core.
+    Train {
+        /// Platform configuration (TOML), e.g. configs/mnist.toml.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// Directory with the MNIST IDX files.
+        #[arg(long, value_name = "DIR")]
+        data: PathBuf,
+        /// Train on the first N training images only.
+        #[arg(long, value_name = "N")]
+        images: Option<usize>,
+        /// Infer the first N test images only (0: no test runs).
+        #[arg(long, value_name = "N")]
+        test_images: Option<usize>,
+        /// Epochs.
+        #[arg(long, default_value_t = 1)]
+        epochs: usize,
+        /// Master seed (overrides the configuration's `seed`).
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// The simulator.
+        #[arg(long, value_enum, default_value = "verilator")]
+        backend: ReactiveBackend,
+        /// Compare every FC core's LC outputs and class of every image, and both cores'
+        /// weights read back after every training image, with the golden model; stop at the
+        /// first divergence (exit 1), writing a VCD window around it when --vcd is given.
+        #[arg(long)]
+        check_golden: bool,
+        /// Idle cycles on the input stream with this probability per cycle.
+        #[arg(long, value_name = "P", value_parser = probability)]
+        input_gaps: Option<f64>,
+        /// The output stream (weight read-back) is not ready with this probability.
+        #[arg(long, value_name = "P", value_parser = probability)]
+        backpressure: Option<f64>,
+        /// Seed of the gaps and the back-pressure.
+        #[arg(long, default_value_t = 1)]
+        traffic_seed: u64,
+        /// Write a VCD here: the cycles of --vcd-window, or around the first divergence.
+        #[arg(long, value_name = "PATH")]
+        vcd: Option<PathBuf>,
+        /// Cycles A..B to record (default: the first 20,000, or 2,000 before to 200 after a
+        /// divergence).
+        #[arg(long, value_name = "A..B", value_parser = cycle_window)]
+        vcd_window: Option<(u64, u64)>,
+        /// Scope levels in the VCD (1: the platform's ports); all by default.
+        #[arg(long, value_name = "N")]
+        vcd_depth: Option<usize>,
+        /// Write the JSON report here.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Write a PNG of accuracy per epoch and core here.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// Overwrite existing output files.
         #[arg(long)]
         force: bool,

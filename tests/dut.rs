@@ -693,6 +693,7 @@ fn vcd_of_the_in_process_model_has_the_bench_layout() {
     let opts = DutOptions {
         vcd: Some(vcd.clone()),
         vcd_depth: Some(1),
+        vcd_window: None,
     };
     let mut d = simulator()
         .dut(Backend::Verilator, block("lel_matmul"), &opts)

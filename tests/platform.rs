@@ -6,7 +6,7 @@
 mod common;
 
 use common::simulator;
-use edgelearn_sim::dut::{Dut, DutOptions};
+use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::tb::{Backpressure, Gaps};
 use edgelearn_sim::Backend;
 use edgelearn_verif::lel::config::PlatformConfig;
@@ -98,6 +98,7 @@ fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
     let w = b.read_weights().unwrap();
     assert_eq!(w[0], net.cores[0].w, "FC0 weights read back after INIT");
     assert_eq!(w[1], net.cores[1].w, "FC1 weights read back after INIT");
+    let initial = [net.cores[0].w.clone(), net.cores[1].w.clone()];
     let (x, y) = images(&cfg, 24, 5);
     let order: Vec<usize> = (0..8).collect();
     // Epoch 1: one image per PL_TRAIN run, weights read back after each.
@@ -117,6 +118,16 @@ fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
     let e2 = train_epoch(&mut b, &mut net, &x, &y, &order, 2, piped, &mut |_| {})
         .unwrap_or_else(|e| panic!("{e}"));
     edgelearn_verif::rtl::platform::check_weights(&mut b, &net, 23).unwrap();
+    // Training moved the weights (so the comparisons above compared something).
+    for x in 0..2 {
+        let moved = initial[x]
+            .iter()
+            .zip(&net.cores[x].w)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert!(moved > 0, "FC{x}: no weight changed in 24 images");
+        eprintln!("FC{x}: {moved} weights changed; correct {} + {}", e1.correct[x], e2.correct[x]);
+    }
     let run = &e2.runs[0];
     let fc = |k: usize, s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
         let t = fc_cycle_table(s.inputs, s.outputs, s.pieces, 4);

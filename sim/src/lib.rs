@@ -353,7 +353,11 @@ impl Simulator {
         let mut dut = dut::verilator::VerilatorDut::new(
             &self.root,
             design,
-            &dut::DutOptions { vcd, vcd_depth },
+            &dut::DutOptions {
+                vcd,
+                vcd_depth,
+                vcd_window: None,
+            },
         )?;
         let mut stats = RunStats {
             cycles: stim.len(),

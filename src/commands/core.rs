@@ -160,6 +160,7 @@ fn run_core(a: Args) -> anyhow::Result<ExitCode> {
     let opts = DutOptions {
         vcd: a.vcd.clone(),
         vcd_depth: a.vcd_depth,
+        vcd_window: None,
     };
     let mut report = json!({
         "command": "core run",

@@ -5,6 +5,7 @@ mod cnn;
 mod core;
 mod demo;
 mod emit;
+mod platform;
 mod plot;
 mod sim;
 mod train;
@@ -80,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Vcd { command } => vcd::run(command),
         Command::Cnn { command } => cnn::run(command),
         Command::Core { command } => core::run(command),
+        Command::Platform { command } => platform::run(command),
         Command::Train {
             config,
             data,

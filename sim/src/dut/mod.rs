@@ -42,6 +42,8 @@ pub struct DutOptions {
     pub vcd: Option<PathBuf>,
     /// Scope levels in the VCD: 1 = the top module's ports only; `None` = every signal.
     pub vcd_depth: Option<usize>,
+    /// Record only rising edges `start..end` (cycles counted from 0); Verilator only.
+    pub vcd_window: Option<(u64, u64)>,
 }
 
 /// A design under test, stepped from Rust.

@@ -45,6 +45,13 @@ impl NativeDut {
         let ports = design.ports().to_vec();
         let memories = design.memories();
         let native = native_of(&mut *design)?;
+        if opts.vcd_window.is_some() {
+            return Err(crate::ErrorKind::Dut {
+                block: name.clone(),
+                message: "a VCD window needs the verilator backend".into(),
+            }
+            .into());
+        }
         let vcd = match &opts.vcd {
             Some(p) => {
                 if let Some(parent) = p.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -89,6 +89,8 @@ pub struct PlatformBench {
     sink: StreamSink,
     mon: ProtocolMonitor,
     chunk: u64,
+    batch_read: bool,
+    m_ports: [PortId; 4],
 }
 
 impl PlatformBench {
@@ -133,7 +135,15 @@ impl PlatformBench {
             .unwrap_or(1);
         let chunk = (spacing / 4).clamp(8, 2048);
         let block = d.name().to_string();
+        let m_ports = [
+            d.port("m_tvalid")?,
+            d.port("m_tdata")?,
+            d.port("m_tuser")?,
+            d.port("m_tlast")?,
+        ];
         Ok(PlatformBench {
+            batch_read: traffic.backpressure == edgelearn_sim::tb::Backpressure::None,
+            m_ports,
             dut,
             block,
             shape,
@@ -269,12 +279,40 @@ impl PlatformBench {
     }
 
     /// PL_READ: both FC cores' weights (`[k][j][i]`), read back through the output stream.
+    /// Without back-pressure the words are taken in batches inside the simulator
+    /// (`Dut::run_batch`, `m_tready` high); with it, cycle by cycle through the sink.
     pub fn read_weights(&mut self) -> Result<[Vec<i32>; 2]> {
         self.sink.take();
         self.write_reg(regs::CTRL, 5)?;
         let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
-        self.until_idle("the end of PL_READ", 100 * words + 10_000)?;
-        let got = self.sink.take();
+        let got = if self.batch_read {
+            let outs = [self.m_ports[0], self.m_ports[1], self.m_ports[2], self.m_ports[3]];
+            let mut got: Vec<Vec<u64>> = Vec::with_capacity(words as usize);
+            let mut buf = Vec::new();
+            let start = self.dut.cycle();
+            while (got.len() as u64) < words {
+                if self.dut.cycle() - start > 100 * words + 10_000 {
+                    let n = self.dut.cycle() - start;
+                    return Err(self.stuck("the words of PL_READ", n));
+                }
+                let n = (words - got.len() as u64).clamp(64, 8192) as usize;
+                buf.clear();
+                self.dut
+                    .run_batch(&[self.ports.m_tready], &outs, &vec![1; n], &mut buf)?;
+                for row in buf.chunks(4) {
+                    if row[0] != 0 {
+                        got.push(vec![row[1], row[2], row[3]]);
+                    }
+                }
+            }
+            self.dut.poke(self.ports.m_tready, 0)?;
+            self.mon.forget();
+            self.until_idle("the end of PL_READ", 10_000)?;
+            got
+        } else {
+            self.until_idle("the end of PL_READ", 100 * words + 10_000)?;
+            self.sink.take()
+        };
         let mut out: [Vec<i32>; 2] = [vec![], vec![]];
         let mut at = 0;
         for x in 0..2 {
