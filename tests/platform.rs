@@ -158,3 +158,133 @@ fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(inf.images, 6);
 }
+
+#[test]
+fn tiny_platform_under_gaps_and_backpressure_keeps_the_stream_rules_and_bit_exactness() {
+    let cfg = tiny();
+    let traffic = Traffic {
+        gaps: Gaps::Anywhere(0.3),
+        backpressure: Backpressure::Random(0.5),
+        seed: 11,
+    };
+    let (mut b, mut net) = bench(&cfg, &traffic);
+    let (x, y) = images(&cfg, 10, 6);
+    let order: Vec<usize> = (0..10).collect();
+    let check = PlatformCheck {
+        outputs: true,
+        weights_every: Some(5),
+    };
+    let e = train_epoch(&mut b, &mut net, &x, &y, &order, 1, check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(e.runs.len(), 2);
+}
+
+#[test]
+fn a_wrong_weight_is_named_by_core_image_and_index() {
+    let cfg = tiny();
+    let (mut b, mut net) = bench(&cfg, &Traffic::default());
+    // Flip one FC1 weight word behind the platform's back (memory backdoor).
+    let mem = "fc1.wcache.mem$0.mem";
+    let mut words = b.dut().read_mem(mem).unwrap();
+    words[3] ^= 0x3f;
+    b.dut().load_mem(mem, 0, &words).unwrap();
+    let (x, y) = images(&cfg, 4, 7);
+    let check = PlatformCheck {
+        outputs: true,
+        weights_every: Some(1),
+    };
+    let err = train_epoch(&mut b, &mut net, &x, &y, &[0, 1, 2, 3], 1, check, &mut |_| {})
+        .expect_err("a corrupted weight must diverge");
+    let msg = err.to_string();
+    assert!(msg.contains("fc1") && msg.contains("image 0"), "{msg}");
+    assert!(msg.contains("expected") && msg.contains("got"), "{msg}");
+}
+
+#[test]
+fn stop_and_reset_mid_run_leave_a_platform_that_trains_bit_exactly() {
+    use edgelearn_hdl::lel::platform::regs;
+    let cfg = tiny();
+    let (mut b, net0) = bench(&cfg, &Traffic::default());
+    let (x, y) = images(&cfg, 6, 8);
+    for how in ["stop", "reset"] {
+        // Start a run of 6 images and interrupt it part-way.
+        b.write_reg(regs::N_TRAIN, 6).unwrap();
+        b.write_reg(regs::CTRL, 2).unwrap();
+        for _ in 0..1500 {
+            b.cycle().unwrap();
+        }
+        assert_eq!(b.states().unwrap()[0], 2, "{how}: PL_TRAIN");
+        if how == "stop" {
+            b.stop().unwrap();
+            assert_eq!(b.states().unwrap(), [0, 0, 0, 0], "I_STOP: every core idle");
+            for r in [regs::IN_LEVEL, regs::MID_LEVEL, regs::OUT_LEVEL] {
+                assert_eq!(b.read_reg(r).unwrap() & 0xffff, 0, "I_STOP flushes the FIFOs");
+            }
+        } else {
+            b.reset().unwrap();
+            assert_eq!(b.states().unwrap(), [0, 0, 0, 0]);
+            assert_eq!(b.read_reg(regs::MODEL_CFG).unwrap(), 0, "reset clears the registers");
+        }
+        // INIT again from the start and train: bit-exact.
+        let mut net = net0.clone();
+        configure(&mut b, &net, 1).unwrap();
+        let seeds = lfsr_seeds(&cfg);
+        b.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])
+            .unwrap();
+        let check = PlatformCheck {
+            outputs: true,
+            weights_every: Some(3),
+        };
+        train_epoch(&mut b, &mut net, &x, &y, &[0, 1, 2, 3, 4, 5], 1, check, &mut |_| {})
+            .unwrap_or_else(|e| panic!("after {how}: {e}"));
+    }
+}
+
+#[test]
+fn every_register_reads_back_and_the_lr_table_sets_the_active_cfg() {
+    use edgelearn_hdl::lel::platform::regs;
+    let cfg = tiny();
+    let (mut b, _net) = bench(&cfg, &Traffic::default());
+    assert_eq!(b.read_reg(regs::ID).unwrap(), regs::ID_VALUE);
+    let rw: [(u8, u32, u32); 9] = [
+        (regs::MODEL_CFG, 0xdead_beef, 0xdead_beef),
+        (regs::SEED_LC0, 0xffff_ffff, 0x1ffff),
+        (regs::SEED_WU0, 0x1234, 0x1234),
+        (regs::SEED_LC1, 0x2_0001, 1),
+        (regs::SEED_WU1, 0x1_5555, 0x1_5555),
+        (regs::N_TRAIN, 50_000, 50_000),
+        (regs::N_TEST, 10_000, 10_000),
+        (regs::EPOCH, 7, 7),
+        (regs::LR_LEN, 0xff, 0x1f),
+    ];
+    for (r, v, want) in rw {
+        b.write_reg(r, v).unwrap();
+        assert_eq!(b.read_reg(r).unwrap(), want, "register {r:#x}");
+    }
+    for e in 0..16u8 {
+        b.write_reg(regs::LR_TABLE + e, 0x40 | e as u32).unwrap();
+        assert_eq!(b.read_reg(regs::LR_TABLE + e).unwrap(), e as u32 & 0x3f);
+    }
+    for r in [0x50u8, 0x7f, 0xff, regs::CTRL] {
+        assert_eq!(b.read_reg(r).unwrap(), 0, "reserved or write-only {r:#x} reads 0");
+    }
+    let shape = platform_shape(&cfg).unwrap();
+    assert_eq!(b.read_reg(regs::IMAGE_BEATS).unwrap() as usize, shape.image_beats());
+    assert_eq!(b.read_reg(regs::FC0_WORDS).unwrap() as usize, shape.fc_words(0));
+    // LR fields come from LR_TABLE[min(EPOCH, LR_LEN - 1)] (a length over 16 reads as 16).
+    b.write_reg(regs::MODEL_CFG, 0).unwrap();
+    let lr_fields = |v: u32| ((v >> 6) & 7, (v >> 18) & 7);
+    for (len, epoch, entry) in [(3u32, 0u32, 0u32), (3, 2, 2), (3, 9, 2), (31, 20, 15), (1, 4, 0)] {
+        b.write_reg(regs::LR_LEN, len).unwrap();
+        b.write_reg(regs::EPOCH, epoch).unwrap();
+        let v = 0x40 | entry;
+        assert_eq!(
+            lr_fields(b.read_reg(regs::CFG_ACTIVE).unwrap()),
+            (v & 7, (v >> 3) & 7),
+            "LR_LEN {len}, EPOCH {epoch}"
+        );
+    }
+    b.write_reg(regs::LR_LEN, 0).unwrap();
+    b.write_reg(regs::MODEL_CFG, 0x1c_0140).unwrap();
+    assert_eq!(b.read_reg(regs::CFG_ACTIVE).unwrap(), 0x1c_0140, "LR_LEN 0: MODEL_CFG as is");
+}

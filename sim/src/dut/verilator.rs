@@ -679,6 +679,9 @@ pub struct VerilatorDut {
     dirty: bool,
     cycle: u64,
     tracing: bool,
+    /// A VCD to open at `window.0` and close at `window.1`.
+    pending_vcd: Option<std::ffi::CString>,
+    window: Option<(u64, u64)>,
     /// How the library was obtained.
     pub build: BuildInfo,
 }
@@ -732,6 +735,8 @@ impl VerilatorDut {
             dirty: false,
             cycle: 0,
             tracing: false,
+            pending_vcd: None,
+            window: opts.vcd_window,
             build,
         };
         dut.mems = (0..dut.memories.len())
@@ -744,17 +749,35 @@ impl VerilatorDut {
             let abs = std::path::absolute(path).map_err(|e| Error::io(path, e))?;
             let c = std::ffi::CString::new(abs.to_string_lossy().as_bytes())
                 .map_err(|_| dut.misuse(format!("VCD path {} holds a NUL", abs.display())))?;
-            // SAFETY: a valid model and a NUL-terminated path.
-            let ok = unsafe { (dut.api.trace_open)(dut.handle, c.as_ptr(), 0) };
-            if ok != 1 {
-                return Err(Error::io(
-                    path,
-                    std::io::Error::other("Verilator could not open the VCD"),
-                ));
-            }
-            dut.tracing = true;
+            dut.pending_vcd = Some(c);
+            dut.window_edge()?;
         }
         Ok(dut)
+    }
+
+    /// Open the pending VCD when its window starts (or at once without a window), close it
+    /// when the window ends.
+    fn window_edge(&mut self) -> Result<()> {
+        let (start, end) = self.window.unwrap_or((0, u64::MAX));
+        if self.cycle >= start && self.cycle < end {
+            if let Some(c) = self.pending_vcd.take() {
+                // SAFETY: a valid model and a NUL-terminated path.
+                let ok = unsafe { (self.api.trace_open)(self.handle, c.as_ptr(), 0) };
+                if ok != 1 {
+                    let path = PathBuf::from(c.to_string_lossy().into_owned());
+                    return Err(Error::io(
+                        &path,
+                        std::io::Error::other("Verilator could not open the VCD"),
+                    ));
+                }
+                self.tracing = true;
+            }
+        } else if self.cycle >= end && self.tracing {
+            // SAFETY: a valid model.
+            unsafe { (self.api.trace_close)(self.handle) };
+            self.tracing = false;
+        }
+        Ok(())
     }
 
     /// `TOP.<top>.<instances>` and the array name of memory `i`.
@@ -912,14 +935,27 @@ impl Dut for VerilatorDut {
         unsafe { (self.api.step)(self.handle, 1, self.dirty as i32) };
         self.dirty = false;
         self.cycle += 1;
-        Ok(())
+        self.window_edge()
     }
 
     fn steps(&mut self, n: u64) -> Result<()> {
-        // SAFETY: a valid model.
-        unsafe { (self.api.step)(self.handle, n, self.dirty as i32) };
-        self.dirty = false;
-        self.cycle += n;
+        let mut left = n;
+        while left > 0 {
+            // Stop at the window's edges so the VCD opens and closes on its cycles.
+            let k = match self.window {
+                Some((a, _)) if self.pending_vcd.is_some() && self.cycle < a => {
+                    left.min(a - self.cycle)
+                }
+                Some((_, b)) if self.tracing && self.cycle < b => left.min(b - self.cycle),
+                _ => left,
+            };
+            // SAFETY: a valid model.
+            unsafe { (self.api.step)(self.handle, k, self.dirty as i32) };
+            self.dirty = false;
+            self.cycle += k;
+            left -= k;
+            self.window_edge()?;
+        }
         Ok(())
     }
 
@@ -1023,7 +1059,8 @@ impl Dut for VerilatorDut {
         };
         self.dirty = false;
         self.cycle += cycles as u64;
-        Ok(())
+        // A VCD window opens or closes at the end of the batch that reaches its edge.
+        self.window_edge()
     }
 
     fn finish(&mut self) -> Result<()> {
