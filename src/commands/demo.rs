@@ -88,12 +88,45 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
     println!("latency = clock edges from valid_in rising to valid_out rising (thesis: 602)");
     println!("netlist = Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog");
     println!("VCD of the Icarus run: {}", vcd.display());
+    all_ok &= lel_platform()?;
     cnn_mnist()?;
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The LEL platform in RTL learning on MNIST (Verilator), next to the thesis's cycle table,
+/// and the golden model trained on the whole training split for comparison.
+fn lel_platform() -> anyhow::Result<bool> {
+    use edgelearn_verif::datasets::mnist;
+    use edgelearn_verif::lel::config::PlatformConfig;
+    use edgelearn_verif::lel::train::{train, Mode, Progress};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = root.join("data/mnist-10k");
+    let mnist_cfg = root.join("configs/mnist.toml");
+    println!();
+    println!("== the LEL platform in RTL (lel_platform_mnist: conv -> FC0 -> FC1, Verilator): 20 MNIST images, every LC output, class and weight checked against the golden model after every image, then 200 test images");
+    let a = super::platform::demo_run(&mnist_cfg, &data, 20, 200, true)?;
+    println!();
+    println!("== the thesis network's platform (lel_platform): a 5-image epoch, pipelined, cycles from the RTL's counters next to Table 4.3");
+    let b = super::platform::demo_run(&root.join("configs/thesis-cifar10.toml"), &data, 5, 0, false)?;
+    println!();
+    let cfg = PlatformConfig::from_toml(&std::fs::read_to_string(&mnist_cfg)?)?;
+    let set = mnist::load(&data)?;
+    let t = std::time::Instant::now();
+    let (report, _) = train(&cfg, Mode::BitExact, &set.train, &set.test, 1, &mut |_: Progress| {})?;
+    let e = &report.epochs[0];
+    println!(
+        "== for comparison, the golden model (`edgelearn train`) on the whole split: {} training images, 1 epoch, {:.1} s: test accuracy FC0 {:.2}%, FC1 {:.2}% on {} test images",
+        report.train_images,
+        t.elapsed().as_secs_f64(),
+        100.0 * e.test_accuracy[0],
+        100.0 * e.test_accuracy[1],
+        report.test_images
+    );
+    Ok(a == ExitCode::SUCCESS && b == ExitCode::SUCCESS)
 }
 
 /// The CNN engine golden model on the ai8x MNIST network vendored in `data/ai8x`.

@@ -96,6 +96,35 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `platform train` as `make demo` runs it: `images` training images of `config` (one
+/// epoch), `test_images` test images, optionally checked against the golden model.
+pub fn demo_run(
+    config: &std::path::Path,
+    data: &std::path::Path,
+    images: usize,
+    test_images: usize,
+    check_golden: bool,
+) -> anyhow::Result<ExitCode> {
+    train(Args {
+        config: config.to_path_buf(),
+        data: data.to_path_buf(),
+        images: Some(images),
+        test_images: Some(test_images),
+        epochs: 1,
+        seed: None,
+        backend: Backend::Verilator,
+        check_golden,
+        traffic: Traffic::default(),
+        vcd: None,
+        vcd_window: None,
+        vcd_depth: None,
+        report: None,
+        plot: None,
+        force: false,
+        quiet: true,
+    })
+}
+
 /// The emitted name of `cfg`'s platform: `lel_platform` for the thesis network,
 /// `lel_platform_<name>` otherwise.
 pub fn design_name(cfg: &PlatformConfig) -> String {
