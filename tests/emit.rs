@@ -163,6 +163,28 @@ fn emit_all_names_modules_after_files_and_lists_ports() {
     for core in ["lel_conv_core", "lel_conv_core_mnist"] {
         assert_eq!(ports(&manifest, core), conv, "{core}");
     }
+    // The platform's ports (hdl/src/lel/platform.rs; the register map is `platform::regs`).
+    let platform = vec![
+        p("clock", i, 1, false),
+        p("reset", i, 1, false),
+        p("s_tdata", i, 32, true),
+        p("s_tvalid", i, 1, false),
+        p("s_tready", o, 1, false),
+        p("s_tuser", i, 4, false),
+        p("s_tlast", i, 1, false),
+        p("m_tdata", o, 32, false),
+        p("m_tvalid", o, 1, false),
+        p("m_tready", i, 1, false),
+        p("m_tuser", o, 4, false),
+        p("m_tlast", o, 1, false),
+        p("reg_addr", i, 8, false),
+        p("reg_wdata", i, 32, false),
+        p("reg_we", i, 1, false),
+        p("reg_rdata", o, 32, false),
+    ];
+    for top in ["lel_platform", "lel_platform_mnist"] {
+        assert_eq!(ports(&manifest, top), platform, "{top}");
+    }
     assert_eq!(
         manifest["blocks"]["lel_matmul"]["ports"][3]["lane_width"],
         6
