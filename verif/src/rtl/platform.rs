@@ -602,8 +602,18 @@ fn compare_result(
     Ok(())
 }
 
-/// Compare both cores' weights read back with the golden network's.
+/// Compare both cores' weights read back with the golden network's after training image
+/// `image` (the divergence is named LS_WU).
 pub fn check_weights(bench: &mut PlatformBench, net: &LelNetwork, image: usize) -> Result<()> {
+    check_weights_in(bench, net, image, "LS_WU")
+}
+
+fn check_weights_in(
+    bench: &mut PlatformBench,
+    net: &LelNetwork,
+    image: usize,
+    state: &str,
+) -> Result<()> {
     let got = bench.read_weights()?;
     for x in 0..2 {
         if let Some((index, expected, g)) = super::fc::first_difference(&net.cores[x].w, &got[x])
@@ -615,7 +625,7 @@ pub fn check_weights(bench: &mut PlatformBench, net: &LelNetwork, image: usize) 
                 bench.block(),
                 x,
                 image,
-                "LS_WU",
+                state,
                 format!("weight (sub-layer {k}, output {j}, input {i}) read back after the image"),
                 (index, expected, g),
             ));
@@ -741,7 +751,8 @@ pub fn test_run(
     };
     let stats = bench.run(&imgs, false, &mut on)?;
     if check.outputs {
-        check_weights(bench, net, inputs.len().saturating_sub(1))?;
+        // Inference must leave the weights as they were.
+        check_weights_in(bench, net, inputs.len().saturating_sub(1), "LS_INF")?;
     }
     Ok(stats)
 }
