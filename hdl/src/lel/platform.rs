@@ -1131,7 +1131,7 @@ pub fn small_shape() -> PlatformShape {
             kernel: 3,
             pool: 3,
         },
-        kernels: (0..24 * 9).map(|i| ((i * 7) % 63) as i32 - 31).collect(),
+        kernels: (0..24 * 9).map(|i: i32| (i * 7) % 63 - 31).collect(),
         fc0: FcCoreShape {
             inputs: 144,
             outputs: 16,
