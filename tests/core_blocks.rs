@@ -203,10 +203,12 @@ fn packet_fifo_is_the_golden_queue_under_random_traffic() {
             Box::new(Instance::new("packet_fifo", PacketFifo::new(depth))),
         );
         let p = |d: &dyn Dut, n: &str| d.port(n).unwrap();
-        let ins: Vec<_> = ["reset", "s_tvalid", "s_tdata", "s_tuser", "s_tlast", "m_tready"]
-            .iter()
-            .map(|n| p(&*d, n))
-            .collect();
+        let ins: Vec<_> = [
+            "reset", "s_tvalid", "s_tdata", "s_tuser", "s_tlast", "m_tready",
+        ]
+        .iter()
+        .map(|n| p(&*d, n))
+        .collect();
         let outs: Vec<_> = [
             "s_tready", "m_tvalid", "m_tdata", "m_tuser", "m_tlast", "count", "packets",
         ]
@@ -236,14 +238,20 @@ fn packet_fifo_is_the_golden_queue_under_random_traffic() {
             }
             let r = rng.random_bool(pr);
             let (b, u, l) = held.unwrap_or((0, 0, false));
-            for (port, v) in ins[1..].iter().zip([held.is_some() as u64, b, u, l as u64, r as u64]) {
+            for (port, v) in ins[1..]
+                .iter()
+                .zip([held.is_some() as u64, b, u, l as u64, r as u64])
+            {
                 d.poke(*port, v).unwrap();
             }
             let got: Vec<u64> = outs.iter().map(|&o| d.peek(o).unwrap()).collect();
             let head = g.head();
             let want_head = head.map(|(b, u, l)| (b, u, l as u64));
             let got_head = (got[1] == 1).then_some((got[2], got[3], got[4]));
-            assert_eq!(got_head, want_head, "{backend} depth {depth} cycle {c}: head");
+            assert_eq!(
+                got_head, want_head,
+                "{backend} depth {depth} cycle {c}: head"
+            );
             assert_eq!(
                 (got[0], got[5], got[6]),
                 (g.ready() as u64, g.count() as u64, g.packets() as u64),

@@ -67,16 +67,13 @@ fn bench(cfg: &PlatformConfig, traffic: &Traffic) -> (PlatformBench, LelNetwork)
     let dut = simulator()
         .dut(Backend::Verilator, design, &DutOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut b = PlatformBench::new(dut, platform_shape(cfg).unwrap(), fc_params(&net), traffic)
-        .unwrap();
+    let mut b =
+        PlatformBench::new(dut, platform_shape(cfg).unwrap(), fc_params(&net), traffic).unwrap();
     b.reset().unwrap();
     configure(&mut b, &net, 1).unwrap();
     let seeds = lfsr_seeds(cfg);
-    b.init(
-        [&net.cores[0].w, &net.cores[1].w],
-        [seeds[0], seeds[1]],
-    )
-    .unwrap();
+    b.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])
+        .unwrap();
     (b, net)
 }
 
@@ -126,7 +123,10 @@ fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
             .filter(|(a, b)| a != b)
             .count();
         assert!(moved > 0, "FC{x}: no weight changed in 24 images");
-        eprintln!("FC{x}: {moved} weights changed; correct {} + {}", e1.correct[x], e2.correct[x]);
+        eprintln!(
+            "FC{x}: {moved} weights changed; correct {} + {}",
+            e1.correct[x], e2.correct[x]
+        );
     }
     let run = &e2.runs[0];
     let fc = |k: usize, s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
@@ -142,7 +142,10 @@ fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
         [conv, fc(0, &shape.fc0), fc(1, &shape.fc1)],
         "per-core cycles of an image (LOAD .. FIN)"
     );
-    eprintln!("16-image run: {} cycles, per core {:?}", run.cycles, run.core_cycles);
+    eprintln!(
+        "16-image run: {} cycles, per core {:?}",
+        run.cycles, run.core_cycles
+    );
     // Inference leaves the weights alone.
     let inf = test_run(
         &mut b,
@@ -193,8 +196,17 @@ fn a_wrong_weight_is_named_by_core_image_and_index() {
         outputs: true,
         weights_every: Some(1),
     };
-    let err = train_epoch(&mut b, &mut net, &x, &y, &[0, 1, 2, 3], 1, check, &mut |_| {})
-        .expect_err("a corrupted weight must diverge");
+    let err = train_epoch(
+        &mut b,
+        &mut net,
+        &x,
+        &y,
+        &[0, 1, 2, 3],
+        1,
+        check,
+        &mut |_| {},
+    )
+    .expect_err("a corrupted weight must diverge");
     let msg = err.to_string();
     assert!(msg.contains("fc1") && msg.contains("image 0"), "{msg}");
     assert!(msg.contains("expected") && msg.contains("got"), "{msg}");
@@ -218,12 +230,20 @@ fn stop_and_reset_mid_run_leave_a_platform_that_trains_bit_exactly() {
             b.stop().unwrap();
             assert_eq!(b.states().unwrap(), [0, 0, 0, 0], "I_STOP: every core idle");
             for r in [regs::IN_LEVEL, regs::MID_LEVEL, regs::OUT_LEVEL] {
-                assert_eq!(b.read_reg(r).unwrap() & 0xffff, 0, "I_STOP flushes the FIFOs");
+                assert_eq!(
+                    b.read_reg(r).unwrap() & 0xffff,
+                    0,
+                    "I_STOP flushes the FIFOs"
+                );
             }
         } else {
             b.reset().unwrap();
             assert_eq!(b.states().unwrap(), [0, 0, 0, 0]);
-            assert_eq!(b.read_reg(regs::MODEL_CFG).unwrap(), 0, "reset clears the registers");
+            assert_eq!(
+                b.read_reg(regs::MODEL_CFG).unwrap(),
+                0,
+                "reset clears the registers"
+            );
         }
         // INIT again from the start and train: bit-exact.
         let mut net = net0.clone();
@@ -235,8 +255,17 @@ fn stop_and_reset_mid_run_leave_a_platform_that_trains_bit_exactly() {
             outputs: true,
             weights_every: Some(3),
         };
-        train_epoch(&mut b, &mut net, &x, &y, &[0, 1, 2, 3, 4, 5], 1, check, &mut |_| {})
-            .unwrap_or_else(|e| panic!("after {how}: {e}"));
+        train_epoch(
+            &mut b,
+            &mut net,
+            &x,
+            &y,
+            &[0, 1, 2, 3, 4, 5],
+            1,
+            check,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("after {how}: {e}"));
     }
 }
 
@@ -266,15 +295,31 @@ fn every_register_reads_back_and_the_lr_table_sets_the_active_cfg() {
         assert_eq!(b.read_reg(regs::LR_TABLE + e).unwrap(), e as u32 & 0x3f);
     }
     for r in [0x50u8, 0x7f, 0xff, regs::CTRL] {
-        assert_eq!(b.read_reg(r).unwrap(), 0, "reserved or write-only {r:#x} reads 0");
+        assert_eq!(
+            b.read_reg(r).unwrap(),
+            0,
+            "reserved or write-only {r:#x} reads 0"
+        );
     }
     let shape = platform_shape(&cfg).unwrap();
-    assert_eq!(b.read_reg(regs::IMAGE_BEATS).unwrap() as usize, shape.image_beats());
-    assert_eq!(b.read_reg(regs::FC0_WORDS).unwrap() as usize, shape.fc_words(0));
+    assert_eq!(
+        b.read_reg(regs::IMAGE_BEATS).unwrap() as usize,
+        shape.image_beats()
+    );
+    assert_eq!(
+        b.read_reg(regs::FC0_WORDS).unwrap() as usize,
+        shape.fc_words(0)
+    );
     // LR fields come from LR_TABLE[min(EPOCH, LR_LEN - 1)] (a length over 16 reads as 16).
     b.write_reg(regs::MODEL_CFG, 0).unwrap();
     let lr_fields = |v: u32| ((v >> 6) & 7, (v >> 18) & 7);
-    for (len, epoch, entry) in [(3u32, 0u32, 0u32), (3, 2, 2), (3, 9, 2), (31, 20, 15), (1, 4, 0)] {
+    for (len, epoch, entry) in [
+        (3u32, 0u32, 0u32),
+        (3, 2, 2),
+        (3, 9, 2),
+        (31, 20, 15),
+        (1, 4, 0),
+    ] {
         b.write_reg(regs::LR_LEN, len).unwrap();
         b.write_reg(regs::EPOCH, epoch).unwrap();
         let v = 0x40 | entry;
@@ -286,5 +331,9 @@ fn every_register_reads_back_and_the_lr_table_sets_the_active_cfg() {
     }
     b.write_reg(regs::LR_LEN, 0).unwrap();
     b.write_reg(regs::MODEL_CFG, 0x1c_0140).unwrap();
-    assert_eq!(b.read_reg(regs::CFG_ACTIVE).unwrap(), 0x1c_0140, "LR_LEN 0: MODEL_CFG as is");
+    assert_eq!(
+        b.read_reg(regs::CFG_ACTIVE).unwrap(),
+        0x1c_0140,
+        "LR_LEN 0: MODEL_CFG as is"
+    );
 }

@@ -75,12 +75,18 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
         "--quiet",
     ]);
     let (stdout, stderr) = ok(&out);
-    eprintln!("{stderr}{stdout}100-image regression: {:.1} s", t.elapsed().as_secs_f64());
+    eprintln!(
+        "{stderr}{stdout}100-image regression: {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["bit_exact"], true);
     assert_eq!(r["train_images"], 100);
-    assert_eq!(r["epoch_reports"][0]["runs"], 100, "one PL_TRAIN run per checked image");
+    assert_eq!(
+        r["epoch_reports"][0]["runs"], 100,
+        "one PL_TRAIN run per checked image"
+    );
     // The MNIST configuration's cores: conv 1 x 28 x 28, FC0 N 1536, FC1 N 480.
     assert_eq!(
         r["core_cycles"]["measured"],
@@ -99,7 +105,11 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
         "--quiet",
     ]);
     let (gout, _) = ok(&golden);
-    assert_eq!(sha(&stdout), sha(&gout), "same weights as `edgelearn train`");
+    assert_eq!(
+        sha(&stdout),
+        sha(&gout),
+        "same weights as `edgelearn train`"
+    );
     assert_eq!(r["weights_sha256"].as_str().unwrap(), sha(&gout));
     // Train and test accuracy per core equal the golden model's.
     let gr = edgelearn(&[
@@ -145,7 +155,10 @@ fn thesis_platform_meets_table_4_3_and_the_5_image_epoch() {
         "--quiet",
     ]);
     let (stdout, _) = ok(&out);
-    assert!(stdout.contains("thesis: 757162 cycles for 5 images"), "{stdout}");
+    assert!(
+        stdout.contains("thesis: 757162 cycles for 5 images"),
+        "{stdout}"
+    );
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(
@@ -169,39 +182,83 @@ fn vcd_windows_and_errors_are_named() {
         + "\n[[fc]]\noutputs = 480\npieces = 4\nalpha_next = 3\nalpha_lc = 3\nalpha_e = 0\nlr_shift = [1]\n";
     std::fs::write(&bad, text).unwrap();
     let out = edgelearn(&[
-        "platform", "train", "--config", s(&bad), "--data", "data/mnist-10k", "--images", "1",
+        "platform",
+        "train",
+        "--config",
+        s(&bad),
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "1",
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("fc") && err.contains("3 FC cores"), "{err}");
     // More images than the split holds.
     let out = edgelearn(&[
-        "platform", "train", "--config", "configs/mnist.toml", "--data", "data/mnist-10k",
-        "--images", "9000",
+        "platform",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "9000",
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--images 9000"));
     // A window without a file, and a window that is not one.
     let out = edgelearn(&[
-        "platform", "train", "--config", "configs/mnist.toml", "--data", "data/mnist-10k",
-        "--vcd-window", "10..5",
+        "platform",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--vcd-window",
+        "10..5",
     ]);
     assert_eq!(out.status.code(), Some(2));
     // A VCD window of a short run: written, starting at the window.
     let vcd = d.join("w.vcd");
     let out = edgelearn(&[
-        "platform", "train", "--config", "configs/mnist.toml", "--data", "data/mnist-10k",
-        "--images", "1", "--test-images", "0", "--vcd", s(&vcd), "--vcd-window", "100..300",
-        "--vcd-depth", "1", "--quiet",
+        "platform",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "1",
+        "--test-images",
+        "0",
+        "--vcd",
+        s(&vcd),
+        "--vcd-window",
+        "100..300",
+        "--vcd-depth",
+        "1",
+        "--quiet",
     ]);
     ok(&out);
     let text = std::fs::read_to_string(&vcd).unwrap();
-    assert!(text.contains("reg_rdata") && text.contains("#1000000"), "VCD starts at cycle 100");
+    assert!(
+        text.contains("reg_rdata") && text.contains("#1000000"),
+        "VCD starts at cycle 100"
+    );
     assert!(!text.contains("#3010000"), "VCD ends at cycle 300");
     // The report is not overwritten without --force.
     let out = edgelearn(&[
-        "platform", "train", "--config", "configs/mnist.toml", "--data", "data/mnist-10k",
-        "--images", "1", "--vcd", s(&vcd),
+        "platform",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "1",
+        "--vcd",
+        s(&vcd),
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));

@@ -39,7 +39,11 @@ fn check<B: Block>(name: &str, mut block: B, yosys: &str) {
         .arg(format!(
             "read_verilog {}; hierarchy -top {name}; {}; check -assert",
             file.display(),
-            if yosys == "synth" { format!("synth -top {name}") } else { yosys.to_string() }
+            if yosys == "synth" {
+                format!("synth -top {name}")
+            } else {
+                yosys.to_string()
+            }
         ))
         .output()
         .expect("yosys must be installed (make test installs it)");

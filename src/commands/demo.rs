@@ -111,12 +111,25 @@ fn lel_platform() -> anyhow::Result<bool> {
     let a = super::platform::demo_run(&mnist_cfg, &data, 20, 200, true)?;
     println!();
     println!("== the thesis network's platform (lel_platform): a 5-image epoch, pipelined, cycles from the RTL's counters next to Table 4.3");
-    let b = super::platform::demo_run(&root.join("configs/thesis-cifar10.toml"), &data, 5, 0, false)?;
+    let b = super::platform::demo_run(
+        &root.join("configs/thesis-cifar10.toml"),
+        &data,
+        5,
+        0,
+        false,
+    )?;
     println!();
     let cfg = PlatformConfig::from_toml(&std::fs::read_to_string(&mnist_cfg)?)?;
     let set = mnist::load(&data)?;
     let t = std::time::Instant::now();
-    let (report, _) = train(&cfg, Mode::BitExact, &set.train, &set.test, 1, &mut |_: Progress| {})?;
+    let (report, _) = train(
+        &cfg,
+        Mode::BitExact,
+        &set.train,
+        &set.test,
+        1,
+        &mut |_: Progress| {},
+    )?;
     let e = &report.epochs[0];
     println!(
         "== for comparison, the golden model (`edgelearn train`) on the whole split: {} training images, 1 epoch, {:.1} s: test accuracy FC0 {:.2}%, FC1 {:.2}% on {} test images",

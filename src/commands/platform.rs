@@ -354,7 +354,11 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         bail!("no training images");
     }
     for (what, set) in [("training", &train_set), ("test", &test_set)] {
-        if let Some(&l) = set.labels.iter().find(|&&l| l as usize >= cfg.widths.classes) {
+        if let Some(&l) = set
+            .labels
+            .iter()
+            .find(|&&l| l as usize >= cfg.widths.classes)
+        {
             bail!(
                 "widths.classes: the {what} set has label {l}, the platform has {} classes",
                 cfg.widths.classes

@@ -29,7 +29,13 @@ fn params(pieces: usize, f: usize, passes: usize, lanes: usize, weight_bits: u32
 }
 
 fn shape() -> impl Strategy<Value = FcParams> {
-    (1usize..=4, 1usize..=24, 1usize..=5, prop::sample::select(vec![1usize, 2, 4, 8]), 2u32..=8)
+    (
+        1usize..=4,
+        1usize..=24,
+        1usize..=5,
+        prop::sample::select(vec![1usize, 2, 4, 8]),
+        2u32..=8,
+    )
         .prop_map(|(p, f, q, l, b)| params(p, f, q, l, b))
 }
 

@@ -1065,7 +1065,18 @@ impl<
     }
 }
 
-impl<const L: usize, const C: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const CW: usize, const BW: usize, const EW: usize> crate::design::HasMemories for FcCore<L, C, SW, WW, RW, AW, CW, BW, EW> {
+impl<
+        const L: usize,
+        const C: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const CW: usize,
+        const BW: usize,
+        const EW: usize,
+    > crate::design::HasMemories for FcCore<L, C, SW, WW, RW, AW, CW, BW, EW>
+{
     /// The core's memories (its `DutIo` list) under `PATH.`, so a platform reaches them.
     fn visit_memories(
         &mut self,

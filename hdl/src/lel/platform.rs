@@ -992,16 +992,16 @@ impl Logic for LelPlatform {
             self.rd.next = self.last_fc1.q.val();
         }
         if self.reg_addr.val() == self.c_addr[25].val() {
-            self.rd.next = bit_cast::<32, 16>(self.in_fifo.count.val())
-                | (self.c_depths[0].val() << 16);
+            self.rd.next =
+                bit_cast::<32, 16>(self.in_fifo.count.val()) | (self.c_depths[0].val() << 16);
         }
         if self.reg_addr.val() == self.c_addr[26].val() {
-            self.rd.next = bit_cast::<32, 16>(self.mid_fifo.count.val())
-                | (self.c_depths[1].val() << 16);
+            self.rd.next =
+                bit_cast::<32, 16>(self.mid_fifo.count.val()) | (self.c_depths[1].val() << 16);
         }
         if self.reg_addr.val() == self.c_addr[27].val() {
-            self.rd.next = bit_cast::<32, 16>(self.out_fifo.count.val())
-                | (self.c_depths[2].val() << 16);
+            self.rd.next =
+                bit_cast::<32, 16>(self.out_fifo.count.val()) | (self.c_depths[2].val() << 16);
         }
         if self.reg_addr.val() == self.c_addr[28].val() {
             self.rd.next = bit_cast::<32, 16>(self.c_img_beats.val());

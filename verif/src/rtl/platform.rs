@@ -264,7 +264,11 @@ impl PlatformBench {
     /// PL_INIT: seeds (`(lc, wu)` per FC core), then FC0's and FC1's weights (`[k][j][i]`).
     pub fn init(&mut self, w: [&[i32]; 2], seeds: [(u32, u32); 2]) -> Result<()> {
         for (x, (lc, wu)) in seeds.iter().enumerate() {
-            let base = if x == 0 { regs::SEED_LC0 } else { regs::SEED_LC1 };
+            let base = if x == 0 {
+                regs::SEED_LC0
+            } else {
+                regs::SEED_LC1
+            };
             self.write_reg(base, lc & 0x1ffff)?;
             self.write_reg(base + 1, wu & 0x1ffff)?;
         }
@@ -286,7 +290,12 @@ impl PlatformBench {
         self.write_reg(regs::CTRL, 5)?;
         let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
         let got = if self.batch_read {
-            let outs = [self.m_ports[0], self.m_ports[1], self.m_ports[2], self.m_ports[3]];
+            let outs = [
+                self.m_ports[0],
+                self.m_ports[1],
+                self.m_ports[2],
+                self.m_ports[3],
+            ];
             let mut got: Vec<Vec<u64>> = Vec::with_capacity(words as usize);
             let mut buf = Vec::new();
             let start = self.dut.cycle();
@@ -384,10 +393,7 @@ impl PlatformBench {
     ) -> Result<RunStats> {
         let start = self.dut.cycle();
         let n = images.len();
-        self.write_reg(
-            if train { regs::N_TRAIN } else { regs::N_TEST },
-            n as u32,
-        )?;
+        self.write_reg(if train { regs::N_TRAIN } else { regs::N_TEST }, n as u32)?;
         let beats = self.shape.image_beats() as u32;
         let mut pushed = 0;
         if n > 0 {
@@ -587,7 +593,14 @@ fn compare_result(
         ));
     }
     if let Some(d) = super::fc::first_difference(&want.0, &r.lc) {
-        return Err(divergence(block, r.core, image, state, at("lc_data_out"), d));
+        return Err(divergence(
+            block,
+            r.core,
+            image,
+            state,
+            at("lc_data_out"),
+            d,
+        ));
     }
     if r.class != want.1 {
         return Err(divergence(
@@ -616,8 +629,7 @@ fn check_weights_in(
 ) -> Result<()> {
     let got = bench.read_weights()?;
     for x in 0..2 {
-        if let Some((index, expected, g)) = super::fc::first_difference(&net.cores[x].w, &got[x])
-        {
+        if let Some((index, expected, g)) = super::fc::first_difference(&net.cores[x].w, &got[x]) {
             let p = &net.cores[x].p;
             let (f, gg) = (p.inputs / p.pieces, p.outputs / p.pieces);
             let (k, j, i) = (index / (gg * f), (index / f) % gg, index % f);
