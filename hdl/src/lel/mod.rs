@@ -15,6 +15,7 @@ pub mod packet_fifo;
 pub mod platform;
 pub mod quant_relu;
 pub mod stream_fifo;
+pub mod stream_slice;
 pub mod tree_adder;
 pub mod tree_adder_conv;
 pub mod tree_comparator;

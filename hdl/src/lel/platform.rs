@@ -43,6 +43,7 @@
 use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCoreShape, LelFcCore};
 use super::packet_fifo::PacketFifo;
+use super::stream_slice::StreamSlice;
 use rust_hdl::prelude::*;
 
 /// The register file: word addresses (byte address / 4) and fields.
@@ -229,9 +230,11 @@ impl PlatformShape {
     }
 }
 
-/// The LEL platform.
+/// The platform's logic behind its port stage ([`LelPlatform`]): the cores, the FIFOs, the
+/// FSM and the registers. Its ports are the platform's, registered by the shell, plus the
+/// register values (`rv_*`) and the streams' reset.
 #[derive(Clone, Debug, LogicBlock)]
-pub struct LelPlatform {
+pub struct PlatformCore {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous active-high reset.
@@ -262,8 +265,16 @@ pub struct LelPlatform {
     pub reg_wdata: Signal<In, Bits<32>>,
     /// Register write strobe.
     pub reg_we: Signal<In, Bit>,
-    /// Register read data.
-    pub reg_rdata: Signal<Out, Bits<32>>,
+    /// Reset of the shell's stream slices: `reset`, or I_STOP's flush.
+    pub streams_reset: Signal<Out, Bit>,
+    /// Registers 0x00..0x1f as read (to [`RegRead`]).
+    pub rv_base: [Signal<Out, Bits<32>>; 32],
+    /// LR_TABLE entries.
+    pub rv_lr: [Signal<Out, Bits<6>>; 16],
+    /// FC0's LC outputs (23-bit, signed).
+    pub rv_lc0: [Signal<Out, Bits<23>>; 10],
+    /// FC1's LC outputs.
+    pub rv_lc1: [Signal<Out, Bits<23>>; 10],
     // Cores and FIFOs.
     conv: LelConvCore,
     fc0: LelFcCore,
@@ -335,13 +346,8 @@ pub struct LelPlatform {
     fifo_rst: Signal<Local, Bit>,
     cdone0: Signal<Local, Bit>,
     cdone1: Signal<Local, Bit>,
-    rd: Signal<Local, Bits<32>>,
     pl_code: Signal<Local, Bits<4>>,
     status: Signal<Local, Bits<32>>,
-    lc_pick: Signal<Local, Bits<23>>,
-    lc_hit: Signal<Local, Bit>,
-    lr_rd: Signal<Local, Bits<6>>,
-    lr_hit: Signal<Local, Bit>,
     wr: Signal<Local, Bit>,
     // Constants.
     c_img_beats: Constant<Bits<16>>,
@@ -354,9 +360,6 @@ pub struct LelPlatform {
     c_addr: [Constant<Bits<8>>; 32],
     c_lr_addr: [Constant<Bits<8>>; 16],
     c_lr_id: [Constant<Bits<32>>; 16],
-    c_lc0_addr: [Constant<Bits<8>>; 10],
-    c_lc1_addr: [Constant<Bits<8>>; 10],
-    c_sext: Constant<Bits<32>>,
     c_lr_mask: Constant<Bits<32>>,
     c_flush: Constant<Bits<6>>,
     i_idle: Constant<Bits<3>>,
@@ -374,11 +377,11 @@ pub struct LelPlatform {
     _shape: PlatformShape,
 }
 
-impl LelPlatform {
+impl PlatformCore {
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
         if let Err((key, m)) = shape.check() {
-            panic!("LelPlatform: {key}: {m}");
+            panic!("PlatformCore: {key}: {m}");
         }
         let [d_in, d_mid, d_out] = shape.fifo_depths();
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
@@ -400,7 +403,11 @@ impl LelPlatform {
             reg_addr: Default::default(),
             reg_wdata: Default::default(),
             reg_we: Default::default(),
-            reg_rdata: Default::default(),
+            streams_reset: Default::default(),
+            rv_base: Default::default(),
+            rv_lr: Default::default(),
+            rv_lc0: Default::default(),
+            rv_lc1: Default::default(),
             conv: LelConvCore::new(shape.conv, &shape.kernels),
             fc0: LelFcCore::new(shape.fc0),
             fc1: LelFcCore::new(shape.fc1),
@@ -467,13 +474,8 @@ impl LelPlatform {
             fifo_rst: Default::default(),
             cdone0: Default::default(),
             cdone1: Default::default(),
-            rd: Default::default(),
             pl_code: Default::default(),
             status: Default::default(),
-            lc_pick: Default::default(),
-            lc_hit: Default::default(),
-            lr_rd: Default::default(),
-            lr_hit: Default::default(),
             wr: Default::default(),
             c_img_beats: c16(shape.image_beats()),
             c_conv_room: c16(d_mid - shape.conv_beats() - CONV_FIFO_DEPTH),
@@ -487,13 +489,6 @@ impl LelPlatform {
                 Constant::new(Bits::<8>::from((regs::LR_TABLE as usize + j) as u64))
             }),
             c_lr_id: array_init::array_init(|j| c32(j as u64)),
-            c_lc0_addr: array_init::array_init(|j| {
-                Constant::new(Bits::<8>::from((regs::FC0_LC as usize + j) as u64))
-            }),
-            c_lc1_addr: array_init::array_init(|j| {
-                Constant::new(Bits::<8>::from((regs::FC1_LC as usize + j) as u64))
-            }),
-            c_sext: c32(0xff80_0000),
             c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
             c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES)),
             i_idle: i3(0),
@@ -518,7 +513,7 @@ impl LelPlatform {
     }
 }
 
-impl Logic for LelPlatform {
+impl Logic for PlatformCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -832,6 +827,7 @@ impl Logic for LelPlatform {
             self.ins_fc1.next = self.i_stop.val();
         }
         self.fifo_rst.next = self.reset.val() | self.flush.q.val().any();
+        self.streams_reset.next = self.fifo_rst.val();
         if self.reset.val() {
             self.state.d.next = PlState::Idle;
             self.phase.d.next = false;
@@ -873,37 +869,7 @@ impl Logic for LelPlatform {
             self.last_fc1.d.next = 0.into();
         }
 
-        // ---- Register reads.
-        self.lc_pick.next = 0.into();
-        self.lc_hit.next = false;
-        for j in 0..10 {
-            if self.reg_addr.val() == self.c_lc0_addr[j].val() {
-                self.lc_pick.next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
-                self.lc_hit.next = true;
-            }
-            if self.reg_addr.val() == self.c_lc1_addr[j].val() {
-                self.lc_pick.next = self.fc1.lc_data_out.val().get_bits::<23>(23 * j);
-                self.lc_hit.next = true;
-            }
-        }
-        self.rd.next = 0.into();
-        if self.lc_hit.val() {
-            self.rd.next = bit_cast::<32, 23>(self.lc_pick.val());
-            if self.lc_pick.val().get_bit(22) {
-                self.rd.next = bit_cast::<32, 23>(self.lc_pick.val()) | self.c_sext.val();
-            }
-        }
-        self.lr_rd.next = 0.into();
-        self.lr_hit.next = false;
-        for j in 0..16 {
-            if self.reg_addr.val() == self.c_lr_addr[j].val() {
-                self.lr_rd.next = self.lr_tab[j].q.val();
-                self.lr_hit.next = true;
-            }
-        }
-        if self.lr_hit.val() {
-            self.rd.next = bit_cast::<32, 6>(self.lr_rd.val());
-        }
+        // ---- Register values; the shell's `RegRead` picks one by `reg_addr`.
         self.pl_code.next = 0.into();
         match self.state.q.val() {
             PlState::Idle => {}
@@ -916,104 +882,50 @@ impl Logic for LelPlatform {
             | (bit_cast::<32, 4>(self.conv.conv_state.val()) << 4)
             | (bit_cast::<32, 4>(self.fc0.layer_state.val()) << 8)
             | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12);
-        if self.reg_addr.val() == self.c_addr[1].val() {
-            self.rd.next = self.status.val();
-            if self.flush.q.val().any() {
-                self.rd.next = self.status.val() | (self.one32.val() << 16);
-            }
+        if self.flush.q.val().any() {
+            self.status.next = self.status.val() | (self.one32.val() << 16);
         }
-        if self.reg_addr.val() == self.c_addr[2].val() {
-            self.rd.next = self.model_cfg.q.val();
+        self.rv_base[0].next = 0.into();
+        self.rv_base[1].next = self.status.val();
+        self.rv_base[2].next = self.model_cfg.q.val();
+        self.rv_base[3].next = bit_cast::<32, 17>(self.seed_lc0.q.val());
+        self.rv_base[4].next = bit_cast::<32, 17>(self.seed_wu0.q.val());
+        self.rv_base[5].next = bit_cast::<32, 17>(self.seed_lc1.q.val());
+        self.rv_base[6].next = bit_cast::<32, 17>(self.seed_wu1.q.val());
+        self.rv_base[7].next = self.n_train.q.val();
+        self.rv_base[8].next = self.n_test.q.val();
+        self.rv_base[9].next = self.epoch.q.val();
+        self.rv_base[10].next = bit_cast::<32, 5>(self.lr_len.q.val());
+        self.rv_base[11].next = self.cfg_eff.val();
+        self.rv_base[12].next = self.run_cycles.q.val();
+        self.rv_base[13].next = self.conv_n.q.val();
+        self.rv_base[14].next = self.fc0_n.q.val();
+        self.rv_base[15].next = self.fc1_n.q.val();
+        self.rv_base[16].next = self.res0.q.val();
+        self.rv_base[17].next = self.res1.q.val();
+        self.rv_base[18].next = self.ok0.q.val();
+        self.rv_base[19].next = self.ok1.q.val();
+        self.rv_base[20].next = bit_cast::<32, 8>(self.cls0.q.val());
+        self.rv_base[21].next = bit_cast::<32, 8>(self.cls1.q.val());
+        self.rv_base[22].next = self.last_conv.q.val();
+        self.rv_base[23].next = self.last_fc0.q.val();
+        self.rv_base[24].next = self.last_fc1.q.val();
+        self.rv_base[25].next =
+            bit_cast::<32, 16>(self.in_fifo.count.val()) | (self.c_depths[0].val() << 16);
+        self.rv_base[26].next =
+            bit_cast::<32, 16>(self.mid_fifo.count.val()) | (self.c_depths[1].val() << 16);
+        self.rv_base[27].next =
+            bit_cast::<32, 16>(self.out_fifo.count.val()) | (self.c_depths[2].val() << 16);
+        self.rv_base[28].next = bit_cast::<32, 16>(self.c_img_beats.val());
+        self.rv_base[29].next = self.c_fc0_words.val();
+        self.rv_base[30].next = self.c_fc1_words.val();
+        self.rv_base[31].next = self.c_id.val();
+        for j in 0..16 {
+            self.rv_lr[j].next = self.lr_tab[j].q.val();
         }
-        if self.reg_addr.val() == self.c_addr[3].val() {
-            self.rd.next = bit_cast::<32, 17>(self.seed_lc0.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[4].val() {
-            self.rd.next = bit_cast::<32, 17>(self.seed_wu0.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[5].val() {
-            self.rd.next = bit_cast::<32, 17>(self.seed_lc1.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[6].val() {
-            self.rd.next = bit_cast::<32, 17>(self.seed_wu1.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[7].val() {
-            self.rd.next = self.n_train.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[8].val() {
-            self.rd.next = self.n_test.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[9].val() {
-            self.rd.next = self.epoch.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[10].val() {
-            self.rd.next = bit_cast::<32, 5>(self.lr_len.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[11].val() {
-            self.rd.next = self.cfg_eff.val();
-        }
-        if self.reg_addr.val() == self.c_addr[12].val() {
-            self.rd.next = self.run_cycles.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[13].val() {
-            self.rd.next = self.conv_n.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[14].val() {
-            self.rd.next = self.fc0_n.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[15].val() {
-            self.rd.next = self.fc1_n.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[16].val() {
-            self.rd.next = self.res0.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[17].val() {
-            self.rd.next = self.res1.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[18].val() {
-            self.rd.next = self.ok0.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[19].val() {
-            self.rd.next = self.ok1.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[20].val() {
-            self.rd.next = bit_cast::<32, 8>(self.cls0.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[21].val() {
-            self.rd.next = bit_cast::<32, 8>(self.cls1.q.val());
-        }
-        if self.reg_addr.val() == self.c_addr[22].val() {
-            self.rd.next = self.last_conv.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[23].val() {
-            self.rd.next = self.last_fc0.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[24].val() {
-            self.rd.next = self.last_fc1.q.val();
-        }
-        if self.reg_addr.val() == self.c_addr[25].val() {
-            self.rd.next =
-                bit_cast::<32, 16>(self.in_fifo.count.val()) | (self.c_depths[0].val() << 16);
-        }
-        if self.reg_addr.val() == self.c_addr[26].val() {
-            self.rd.next =
-                bit_cast::<32, 16>(self.mid_fifo.count.val()) | (self.c_depths[1].val() << 16);
-        }
-        if self.reg_addr.val() == self.c_addr[27].val() {
-            self.rd.next =
-                bit_cast::<32, 16>(self.out_fifo.count.val()) | (self.c_depths[2].val() << 16);
-        }
-        if self.reg_addr.val() == self.c_addr[28].val() {
-            self.rd.next = bit_cast::<32, 16>(self.c_img_beats.val());
-        }
-        if self.reg_addr.val() == self.c_addr[29].val() {
-            self.rd.next = self.c_fc0_words.val();
-        }
-        if self.reg_addr.val() == self.c_addr[30].val() {
-            self.rd.next = self.c_fc1_words.val();
-        }
-        if self.reg_addr.val() == self.c_addr[31].val() {
-            self.rd.next = self.c_id.val();
+        for j in 0..10 {
+            self.rv_lc0[j].next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
+            self.rv_lc1[j].next = self.fc1.lc_data_out.val().get_bits::<23>(23 * j);
         }
 
         // ---- Stream routing. The input FIFO feeds the conv core while running, FC0 then FC1
@@ -1105,7 +1017,393 @@ impl Logic for LelPlatform {
             self.m_tuser.next = 1.into();
             self.m_tlast.next = self.fc1.m_tlast.val();
         }
-        self.reg_rdata.next = self.rd.val();
+    }
+}
+
+impl crate::design::HasMemories for PlatformCore {
+    /// The cores' and FIFOs' memories, `PATH.conv...`, `PATH.fc0...`, `PATH.in_fifo.ram.mem`, ...
+    fn visit_memories(
+        &mut self,
+        path: &str,
+        f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
+    ) {
+        use crate::design::{join_path, HasMemories};
+        self.conv.visit_memories(&join_path(path, "conv"), f);
+        self.fc0.visit_memories(&join_path(path, "fc0"), f);
+        self.fc1.visit_memories(&join_path(path, "fc1"), f);
+        self.in_fifo.visit_memories(&join_path(path, "in_fifo"), f);
+        self.mid_fifo
+            .visit_memories(&join_path(path, "mid_fifo"), f);
+        self.out_fifo
+            .visit_memories(&join_path(path, "out_fifo"), f);
+    }
+}
+
+// The core lives on the heap: it is over half a megabyte of signals, and building the shell
+// around it by value overflowed a test thread's 2 MB stack. `Box` is fundamental, so the
+// shell's derive can see a boxed core as a block.
+impl Logic for Box<PlatformCore> {
+    fn update(&mut self) {
+        (**self).update()
+    }
+    fn connect(&mut self) {
+        (**self).connect()
+    }
+    fn hdl(&self) -> Verilog {
+        (**self).hdl()
+    }
+    fn timing(&self) -> Vec<TimingInfo> {
+        (**self).timing()
+    }
+}
+
+impl Block for Box<PlatformCore> {
+    fn connect_all(&mut self) {
+        (**self).connect_all()
+    }
+    fn update_all(&mut self) {
+        (**self).update_all()
+    }
+    fn has_changed(&self) -> bool {
+        (**self).has_changed()
+    }
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        (**self).accept(name, probe)
+    }
+}
+
+/// The LEL platform: [`PlatformCore`] behind a port stage (docs/decisions.md
+/// D-PLATFORM-PORTS). `reset`, `reg_we`, `reg_addr` and `reg_wdata` are registered (a write
+/// lands one edge after the port takes it); the streams pass through [`StreamSlice`]s; only
+/// `reg_rdata` is combinational, from `reg_addr` through [`RegRead`]. So no statement of the
+/// platform's logic depends combinationally on an input, and Verilator evaluates that logic
+/// once per cycle. The Verilog is written by hand: one assignment per connection.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct LelPlatform {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous active-high reset (registered: the platform resets at the next edge).
+    pub reset: Signal<In, Bit>,
+    /// Input stream data.
+    pub s_tdata: Signal<In, Bits<32>>,
+    /// Input stream valid.
+    pub s_tvalid: Signal<In, Bit>,
+    /// Input stream ready.
+    pub s_tready: Signal<Out, Bit>,
+    /// Input stream TUSER (label).
+    pub s_tuser: Signal<In, Bits<4>>,
+    /// Input stream TLAST.
+    pub s_tlast: Signal<In, Bit>,
+    /// Output stream data.
+    pub m_tdata: Signal<Out, Bits<32>>,
+    /// Output stream valid.
+    pub m_tvalid: Signal<Out, Bit>,
+    /// Output stream ready.
+    pub m_tready: Signal<In, Bit>,
+    /// Output stream TUSER (source core).
+    pub m_tuser: Signal<Out, Bits<4>>,
+    /// Output stream TLAST.
+    pub m_tlast: Signal<Out, Bit>,
+    /// Register word address.
+    pub reg_addr: Signal<In, Bits<8>>,
+    /// Register write data.
+    pub reg_wdata: Signal<In, Bits<32>>,
+    /// Register write strobe.
+    pub reg_we: Signal<In, Bit>,
+    /// Register read data (combinational from `reg_addr`).
+    pub reg_rdata: Signal<Out, Bits<32>>,
+    core: Box<PlatformCore>,
+    in_slice: StreamSlice<32, 4>,
+    out_slice: StreamSlice<32, 4>,
+    rread: RegRead,
+    rst_q: DFF<Bit>,
+    we_q: DFF<Bit>,
+    waddr_q: DFF<Bits<8>>,
+    wdata_q: DFF<Bits<32>>,
+}
+
+impl LelPlatform {
+    /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
+    pub fn new(shape: PlatformShape) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_tdata: Default::default(),
+            s_tvalid: Default::default(),
+            s_tready: Default::default(),
+            s_tuser: Default::default(),
+            s_tlast: Default::default(),
+            m_tdata: Default::default(),
+            m_tvalid: Default::default(),
+            m_tready: Default::default(),
+            m_tuser: Default::default(),
+            m_tlast: Default::default(),
+            reg_addr: Default::default(),
+            reg_wdata: Default::default(),
+            reg_we: Default::default(),
+            reg_rdata: Default::default(),
+            core: Box::new(PlatformCore::new(shape)),
+            in_slice: Default::default(),
+            out_slice: Default::default(),
+            rread: Default::default(),
+            rst_q: Default::default(),
+            we_q: Default::default(),
+            waddr_q: Default::default(),
+            wdata_q: Default::default(),
+        }
+    }
+
+    /// The shape this platform was built for.
+    pub fn shape(&self) -> &PlatformShape {
+        self.core.shape()
+    }
+
+    /// Every connection of the shell as `(destination, source)` Verilog names, in the order
+    /// [`Logic::update`] makes them.
+    fn wires() -> Vec<(String, String)> {
+        let mut w: Vec<(String, String)> = Vec::new();
+        let mut c = |d: &str, s: &str| w.push((d.to_string(), s.to_string()));
+        for b in [
+            "core",
+            "in_slice",
+            "out_slice",
+            "rst_q",
+            "we_q",
+            "waddr_q",
+            "wdata_q",
+        ] {
+            c(&format!("{b}$clock"), "clock");
+        }
+        c("rst_q$d", "reset");
+        c("we_q$d", "reg_we");
+        c("waddr_q$d", "reg_addr");
+        c("wdata_q$d", "reg_wdata");
+        c("core$reset", "rst_q$q");
+        c("core$reg_we", "we_q$q");
+        c("core$reg_addr", "waddr_q$q");
+        c("core$reg_wdata", "wdata_q$q");
+        for (slice, from, to) in [("in_slice", "", "core$"), ("out_slice", "core$", "")] {
+            c(&format!("{slice}$reset"), "core$streams_reset");
+            for p in ["tdata", "tuser", "tlast", "tvalid"] {
+                c(
+                    &format!("{slice}$s_{p}"),
+                    &format!("{from}{}_{p}", if from.is_empty() { "s" } else { "m" }),
+                );
+                c(
+                    &format!("{to}{}_{p}", if to.is_empty() { "m" } else { "s" }),
+                    &format!("{slice}$m_{p}"),
+                );
+            }
+            c(
+                &format!("{slice}$m_tready"),
+                &format!("{to}{}_tready", if to.is_empty() { "m" } else { "s" }),
+            );
+            c(
+                &format!("{from}{}_tready", if from.is_empty() { "s" } else { "m" }),
+                &format!("{slice}$s_tready"),
+            );
+        }
+        c("rread$addr", "reg_addr");
+        for j in 0..32 {
+            c(&format!("rread$base${j}"), &format!("core$rv_base${j}"));
+        }
+        for j in 0..16 {
+            c(&format!("rread$lr${j}"), &format!("core$rv_lr${j}"));
+        }
+        for j in 0..10 {
+            c(&format!("rread$lc0${j}"), &format!("core$rv_lc0${j}"));
+            c(&format!("rread$lc1${j}"), &format!("core$rv_lc1${j}"));
+        }
+        c("reg_rdata", "rread$data");
+        w
+    }
+}
+
+impl Logic for LelPlatform {
+    fn update(&mut self) {
+        // Exactly the connections of `wires()` (the Verilog), in its order.
+        let clk = self.clock.val();
+        self.core.clock.next = clk;
+        self.in_slice.clock.next = clk;
+        self.out_slice.clock.next = clk;
+        self.rst_q.clock.next = clk;
+        self.we_q.clock.next = clk;
+        self.waddr_q.clock.next = clk;
+        self.wdata_q.clock.next = clk;
+        self.rst_q.d.next = self.reset.val();
+        self.we_q.d.next = self.reg_we.val();
+        self.waddr_q.d.next = self.reg_addr.val();
+        self.wdata_q.d.next = self.reg_wdata.val();
+        self.core.reset.next = self.rst_q.q.val();
+        self.core.reg_we.next = self.we_q.q.val();
+        self.core.reg_addr.next = self.waddr_q.q.val();
+        self.core.reg_wdata.next = self.wdata_q.q.val();
+        // Input: s_* -> in_slice -> core.s_*.
+        self.in_slice.reset.next = self.core.streams_reset.val();
+        self.in_slice.s_tdata.next = self.s_tdata.val();
+        self.core.s_tdata.next = self.in_slice.m_tdata.val();
+        self.in_slice.s_tuser.next = self.s_tuser.val();
+        self.core.s_tuser.next = self.in_slice.m_tuser.val();
+        self.in_slice.s_tlast.next = self.s_tlast.val();
+        self.core.s_tlast.next = self.in_slice.m_tlast.val();
+        self.in_slice.s_tvalid.next = self.s_tvalid.val();
+        self.core.s_tvalid.next = self.in_slice.m_tvalid.val();
+        self.in_slice.m_tready.next = self.core.s_tready.val();
+        self.s_tready.next = self.in_slice.s_tready.val();
+        // Output: core.m_* -> out_slice -> m_*.
+        self.out_slice.reset.next = self.core.streams_reset.val();
+        self.out_slice.s_tdata.next = self.core.m_tdata.val();
+        self.m_tdata.next = self.out_slice.m_tdata.val();
+        self.out_slice.s_tuser.next = self.core.m_tuser.val();
+        self.m_tuser.next = self.out_slice.m_tuser.val();
+        self.out_slice.s_tlast.next = self.core.m_tlast.val();
+        self.m_tlast.next = self.out_slice.m_tlast.val();
+        self.out_slice.s_tvalid.next = self.core.m_tvalid.val();
+        self.m_tvalid.next = self.out_slice.m_tvalid.val();
+        self.out_slice.m_tready.next = self.m_tready.val();
+        self.core.m_tready.next = self.out_slice.s_tready.val();
+        // Register reads.
+        self.rread.addr.next = self.reg_addr.val();
+        for j in 0..32 {
+            self.rread.base[j].next = self.core.rv_base[j].val();
+        }
+        for j in 0..16 {
+            self.rread.lr[j].next = self.core.rv_lr[j].val();
+        }
+        for j in 0..10 {
+            self.rread.lc0[j].next = self.core.rv_lc0[j].val();
+            self.rread.lc1[j].next = self.core.rv_lc1[j].val();
+        }
+        self.reg_rdata.next = self.rread.data.val();
+    }
+
+    fn connect(&mut self) {
+        for s in [
+            &mut self.core.clock,
+            &mut self.in_slice.clock,
+            &mut self.out_slice.clock,
+            &mut self.rst_q.clock,
+            &mut self.we_q.clock,
+            &mut self.waddr_q.clock,
+            &mut self.wdata_q.clock,
+        ] {
+            s.connect();
+        }
+        self.rst_q.d.connect();
+        self.we_q.d.connect();
+        self.waddr_q.d.connect();
+        self.wdata_q.d.connect();
+        self.core.reset.connect();
+        self.core.reg_we.connect();
+        self.core.reg_addr.connect();
+        self.core.reg_wdata.connect();
+        for sl in [&mut self.in_slice, &mut self.out_slice] {
+            sl.reset.connect();
+            sl.s_tdata.connect();
+            sl.s_tuser.connect();
+            sl.s_tlast.connect();
+            sl.s_tvalid.connect();
+            sl.m_tready.connect();
+        }
+        self.core.s_tdata.connect();
+        self.core.s_tuser.connect();
+        self.core.s_tlast.connect();
+        self.core.s_tvalid.connect();
+        self.core.m_tready.connect();
+        self.s_tready.connect();
+        self.m_tdata.connect();
+        self.m_tuser.connect();
+        self.m_tlast.connect();
+        self.m_tvalid.connect();
+        self.rread.addr.connect();
+        for s in self.rread.base.iter_mut() {
+            s.connect();
+        }
+        for s in self.rread.lr.iter_mut() {
+            s.connect();
+        }
+        for s in self.rread.lc0.iter_mut().chain(self.rread.lc1.iter_mut()) {
+            s.connect();
+        }
+        self.reg_rdata.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut v = String::from("// One assignment per connection (D-PLATFORM-PORTS).\n");
+        for (d, s) in Self::wires() {
+            v += &format!("always @(*) {d} = {s};\n");
+        }
+        Verilog::Custom(v)
+    }
+}
+
+/// The register-read multiplexer: `data` is the register at `addr`, combinationally (0 for
+/// CTRL and unmapped addresses; the LC outputs sign-extended, the learning-rate entries
+/// zero-extended). A block of its own, written by hand as one `case`, so that `reg_addr`
+/// reaches nothing else (D-PLATFORM-PORTS).
+#[derive(Clone, Debug, LogicBlock, Default)]
+pub struct RegRead {
+    /// Register word address.
+    pub addr: Signal<In, Bits<8>>,
+    /// Registers 0x00..0x1f.
+    pub base: [Signal<In, Bits<32>>; 32],
+    /// LR_TABLE entries.
+    pub lr: [Signal<In, Bits<6>>; 16],
+    /// FC0's LC outputs (23-bit, signed).
+    pub lc0: [Signal<In, Bits<23>>; 10],
+    /// FC1's LC outputs.
+    pub lc1: [Signal<In, Bits<23>>; 10],
+    /// The register.
+    pub data: Signal<Out, Bits<32>>,
+}
+
+impl Logic for RegRead {
+    fn update(&mut self) {
+        let a = self.addr.val().index();
+        let sext = |v: Bits<23>| -> Bits<32> {
+            let x = v.index() as u64;
+            Bits::<32>::from(if x >> 22 & 1 == 1 { x | 0xff80_0000 } else { x })
+        };
+        let (lr, lc0, lc1) = (
+            regs::LR_TABLE as usize,
+            regs::FC0_LC as usize,
+            regs::FC1_LC as usize,
+        );
+        self.data.next = match a {
+            _ if a < 32 => self.base[a].val(),
+            _ if (lr..lr + 16).contains(&a) => bit_cast::<32, 6>(self.lr[a - lr].val()),
+            _ if (lc0..lc0 + 10).contains(&a) => sext(self.lc0[a - lc0].val()),
+            _ if (lc1..lc1 + 10).contains(&a) => sext(self.lc1[a - lc1].val()),
+            _ => Bits::<32>::default(),
+        };
+    }
+
+    fn connect(&mut self) {
+        self.data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut arms = String::new();
+        for j in 0..32 {
+            arms += &format!("      8'd{j}: data = base${j};\n");
+        }
+        for j in 0..16 {
+            arms += &format!(
+                "      8'd{}: data = {{26'd0, lr${j}}};\n",
+                regs::LR_TABLE as usize + j
+            );
+        }
+        for (name, base) in [("lc0", regs::FC0_LC), ("lc1", regs::FC1_LC)] {
+            for j in 0..10 {
+                arms += &format!(
+                    "      8'd{}: data = {{{{9{{{name}${j}[22]}}}}, {name}${j}}};\n",
+                    base as usize + j
+                );
+            }
+        }
+        Verilog::Custom(format!(
+            "always @(*) begin\n   case (addr)\n{arms}      default: data = 32'd0;\n   endcase\nend\n"
+        ))
     }
 }
 
@@ -1115,7 +1413,7 @@ crate::dut_io! {
         inputs: [reset, s_tdata, s_tvalid, s_tuser, s_tlast, m_tready, reg_addr, reg_wdata, reg_we],
         outputs: [s_tready, m_tdata, m_tvalid, m_tuser, m_tlast, reg_rdata],
         notes: [s_tdata: (true, 4)],
-        memories: [conv, fc0, fc1, in_fifo, mid_fifo, out_fifo],
+        memories: [core],
     }
 }
 

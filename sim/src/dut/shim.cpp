@@ -187,6 +187,23 @@ EL_EXPORT void el_run_batch(void* h, uint64_t cycles, int nin, const int* ins, c
     }
 }
 
+// The packed width of a public variable. Verilator 5.006 has `packed()`; 5.048 has
+// `packedRanges()` (its flattened DPI range is not filled in by `varInsert`).
+template <typename V>
+auto packed_bits(const V& v, int) -> decltype(v.packedRanges(), int()) {
+    int bits = 1;
+    for (const auto& r : v.packedRanges()) bits *= r.elements();
+    return bits;
+}
+template <typename V>
+int packed_bits(const V& v, long) {
+    return v.packed().elements();
+}
+template <typename V>
+int packed_bits(const V& v) {
+    return packed_bits(v, 0);
+}
+
 // A public memory: scope (e.g. "TOP.top.mem$0") and variable ("mem"). Returns its data
 // pointer, and its word width, depth, bytes per word and the word index step.
 EL_EXPORT void* el_mem_find(void* h, const char* scope, const char* var, int* width, int* depth,
@@ -196,10 +213,10 @@ EL_EXPORT void* el_mem_find(void* h, const char* scope, const char* var, int* wi
     if (!s) return nullptr;
     VerilatedVar* v = s->varFind(var);
     if (!v || v->udims() != 1) return nullptr;
-    *width = v->packed().elements();
-    *depth = v->unpacked().elements();
+    *width = packed_bits(*v);
+    *depth = v->elements(1);
     *bytes = static_cast<int>(v->entSize());
-    return v->datapAdjustIndex(v->datap(), 1, v->unpacked().low());
+    return v->datapAdjustIndex(v->datap(), 1, v->low(1));
 }
 
 // Every public variable, as "scope\tname\twidth\tdepth\n" lines; returns the length written
@@ -217,9 +234,9 @@ EL_EXPORT size_t el_list_public(void* h, char* buf, size_t cap) {
                 out += '\t';
                 out += v.first;
                 out += '\t';
-                out += std::to_string(v.second.packed().elements());
+                out += std::to_string(packed_bits(v.second));
                 out += '\t';
-                out += std::to_string(v.second.udims() == 1 ? v.second.unpacked().elements() : 0);
+                out += std::to_string(v.second.udims() == 1 ? v.second.elements(1) : 0);
                 out += '\n';
             }
         }

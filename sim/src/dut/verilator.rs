@@ -140,16 +140,22 @@ fn plain_identifier(name: &str) -> bool {
 /// of the clock (then one evaluation per cycle is exact: docs/decisions.md D-VERILATOR).
 fn fast_edge_member(obj: &Path, top: &str, clock: &str) -> Option<String> {
     let root_h = std::fs::read_to_string(obj.join(format!("V{top}___024root.h"))).ok()?;
-    let member = format!("__Vtrigrprev__TOP__{clock}");
-    if !root_h.contains(&format!(" {member};")) {
-        return None;
-    }
-    let negedge = format!("(~ (IData)(vlSelf->{clock}))");
+    // Verilator 5.006 names it `__Vtrigrprev__TOP__clock`, 5.048 `__Vtrigprevexpr___TOP__clock__0`.
+    let member = [
+        format!("__Vtrigrprev__TOP__{clock}"),
+        format!("__Vtrigprevexpr___TOP__{clock}__0"),
+    ]
+    .into_iter()
+    .find(|m| root_h.contains(&format!(" {m};")))?;
+    let negedge = [
+        format!("(~ (IData)(vlSelf->{clock}))"),
+        format!("(~ (IData)(vlSelfRef.{clock}))"),
+    ];
     for e in std::fs::read_dir(obj).ok()? {
         let p = e.ok()?.path();
         if p.extension().is_some_and(|x| x == "cpp") {
             let text = std::fs::read_to_string(&p).ok()?;
-            if text.contains(&negedge) {
+            if negedge.iter().any(|n| text.contains(n.as_str())) {
                 return None;
             }
         }

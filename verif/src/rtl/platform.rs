@@ -201,14 +201,15 @@ impl PlatformBench {
         Ok(self.dut.peek(self.ports.reg_rdata)? as u32)
     }
 
-    /// Write `v` to register `r` (one cycle).
+    /// Write `v` to register `r`: the port takes it at one edge and the register (or the
+    /// FSM, for CTRL) at the next, so this takes two cycles and returns with the write done.
     pub fn write_reg(&mut self, r: u8, v: u32) -> Result<()> {
         self.dut.poke(self.ports.reg_addr, r as u64)?;
         self.dut.poke(self.ports.reg_wdata, v as u64)?;
         self.dut.poke(self.ports.reg_we, 1)?;
         self.cycle()?;
         self.dut.poke(self.ports.reg_we, 0)?;
-        Ok(())
+        self.cycle()
     }
 
     /// STATUS: (PL, conv, FC0, FC1) state codes.
@@ -233,7 +234,8 @@ impl PlatformBench {
         }
     }
 
-    /// Synchronous reset for one cycle; the streams are abandoned; registers read 0.
+    /// Synchronous reset: `reset` high for one cycle (the platform registers it and resets at
+    /// the next edge); the streams are abandoned; registers read 0.
     pub fn reset(&mut self) -> Result<()> {
         self.src.abort();
         self.mon.forget();
