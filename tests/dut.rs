@@ -817,6 +817,7 @@ fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
             "100",
         ]);
         c.env("EDGELEARN_WORK_DIR", dir.join("work"));
+        c.env_remove("EDGELEARN_VERILATOR");
         for (k, v) in envs {
             c.env(k, v);
         }
@@ -827,6 +828,14 @@ fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
         err.contains("`verilator` is not installed or not on PATH"),
+        "{err}"
+    );
+    // EDGELEARN_VERILATOR naming no file is named in the error.
+    let out = sim(&[("EDGELEARN_VERILATOR", "/nonexistent/verilator")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("EDGELEARN_VERILATOR=/nonexistent/verilator"),
         "{err}"
     );
     // A compiler that fails: its last lines are in the message.

@@ -5,18 +5,18 @@
 //! that sequences the cores' instructions over N images, and a register file.
 //!
 //! ```text
-//!  s_* --> [in FIFO] --+--> conv core --> [mid FIFO] --> FC core 0 --> [out FIFO] --> FC core 1
-//!                      |  (PL_INIT: FC0's, then FC1's weight words)  |  (PL_READ)      | (PL_READ)
-//!                      +---------------------------------------------+--> m_* <-------+
+//!  s_* --> [slice] --> [in FIFO] --+--> conv core --> [mid FIFO] --> FC core 0 --> [out FIFO] --> FC core 1
+//!                                  |  (PL_INIT: FC0's, then FC1's weight words)  |  (PL_READ) | (PL_READ)
+//!                                  +---------------------------------------------+-> [slice] -> m_*
 //! ```
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock` | in | 1 | rising-edge clock |
-//! | `reset` | in | 1 | synchronous, active high: PL_IDLE, every core and FIFO reset, registers 0 |
+//! | `reset` | in | 1 | synchronous, active high, registered: PL_IDLE, every core and FIFO reset, registers 0 at the next edge |
 //! | `s_tdata` | in | 32 | input stream: INIT weight words (FC0's, then FC1's) or images (4 int8 pixels per beat, CHW) |
 //! | `s_tvalid` | in | 1 | input beat valid |
-//! | `s_tready` | out | 1 | the input FIFO has room |
+//! | `s_tready` | out | 1 | the input slice has room (a register) |
 //! | `s_tuser` | in | 4 | the image's label (every beat of an image) |
 //! | `s_tlast` | in | 1 | stored, not used (images are counted in beats) |
 //! | `m_tdata` | out | 32 | output stream: the weight words in PL_READ (INIT's format) |
@@ -26,8 +26,15 @@
 //! | `m_tlast` | out | 1 | the core's last word |
 //! | `reg_addr` | in | 8 | register word address ([`regs`]; byte address / 4) |
 //! | `reg_wdata` | in | 32 | write data |
-//! | `reg_we` | in | 1 | write `reg_wdata` to `reg_addr` at this edge |
+//! | `reg_we` | in | 1 | write `reg_wdata` to `reg_addr`: taken at this edge, done at the next |
 //! | `reg_rdata` | out | 32 | the register at `reg_addr` (combinational; reads have no side effects) |
+//!
+//! Port stage (docs/decisions.md D-PLATFORM-PORTS): [`LelPlatform`] is a hand-written shell
+//! around [`PlatformCore`] in which no logic depends combinationally on an input: `reset` and
+//! the register write port pass through flip-flops, each stream through a [`StreamSlice`]
+//! (one cycle of latency, full rate), and only `reg_rdata` is combinational, from `reg_addr`
+//! through [`RegRead`]. A register write therefore takes effect one edge after the port
+//! takes it, which the CTRL-driven counters do not see (they count from the FSM's start).
 //!
 //! Sequencing (docs/decisions.md D-PLATFORM): a CTRL write of I_INIT, I_TRAIN, I_INF or
 //! I_READ starts PL_INIT, PL_TRAIN, PL_INF or PL_READ from PL_IDLE; I_STOP stops any state.
