@@ -62,10 +62,18 @@ fn fc_params(net: &LelNetwork) -> [FcParams; 2] {
 }
 
 fn bench(cfg: &PlatformConfig, traffic: &Traffic) -> (PlatformBench, LelNetwork) {
+    bench_on(Backend::Verilator, cfg, traffic)
+}
+
+fn bench_on(
+    backend: Backend,
+    cfg: &PlatformConfig,
+    traffic: &Traffic,
+) -> (PlatformBench, LelNetwork) {
     let net = LelNetwork::new(cfg).unwrap();
     let design = platform_design("lel_platform_tiny", cfg).unwrap();
     let dut = simulator()
-        .dut(Backend::Verilator, design, &DutOptions::default())
+        .dut(backend, design, &DutOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let mut b =
         PlatformBench::new(dut, platform_shape(cfg).unwrap(), fc_params(&net), traffic).unwrap();
@@ -267,6 +275,29 @@ fn stop_and_reset_mid_run_leave_a_platform_that_trains_bit_exactly() {
         )
         .unwrap_or_else(|e| panic!("after {how}: {e}"));
     }
+}
+
+/// The port stage's Rust model (rust-hdl's simulator) makes the connections its hand-written
+/// Verilog makes: INIT and read-back, a register round trip and one training image agree
+/// with the golden model there too.
+#[test]
+fn tiny_platform_on_rust_hdl_initialises_reads_back_and_trains_an_image() {
+    use edgelearn_hdl::lel::platform::regs;
+    let cfg = tiny();
+    let (mut b, mut net) = bench_on(Backend::Native, &cfg, &Traffic::default());
+    let w = b.read_weights().unwrap();
+    assert_eq!(w[0], net.cores[0].w, "FC0 weights read back after INIT");
+    assert_eq!(w[1], net.cores[1].w, "FC1 weights read back after INIT");
+    assert_eq!(b.read_reg(regs::ID).unwrap(), regs::ID_VALUE);
+    b.write_reg(regs::N_TEST, 0x1234_5678).unwrap();
+    assert_eq!(b.read_reg(regs::N_TEST).unwrap(), 0x1234_5678);
+    let (x, y) = images(&cfg, 1, 9);
+    let each = PlatformCheck {
+        outputs: true,
+        weights_every: Some(1),
+    };
+    train_epoch(&mut b, &mut net, &x, &y, &[0], 1, each, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]

@@ -1034,7 +1034,7 @@ impl crate::design::HasMemories for PlatformCore {
         path: &str,
         f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
     ) {
-        use crate::design::{join_path, HasMemories};
+        use crate::design::join_path;
         self.conv.visit_memories(&join_path(path, "conv"), f);
         self.fc0.visit_memories(&join_path(path, "fc0"), f);
         self.fc1.visit_memories(&join_path(path, "fc1"), f);
