@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::simulator;
+use common::{replay_equal, simulator};
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::lc_weights::LelLcWeights;
 use edgelearn_hdl::lel::packet_fifo::PacketFifo;
@@ -357,24 +357,10 @@ fn stream_slice_is_the_golden_skid_buffer_under_random_traffic() {
     }
     // The same stimulus on Icarus (four-state: an X after reset fails) and on the Yosys
     // netlist, compared with the Verilator run output by output, cycle by cycle.
-    use edgelearn_sim::dut::record::Recorder;
-    use edgelearn_sim::{compare, RunOptions};
-    let sim = simulator();
-    let (mut rec, recording) = Recorder::new(dut(Backend::Verilator, design()));
-    drive_stream_slice(&mut rec, "verilator (recorded)");
-    let stim = recording.stimulus();
     for backend in [Backend::Icarus, Backend::Netlist] {
-        let mut want = recording.trace();
-        let mut got = sim
-            .run(backend, design(), &stim, &RunOptions::default())
-            .unwrap_or_else(|e| panic!("{e}"))
-            .trace;
-        got.rows.remove(0);
-        want.rows.remove(0);
-        want.backend = "verilator".into();
-        if let Err(m) = compare(&want, &got) {
-            panic!("{backend}: {m}");
-        }
+        replay_equal(design, backend, |mut d| {
+            drive_stream_slice(&mut *d, "verilator (recorded)")
+        });
     }
 }
 

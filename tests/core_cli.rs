@@ -2,35 +2,13 @@
 //! command line, its report, its weight dumps, and its errors.
 
 use edgelearn_verif::formats::npy::load_npy;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::cli::{self, edgelearn, root, s};
+use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("core-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn edgelearn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
-        .current_dir(root())
-        .env(
-            "EDGELEARN_WORK_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-        )
-        .args(args)
-        .output()
-        .expect("run edgelearn")
+    cli::tmp("core-cli", name)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::simulator;
+use common::{replay_equal, simulator};
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::fc_core::{FcCoreShape, LelFcCore};
 use edgelearn_sim::dut::{Dut, DutOptions};
@@ -550,41 +550,6 @@ fn divergences_name_image_state_index_expected_and_got() {
             }
             other => panic!("expected a divergence, got {other:?}"),
         }
-    }
-}
-
-/// Record `run` on Verilator, replay the stimulus on `backend`, and require every output
-/// of every cycle after the reset cycle to be known and equal.
-pub fn replay_equal(
-    design: impl Fn() -> Box<dyn Design>,
-    backend: Backend,
-    run: impl FnOnce(Box<dyn Dut>),
-) {
-    use edgelearn_sim::dut::record::Recorder;
-    use edgelearn_sim::{compare, RunOptions};
-    let sim = simulator();
-    let dut = sim
-        .dut(Backend::Verilator, design(), &DutOptions::default())
-        .unwrap();
-    let (rec, recording) = Recorder::new(dut);
-    run(Box::new(rec));
-    let stim = recording.stimulus();
-    let mut want = recording.trace();
-    let t = std::time::Instant::now();
-    let mut got = sim
-        .run(backend, design(), &stim, &RunOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .trace;
-    eprintln!(
-        "{backend}: {} cycles in {:.1} s",
-        stim.len(),
-        t.elapsed().as_secs_f64()
-    );
-    got.rows.remove(0);
-    want.rows.remove(0);
-    want.backend = "verilator".into();
-    if let Err(m) = compare(&want, &got) {
-        panic!("{m}");
     }
 }
 

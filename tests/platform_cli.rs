@@ -3,35 +3,14 @@
 //! `edgelearn train`, the thesis network's Table 4.3 and 5-image epoch from the RTL's
 //! counters, a divergence's VCD window, and errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::cli::{self, edgelearn, root, s};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("platform-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn edgelearn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
-        .current_dir(root())
-        .env(
-            "EDGELEARN_WORK_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-        )
-        .args(args)
-        .output()
-        .expect("run edgelearn")
+    cli::tmp("platform-cli", name)
 }
 
 fn ok(out: &Output) -> (String, String) {

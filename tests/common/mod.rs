@@ -1,7 +1,10 @@
 //! Shared bench helpers: the one place the integration tests touch the simulator API.
 #![allow(dead_code)]
 
+use edgelearn_hdl::design::Design;
 use edgelearn_hdl::registry;
+use edgelearn_sim::dut::record::Recorder;
+use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::{check, compare, Backend, Run, RunOptions, Simulator, Stimulus};
 use edgelearn_verif::blocks::golden_trace;
 use std::path::PathBuf;
@@ -70,3 +73,38 @@ pub fn first_row_where(run: &Run, port: &str, value: u32, from: usize) -> Option
     (from..run.trace.rows.len())
         .find(|&c| run.trace.rows[c][i] == edgelearn_sim::Value::Known(value.into()))
 }
+
+/// Record `run` on Verilator, replay the stimulus on `backend`, and require every output
+/// of every cycle after the reset cycle to be known and equal.
+pub fn replay_equal(
+    design: impl Fn() -> Box<dyn Design>,
+    backend: Backend,
+    run: impl FnOnce(Box<dyn Dut>),
+) {
+    let sim = simulator();
+    let dut = sim
+        .dut(Backend::Verilator, design(), &DutOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (rec, recording) = Recorder::new(dut);
+    run(Box::new(rec));
+    let stim = recording.stimulus();
+    let mut want = recording.trace();
+    let t = std::time::Instant::now();
+    let mut got = sim
+        .run(backend, design(), &stim, &RunOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .trace;
+    eprintln!(
+        "{backend}: {} cycles in {:.1} s",
+        stim.len(),
+        t.elapsed().as_secs_f64()
+    );
+    got.rows.remove(0);
+    want.rows.remove(0);
+    want.backend = "verilator".into();
+    if let Err(m) = compare(&want, &got) {
+        panic!("{m}");
+    }
+}
+
+pub mod cli;
