@@ -1,0 +1,8 @@
+//! FPGA flows for emitted edgelearn designs: synthesis and place-and-route reports
+//! ([`synth`]), the Vivado project for the PYNQ-Z1 ([`vivado`]), FuseSoC cores
+//! ([`fusesoc`]) and the register map generated from one description ([`regmap`]).
+
+pub mod fusesoc;
+pub mod regmap;
+pub mod synth;
+pub mod vivado;
