@@ -72,6 +72,19 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Generate the platform's register map from its description (hdl/regs/lel_platform.toml):
+    /// the RTL address decode, the Rust module, the C header and docs/registers.md.
+    Regs {
+        /// The repository to regenerate in.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Write nothing; exit 1 when a generated file differs from the description.
+        #[arg(long)]
+        check: bool,
+        /// Overwrite files that `edgelearn regs` did not write.
+        #[arg(long)]
+        force: bool,
+    },
     /// Measure simulated cycles per second of each backend on the thesis matmul stimulus.
     Bench {
         /// Cycles to simulate (thesis bursts of 600 rows, repeated).

@@ -1,1 +1,793 @@
-//! (in progress)
+//! The register map generated from one description, the way OpenTitan's reggen does it:
+//! a TOML file ([`RegMap`], `hdl/regs/lel_platform.toml`) from which `edgelearn regs`
+//! writes the RTL address decode (Verilog), the Rust module of the RTL and the benches, the
+//! C header of host programs and the Markdown map ([`generate`]). `tests/regs.rs`
+//! regenerates all four and compares them with the files in the repository, so the
+//! hardware, the host and the documentation cannot drift apart.
+//!
+//! Semantics the generated files share (docs/registers.md states them for users): offsets
+//! are byte offsets on the AXI4-Lite port; `rw` registers read and write, `ro` registers
+//! answer a write SLVERR and keep their value, `wo` registers read 0 (OKAY); every address
+//! the description does not list is reserved and answers SLVERR (reads return 0).
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The description file, relative to the repository root.
+pub const DESCRIPTION: &str = "hdl/regs/lel_platform.toml";
+
+/// How a register may be accessed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    /// Read and write.
+    Rw,
+    /// Read only: a write answers SLVERR.
+    Ro,
+    /// Write only: reads 0.
+    Wo,
+}
+
+impl Access {
+    fn name(self) -> &'static str {
+        match self {
+            Access::Rw => "rw",
+            Access::Ro => "ro",
+            Access::Wo => "wo",
+        }
+    }
+}
+
+/// A named value of a field.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Value {
+    /// Name (upper case).
+    pub name: String,
+    /// Value.
+    pub value: u32,
+    /// What it means.
+    pub description: String,
+}
+
+/// A field of a register.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// Name (upper case).
+    pub name: String,
+    /// `"msb:lsb"` or `"bit"`.
+    pub bits: String,
+    /// What it holds.
+    pub description: String,
+    /// Named values.
+    #[serde(default)]
+    pub values: Vec<Value>,
+}
+
+impl Field {
+    /// `(lsb, width)` of [`Field::bits`].
+    pub fn range(&self) -> Result<(u32, u32)> {
+        let num = |s: &str| -> Result<u32> {
+            s.trim()
+                .parse::<u32>()
+                .map_err(|_| anyhow!("field {}: bits \"{}\" is not msb:lsb", self.name, self.bits))
+        };
+        let (msb, lsb) = match self.bits.split_once(':') {
+            Some((m, l)) => (num(m)?, num(l)?),
+            None => (num(&self.bits)?, num(&self.bits)?),
+        };
+        if lsb > msb || msb > 31 {
+            bail!(
+                "field {}: bits \"{}\" must be msb:lsb with 31 >= msb >= lsb",
+                self.name,
+                self.bits
+            );
+        }
+        Ok((lsb, msb - lsb + 1))
+    }
+
+    /// The field's bits in a 32-bit word.
+    pub fn mask(&self) -> Result<u32> {
+        let (lsb, width) = self.range()?;
+        Ok(((1u64 << width) - 1) as u32 * (1u32 << lsb))
+    }
+}
+
+/// A register, or an array of `count` registers 4 bytes apart.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Register {
+    /// Name (upper case).
+    pub name: String,
+    /// Byte offset on the AXI4-Lite port.
+    pub offset: u32,
+    /// Access.
+    pub access: Access,
+    /// What it holds.
+    pub description: String,
+    /// Registers in the array (1: a single register).
+    #[serde(default = "one")]
+    pub count: u32,
+    /// A constant the register always reads.
+    #[serde(default)]
+    pub value: Option<u32>,
+    /// Fields; none means one 32-bit value.
+    #[serde(default)]
+    pub fields: Vec<Field>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Register {
+    /// The bits a write can change (every field, or the whole word without fields).
+    pub fn write_mask(&self) -> Result<u32> {
+        if self.fields.is_empty() {
+            return Ok(u32::MAX);
+        }
+        self.fields.iter().try_fold(0, |m, f| Ok(m | f.mask()?))
+    }
+
+    /// The platform's word address (offset / 4).
+    pub fn word(&self) -> u32 {
+        self.offset / 4
+    }
+}
+
+/// A named number of the design that is not a register.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constant {
+    /// Name (upper case).
+    pub name: String,
+    /// Value.
+    pub value: u32,
+    /// What it is.
+    pub description: String,
+}
+
+/// The description.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegMap {
+    /// Block name (lower case): the prefix of the Verilog module and the C macros.
+    pub name: String,
+    /// Title of the Markdown map.
+    pub title: String,
+    /// What the block is.
+    pub description: String,
+    /// Byte-address bits of the AXI4-Lite port.
+    pub address_bits: u32,
+    /// Named numbers.
+    #[serde(default, rename = "constant")]
+    pub constants: Vec<Constant>,
+    /// Registers, by offset.
+    #[serde(rename = "register")]
+    pub registers: Vec<Register>,
+}
+
+fn is_ident(s: &str, upper: bool) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_ascii_alphabetic())
+        && s.chars().all(|ch| {
+            ch == '_'
+                || ch.is_ascii_digit()
+                || (ch.is_ascii_alphabetic() && ch.is_ascii_uppercase() == upper)
+        })
+}
+
+impl RegMap {
+    /// Parse and check a description; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Self> {
+        let map: RegMap = toml::from_str(text)
+            .with_context(|| format!("{origin}: not a register description"))?;
+        map.check()
+            .with_context(|| format!("{origin}: invalid register description"))?;
+        Ok(map)
+    }
+
+    /// Read and check the description at `path`.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    /// Names, alignment, the address space, overlaps of registers and of fields.
+    pub fn check(&self) -> Result<()> {
+        if !is_ident(&self.name, false) {
+            bail!("name \"{}\" must be a lower-case identifier", self.name);
+        }
+        if !(3..=16).contains(&self.address_bits) {
+            bail!("address_bits {} must be 3..=16", self.address_bits);
+        }
+        let mut names = BTreeSet::new();
+        for c in &self.constants {
+            if !is_ident(&c.name, true) || !names.insert(c.name.clone()) {
+                bail!(
+                    "constant {}: the name must be a unique upper-case identifier",
+                    c.name
+                );
+            }
+        }
+        let mut taken = BTreeSet::new();
+        for r in &self.registers {
+            if !is_ident(&r.name, true) || !names.insert(r.name.clone()) {
+                bail!(
+                    "register {}: the name must be a unique upper-case identifier",
+                    r.name
+                );
+            }
+            if r.offset % 4 != 0 {
+                bail!(
+                    "register {}: offset {:#x} is not a multiple of 4",
+                    r.name,
+                    r.offset
+                );
+            }
+            if r.count == 0 {
+                bail!("register {}: count must be at least 1", r.name);
+            }
+            let end = r.offset as u64 + 4 * r.count as u64;
+            if end > 1u64 << self.address_bits || r.word() + r.count > 256 {
+                bail!(
+                    "register {}: offset {:#x} + {} words leaves the {}-bit address space (or the 256-word register port)",
+                    r.name,
+                    r.offset,
+                    r.count,
+                    self.address_bits
+                );
+            }
+            for w in r.word()..r.word() + r.count {
+                if !taken.insert(w) {
+                    bail!(
+                        "register {}: offset {:#x} overlaps another register",
+                        r.name,
+                        4 * w
+                    );
+                }
+            }
+            let mut bits = 0u32;
+            let mut fnames = BTreeSet::new();
+            for f in &r.fields {
+                if !is_ident(&f.name, true) || !fnames.insert(f.name.clone()) {
+                    bail!(
+                        "register {}: field {} must be a unique upper-case identifier",
+                        r.name,
+                        f.name
+                    );
+                }
+                let m = f.mask().with_context(|| format!("register {}", r.name))?;
+                if bits & m != 0 {
+                    bail!(
+                        "register {}: field {} overlaps another field",
+                        r.name,
+                        f.name
+                    );
+                }
+                bits |= m;
+                let (_, width) = f.range()?;
+                for v in &f.values {
+                    if !is_ident(&v.name, true) || (width < 32 && v.value >> width != 0) {
+                        bail!(
+                            "register {}: value {} of field {} must be an upper-case identifier that fits {width} bits",
+                            r.name,
+                            v.name,
+                            f.name
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Registers with their array index expanded: `(register, index, word address)`.
+    fn words(&self) -> Vec<(&Register, u32, u32)> {
+        let mut w: Vec<_> = self
+            .registers
+            .iter()
+            .flat_map(|r| (0..r.count).map(move |i| (r, i, r.word() + i)))
+            .collect();
+        w.sort_by_key(|x| x.2);
+        w
+    }
+}
+
+/// A generated file: where it goes (relative to the repository root) and its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    /// Path relative to the repository root.
+    pub path: PathBuf,
+    /// Contents.
+    pub text: String,
+}
+
+/// The four files generated from `map`: Verilog decode, Rust module, C header, Markdown.
+pub fn generate(map: &RegMap) -> Result<Vec<Generated>> {
+    Ok(vec![
+        Generated {
+            path: PathBuf::from(format!(
+                "hdl/src/lel/{}_regs.v",
+                map.name.trim_start_matches("lel_")
+            )),
+            text: verilog(map),
+        },
+        Generated {
+            path: PathBuf::from(format!(
+                "hdl/src/lel/{}_regs.rs",
+                map.name.trim_start_matches("lel_")
+            )),
+            text: rust(map)?,
+        },
+        Generated {
+            path: PathBuf::from(format!("fpga/host/{}_regs.h", map.name)),
+            text: c_header(map)?,
+        },
+        Generated {
+            path: PathBuf::from("docs/registers.md"),
+            text: markdown(map)?,
+        },
+    ])
+}
+
+/// The files under `root` that differ from what `map` generates (missing ones included).
+pub fn stale(map: &RegMap, root: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for g in generate(map)? {
+        let have = std::fs::read_to_string(root.join(&g.path)).unwrap_or_default();
+        if have != g.text {
+            out.push(g.path);
+        }
+    }
+    Ok(out)
+}
+
+/// What every generated file contains.
+const MARK: &str = "Generated by `edgelearn regs`";
+
+fn banner(comment: &str) -> String {
+    format!(
+        "{comment} {MARK} from {DESCRIPTION}: do not edit; edit the description and regenerate.\n"
+    )
+}
+
+/// The address decode: which byte addresses are readable and writable.
+fn verilog(map: &RegMap) -> String {
+    let ab = map.address_bits;
+    let mut v = banner("//");
+    let _ = writeln!(v, "// {}: {}", map.title, map.description);
+    let _ = writeln!(
+        v,
+        "// rd_ok: a read answers OKAY (wo registers read 0); wr_ok: a write answers OKAY and\n// is performed. Other addresses are reserved: SLVERR."
+    );
+    let _ = writeln!(v, "module {}_regs_decode (", map.name);
+    let _ = writeln!(v, "    input  wire [{}:0] addr,", ab - 1);
+    let _ = writeln!(v, "    output reg         rd_ok,");
+    let _ = writeln!(v, "    output reg         wr_ok");
+    let _ = writeln!(v, ");");
+    let _ = writeln!(v, "   always @(*) begin");
+    let _ = writeln!(v, "      case (addr[{}:2])", ab - 1);
+    for (r, i, w) in map.words() {
+        let (rd, wr) = match r.access {
+            Access::Rw => (1, 1),
+            Access::Ro => (1, 0),
+            Access::Wo => (1, 1),
+        };
+        let idx = if r.count > 1 {
+            format!("[{i}]")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            v,
+            "        {}'d{w}: begin rd_ok = 1'b{rd}; wr_ok = 1'b{wr}; end  // {:#05x} {}{idx} ({})",
+            ab - 2,
+            4 * w,
+            r.name,
+            r.access.name()
+        );
+    }
+    let _ = writeln!(v, "        default: begin rd_ok = 1'b0; wr_ok = 1'b0; end");
+    let _ = writeln!(v, "      endcase");
+    let _ = writeln!(v, "   end");
+    let _ = writeln!(v, "endmodule");
+    v
+}
+
+fn doc_lines(out: &mut String, indent: &str, text: &str) {
+    let _ = writeln!(out, "{indent}/// {text}");
+}
+
+fn rust(map: &RegMap) -> Result<String> {
+    let mut s = banner("//");
+    let _ = writeln!(s, "//! {}: {}", map.title, map.description);
+    let _ = writeln!(
+        s,
+        "//!\n//! Register constants are word addresses of the platform's register port (byte offset / 4).\n"
+    );
+    s += RUST_PRELUDE;
+    let _ = writeln!(
+        s,
+        "\n/// Byte-address bits of the AXI4-Lite port.\npub const ADDRESS_BITS: u32 = {};",
+        map.address_bits
+    );
+    for c in &map.constants {
+        s += "\n";
+        doc_lines(&mut s, "", &c.description);
+        let _ = writeln!(s, "pub const {}: u32 = {};", c.name, c.value);
+    }
+    for r in &map.registers {
+        s += "\n";
+        let arr = if r.count > 1 {
+            format!(" x {}", r.count)
+        } else {
+            String::new()
+        };
+        doc_lines(
+            &mut s,
+            "",
+            &format!(
+                "{} ({}, byte offset {:#05x}{arr}): {}",
+                r.name,
+                r.access.name(),
+                r.offset,
+                r.description
+            ),
+        );
+        let _ = writeln!(s, "pub const {}: u8 = {:#04x};", r.name, r.word());
+        if r.count > 1 {
+            let _ = writeln!(
+                s,
+                "/// Registers in the {} array.\npub const {}_COUNT: usize = {};",
+                r.name, r.name, r.count
+            );
+        }
+        if let Some(v) = r.value {
+            let _ = writeln!(
+                s,
+                "/// The value {} always reads.\npub const {}_VALUE: u32 = {v:#010x};",
+                r.name, r.name
+            );
+        }
+        for f in &r.fields {
+            let (lsb, width) = f.range()?;
+            doc_lines(
+                &mut s,
+                "",
+                &format!("{}[{}]: {}", r.name, f.bits, f.description),
+            );
+            let _ = writeln!(
+                s,
+                "pub const {}_{}: Field = Field {{ lsb: {lsb}, width: {width} }};",
+                r.name, f.name
+            );
+            for v in &f.values {
+                doc_lines(
+                    &mut s,
+                    "",
+                    &format!("{}.{}: {}", r.name, f.name, v.description),
+                );
+                let _ = writeln!(
+                    s,
+                    "pub const {}_{}_{}: u32 = {};",
+                    r.name, f.name, v.name, v.value
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n/// Every register, by offset.\npub const REGISTERS: &[Register] = &["
+    );
+    for r in &map.registers {
+        let access = match r.access {
+            Access::Rw => "Rw",
+            Access::Ro => "Ro",
+            Access::Wo => "Wo",
+        };
+        let _ = writeln!(
+            s,
+            "    Register {{ name: \"{}\", word: {:#04x}, count: {}, access: Access::{access}, write_mask: {:#010x} }},",
+            r.name,
+            r.word(),
+            r.count,
+            r.write_mask()?
+        );
+    }
+    s += "];\n";
+    Ok(s)
+}
+
+const RUST_PRELUDE: &str = r#"/// How a register may be accessed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Read and write.
+    Rw,
+    /// Read only: a write answers SLVERR and changes nothing.
+    Ro,
+    /// Write only: reads 0.
+    Wo,
+}
+
+/// A field of a register: `width` bits from `lsb`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Bits.
+    pub width: u32,
+}
+
+impl Field {
+    /// The field's bits in a word.
+    pub const fn mask(self) -> u32 {
+        (((1u64 << self.width) - 1) << self.lsb) as u32
+    }
+
+    /// The field's value in `word`.
+    pub const fn get(self, word: u32) -> u32 {
+        (word & self.mask()) >> self.lsb
+    }
+
+    /// `word` with the field set to `value` (cut to the field's width).
+    pub const fn put(self, word: u32, value: u32) -> u32 {
+        (word & !self.mask()) | ((value << self.lsb) & self.mask())
+    }
+}
+
+/// A register (or an array of `count` registers, one word apart).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Register {
+    /// Name.
+    pub name: &'static str,
+    /// Word address of the first.
+    pub word: u8,
+    /// Registers in the array.
+    pub count: u8,
+    /// Access.
+    pub access: Access,
+    /// The bits a write changes.
+    pub write_mask: u32,
+}
+
+/// The register at word address `word` and its index in its array; `None`: reserved.
+pub fn lookup(word: u32) -> Option<(&'static Register, u32)> {
+    REGISTERS.iter().find_map(|r| {
+        let w = r.word as u32;
+        (w..w + r.count as u32).contains(&word).then(|| (r, word - w))
+    })
+}
+
+/// The register at AXI4-Lite byte address `addr` (the low two bits ignored); `None`:
+/// reserved (outside the address space included).
+pub fn at_byte(addr: u32) -> Option<(&'static Register, u32)> {
+    if addr >> ADDRESS_BITS != 0 {
+        return None;
+    }
+    lookup(addr >> 2)
+}
+"#;
+
+fn c_header(map: &RegMap) -> Result<String> {
+    let p = map.name.to_uppercase();
+    let guard = format!("{p}_REGS_H");
+    let mut h = format!("/* {}", banner("").trim_start());
+    h.pop();
+    h += " */\n";
+    let _ = writeln!(h, "/* {}: {} */", map.title, map.description);
+    let _ = writeln!(
+        h,
+        "/* Offsets are byte offsets from the AXI4-Lite base address. _MASK is in place;\n * _SHIFT moves a field value to it. Reserved addresses answer SLVERR. */"
+    );
+    let _ = writeln!(h, "#ifndef {guard}\n#define {guard}\n");
+    let _ = writeln!(h, "#define {p}_ADDRESS_BITS {}u", map.address_bits);
+    for c in &map.constants {
+        let _ = writeln!(
+            h,
+            "/* {} */\n#define {p}_{} {}u",
+            c.description, c.name, c.value
+        );
+    }
+    for r in &map.registers {
+        let _ = writeln!(
+            h,
+            "\n/* {} ({}): {} */",
+            r.name,
+            r.access.name(),
+            r.description
+        );
+        if r.count > 1 {
+            let _ = writeln!(
+                h,
+                "#define {p}_{}_OFFSET(i) (0x{:03x}u + 4u * (i))",
+                r.name, r.offset
+            );
+            let _ = writeln!(h, "#define {p}_{}_COUNT {}u", r.name, r.count);
+        } else {
+            let _ = writeln!(h, "#define {p}_{}_OFFSET 0x{:03x}u", r.name, r.offset);
+        }
+        if let Some(v) = r.value {
+            let _ = writeln!(h, "#define {p}_{}_VALUE 0x{v:08x}u", r.name);
+        }
+        for f in &r.fields {
+            let (lsb, _) = f.range()?;
+            let _ = writeln!(h, "#define {p}_{}_{}_SHIFT {lsb}u", r.name, f.name);
+            let _ = writeln!(
+                h,
+                "#define {p}_{}_{}_MASK 0x{:08x}u",
+                r.name,
+                f.name,
+                f.mask()?
+            );
+            for v in &f.values {
+                let _ = writeln!(
+                    h,
+                    "#define {p}_{}_{}_{} {}u",
+                    r.name, f.name, v.name, v.value
+                );
+            }
+        }
+    }
+    let _ = writeln!(h, "\n#endif /* {guard} */");
+    Ok(h)
+}
+
+fn markdown(map: &RegMap) -> Result<String> {
+    let mut m = format!("<!-- {} -->\n", banner("").trim());
+    let _ = writeln!(m, "# {} registers\n\n{}\n", map.title, map.description);
+    let _ = writeln!(
+        m,
+        "AXI4-Lite, {}-bit byte addresses, 32-bit data. `rw`: read and write; `ro`: read only, a write \
+         answers SLVERR and changes nothing; `wo`: write only, reads 0. Every other address is \
+         reserved and answers SLVERR (reads return 0). A write honours the byte strobes (the \
+         bytes not strobed keep their value); a write with no strobe changes nothing and answers \
+         OKAY. The platform's own register port takes word addresses (offset / 4).\n",
+        map.address_bits
+    );
+    if !map.constants.is_empty() {
+        m += "| constant | value | meaning |\n|---|---|---|\n";
+        for c in &map.constants {
+            let _ = writeln!(m, "| `{}` | {} | {} |", c.name, c.value, c.description);
+        }
+        m += "\n";
+    }
+    m += "| offset | register | access | description |\n|---|---|---|---|\n";
+    for r in &map.registers {
+        let off = if r.count > 1 {
+            format!("0x{:03x} + 4i, i < {}", r.offset, r.count)
+        } else {
+            format!("0x{:03x}", r.offset)
+        };
+        let _ = writeln!(
+            m,
+            "| {off} | [`{}`](#{}) | {} | {} |",
+            r.name,
+            r.name.to_lowercase(),
+            r.access.name(),
+            r.description
+        );
+    }
+    for r in &map.registers {
+        let _ = writeln!(m, "\n## {}\n\n{}", r.name, r.description);
+        if let Some(v) = r.value {
+            let _ = writeln!(m, "\nAlways reads `0x{v:08x}`.");
+        }
+        if r.fields.is_empty() {
+            continue;
+        }
+        m += "\n| bits | field | description |\n|---|---|---|\n";
+        for f in &r.fields {
+            let mut d = f.description.clone();
+            for v in &f.values {
+                let _ = write!(d, " {} = `{}`: {}", v.value, v.name, v.description);
+            }
+            let _ = writeln!(m, "| [{}] | `{}` | {} |", f.bits, f.name, d);
+        }
+    }
+    Ok(m)
+}
+
+/// Write the generated files under `root`; returns the paths written (only changed ones).
+/// A file there that this generator did not write is kept unless `force` is set.
+pub fn write(map: &RegMap, root: &Path, force: bool) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for g in generate(map)? {
+        let path = root.join(&g.path);
+        let have = std::fs::read_to_string(&path).ok();
+        if have.as_deref() == Some(g.text.as_str()) {
+            continue;
+        }
+        if have.is_some_and(|t| !t.contains(MARK)) && !force {
+            bail!(
+                "{} exists and was not generated by `edgelearn regs`; use --force to overwrite it",
+                path.display()
+            );
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&path, &g.text)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        out.push(g.path);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+name = "blk"
+title = "Block"
+description = "A block."
+address_bits = 8
+[[register]]
+name = "CTRL"
+offset = 0
+access = "wo"
+description = "Go."
+fields = [{ name = "GO", bits = "0", description = "Start.", values = [{ name = "YES", value = 1, description = "y" }] }]
+[[register]]
+name = "TAB"
+offset = 8
+count = 2
+access = "rw"
+description = "Table."
+fields = [{ name = "A", bits = "2:0", description = "a" }, { name = "B", bits = "9:8", description = "b" }]
+"#;
+
+    fn small() -> RegMap {
+        RegMap::parse(SMALL, "small").unwrap()
+    }
+
+    #[test]
+    fn fields_and_masks() {
+        let m = small();
+        assert_eq!(m.registers[1].write_mask().unwrap(), 0x307);
+        assert_eq!(m.registers[0].write_mask().unwrap(), 1);
+        assert_eq!(m.words().iter().map(|w| w.2).collect::<Vec<_>>(), [0, 2, 3]);
+    }
+
+    #[test]
+    fn verilog_decodes_every_word_and_nothing_else() {
+        let v = verilog(&small());
+        assert!(v.contains("module blk_regs_decode ("));
+        assert!(v.contains("6'd0: begin rd_ok = 1'b1; wr_ok = 1'b1; end"));
+        assert!(v.contains("6'd3: begin rd_ok = 1'b1; wr_ok = 1'b1; end"));
+        assert!(!v.contains("6'd1:"));
+    }
+
+    #[test]
+    fn header_and_markdown_name_the_fields() {
+        let m = small();
+        let h = c_header(&m).unwrap();
+        assert!(h.contains("#define BLK_TAB_OFFSET(i) (0x008u + 4u * (i))"));
+        assert!(h.contains("#define BLK_TAB_B_MASK 0x00000300u"));
+        assert!(h.contains("#define BLK_CTRL_GO_YES 1u"));
+        let md = markdown(&m).unwrap();
+        assert!(md.contains("| 0x008 + 4i, i < 2 | [`TAB`](#tab) | rw | Table. |"));
+    }
+
+    #[test]
+    fn bad_descriptions_are_named() {
+        let bad = |from: &str, to: &str| {
+            let e = RegMap::parse(&SMALL.replace(from, to), "x").unwrap_err();
+            format!("{e:#}")
+        };
+        assert!(bad("offset = 8", "offset = 6").contains("TAB: offset 0x6 is not a multiple of 4"));
+        assert!(bad("offset = 8", "offset = 0").contains("overlaps another register"));
+        assert!(bad("\"9:8\"", "\"2:1\"").contains("field B overlaps"));
+        assert!(bad("\"9:8\"", "\"40:8\"").contains("msb:lsb"));
+        assert!(bad("offset = 8", "offset = 252").contains("leaves the 8-bit address space"));
+        assert!(bad("access = \"rw\"", "access = \"rx\"").contains("not a register description"));
+        assert!(bad("value = 1", "value = 2").contains("fits 1 bits"));
+    }
+}

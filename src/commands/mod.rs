@@ -7,6 +7,7 @@ mod demo;
 mod emit;
 mod platform;
 mod plot;
+mod regs;
 mod sim;
 mod train;
 mod vcd;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             force,
         } => emit::run(&blocks, all, &out, force),
         Command::Demo { out, seed } => demo::run(&out, seed),
+        Command::Regs { root, check, force } => regs::run(&root, check, force),
         Command::Bench {
             cycles,
             backends,

@@ -13,6 +13,7 @@ pub mod mac_lane;
 pub mod matmul;
 pub mod packet_fifo;
 pub mod platform;
+pub mod platform_regs;
 pub mod quant_relu;
 pub mod stream_fifo;
 pub mod stream_slice;

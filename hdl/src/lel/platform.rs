@@ -53,88 +53,9 @@ use super::packet_fifo::PacketFifo;
 use super::stream_slice::StreamSlice;
 use rust_hdl::prelude::*;
 
-/// The register file: word addresses (byte address / 4) and fields.
-pub mod regs {
-    /// W: [2:0] an instruction (I_INIT 1, I_TRAIN 2, I_INF 3, I_STOP 4, I_READ 5); reads 0.
-    pub const CTRL: u8 = 0x00;
-    /// R: [3:0] PL state, [7:4] conv state, [11:8] FC0 state, [15:12] FC1 state,
-    /// [16] flushing after I_STOP.
-    pub const STATUS: u8 = 0x01;
-    /// RW: model_cfg (§4.5): [2:0] CONV_ALPHA, [14:3] FC0's fields, [26:15] FC1's.
-    pub const MODEL_CFG: u8 = 0x02;
-    /// RW: [16:0] FC0's LC-weight LFSR seed.
-    pub const SEED_LC0: u8 = 0x03;
-    /// RW: [16:0] FC0's weight-update LFSR seed.
-    pub const SEED_WU0: u8 = 0x04;
-    /// RW: [16:0] FC1's LC-weight LFSR seed.
-    pub const SEED_LC1: u8 = 0x05;
-    /// RW: [16:0] FC1's weight-update LFSR seed.
-    pub const SEED_WU1: u8 = 0x06;
-    /// RW: images of a PL_TRAIN run.
-    pub const N_TRAIN: u8 = 0x07;
-    /// RW: images of a PL_INF run.
-    pub const N_TEST: u8 = 0x08;
-    /// RW: the epoch (0-based) that indexes the learning-rate table.
-    pub const EPOCH: u8 = 0x09;
-    /// RW: [4:0] entries of the learning-rate table in use (0: model_cfg's LR fields; >16
-    /// reads as 16).
-    pub const LR_LEN: u8 = 0x0a;
-    /// R: the model_cfg the cores get: MODEL_CFG with [8:6] and [20:18] from
-    /// `LR_TABLE[min(EPOCH, LR_LEN - 1)]` when LR_LEN > 0.
-    pub const CFG_ACTIVE: u8 = 0x0b;
-    /// R: cycles of the current (or last) PL_TRAIN / PL_INF run.
-    pub const RUN_CYCLES: u8 = 0x0c;
-    /// R: images the conv core started in this run.
-    pub const CONV_IMAGES: u8 = 0x0d;
-    /// R: images FC0 started in this run.
-    pub const FC0_IMAGES: u8 = 0x0e;
-    /// R: images FC1 started in this run.
-    pub const FC1_IMAGES: u8 = 0x0f;
-    /// R: images FC0 classified in this run.
-    pub const FC0_RESULTS: u8 = 0x10;
-    /// R: images FC1 classified in this run.
-    pub const FC1_RESULTS: u8 = 0x11;
-    /// R: FC0's classes equal to the label in this run.
-    pub const FC0_CORRECT: u8 = 0x12;
-    /// R: FC1's classes equal to the label in this run.
-    pub const FC1_CORRECT: u8 = 0x13;
-    /// R: FC0's last result: [3:0] class, [7:4] label.
-    pub const FC0_CLASS: u8 = 0x14;
-    /// R: FC1's last result: [3:0] class, [7:4] label.
-    pub const FC1_CLASS: u8 = 0x15;
-    /// R: cycles of the conv core's last visit outside CS_IDLE (an image).
-    pub const CONV_CYCLES: u8 = 0x16;
-    /// R: cycles of FC0's last visit outside LS_IDLE (an image, INIT or READ).
-    pub const FC0_CYCLES: u8 = 0x17;
-    /// R: cycles of FC1's last visit outside LS_IDLE.
-    pub const FC1_CYCLES: u8 = 0x18;
-    /// R: input FIFO: [15:0] beats held, [31:16] depth.
-    pub const IN_LEVEL: u8 = 0x19;
-    /// R: conv -> FC0 FIFO: [15:0] beats held, [31:16] depth.
-    pub const MID_LEVEL: u8 = 0x1a;
-    /// R: FC0 -> FC1 FIFO: [15:0] beats held, [31:16] depth.
-    pub const OUT_LEVEL: u8 = 0x1b;
-    /// R: beats of one input image.
-    pub const IMAGE_BEATS: u8 = 0x1c;
-    /// R: FC0's weight words.
-    pub const FC0_WORDS: u8 = 0x1d;
-    /// R: FC1's weight words.
-    pub const FC1_WORDS: u8 = 0x1e;
-    /// R: 0x4c454c31 ("LEL1").
-    pub const ID: u8 = 0x1f;
-    /// RW: 16 learning-rate entries, [2:0] FC0's LR_SHIFT, [5:3] FC1's.
-    pub const LR_TABLE: u8 = 0x20;
-    /// R: FC0's 10 LC outputs of its last image (Q12, sign-extended from 23 bits).
-    pub const FC0_LC: u8 = 0x30;
-    /// R: FC1's 10 LC outputs of its last image.
-    pub const FC1_LC: u8 = 0x40;
-    /// The ID register's value.
-    pub const ID_VALUE: u32 = 0x4c45_4c31;
-    /// Learning-rate table entries.
-    pub const LR_ENTRIES: usize = 16;
-    /// Cycles the FIFOs are held empty after I_STOP (the cores' output FIFOs drain).
-    pub const FLUSH_CYCLES: u64 = 32;
-}
+/// The register file: word addresses (byte address / 4) and fields, generated from
+/// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
+pub use super::platform_regs as regs;
 
 /// `PL_*` states (§4.6; READ is ours). The declaration order is the encoding.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -497,7 +418,7 @@ impl PlatformCore {
             }),
             c_lr_id: array_init::array_init(|j| c32(j as u64)),
             c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
-            c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES)),
+            c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES as u64)),
             i_idle: i3(0),
             i_init: i3(1),
             i_train: i3(2),

@@ -508,12 +508,12 @@ pub fn configure(bench: &mut PlatformBench, net: &LelNetwork, epoch: usize) -> R
         .collect();
     let word = platform_model_cfg(cfg.conv.alpha, &fcs)?;
     let len = cfg.fc.iter().map(|f| f.lr_shift.len()).max().unwrap_or(1);
-    if len > regs::LR_ENTRIES {
+    if len > regs::LR_TABLE_COUNT {
         return Err(RtlError::Config {
             key: "fc.lr_shift".into(),
             message: format!(
                 "{len} per-epoch learning rates; the platform's table holds {} (the last repeats)",
-                regs::LR_ENTRIES
+                regs::LR_TABLE_COUNT
             ),
         });
     }
