@@ -7,6 +7,7 @@
 //!
 //! Invariant: this is the only crate that spawns tools or writes simulation files.
 
+pub mod axi;
 pub mod bench;
 pub mod dut;
 pub mod emit;

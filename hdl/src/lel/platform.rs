@@ -57,6 +57,14 @@ use rust_hdl::prelude::*;
 /// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
 pub use super::platform_regs as regs;
 
+/// MODEL_CFG's writable bits (its fields in the register map).
+fn cfg_write_mask() -> u32 {
+    regs::REGISTERS
+        .iter()
+        .find(|r| r.word == regs::MODEL_CFG)
+        .map_or(u32::MAX, |r| r.write_mask)
+}
+
 /// `PL_*` states (§4.6; READ is ours). The declaration order is the encoding.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum PlState {
@@ -289,6 +297,7 @@ pub struct PlatformCore {
     c_lr_addr: [Constant<Bits<8>>; 16],
     c_lr_id: [Constant<Bits<32>>; 16],
     c_lr_mask: Constant<Bits<32>>,
+    c_cfg_mask: Constant<Bits<32>>,
     c_flush: Constant<Bits<6>>,
     i_idle: Constant<Bits<3>>,
     i_init: Constant<Bits<3>>,
@@ -418,6 +427,7 @@ impl PlatformCore {
             }),
             c_lr_id: array_init::array_init(|j| c32(j as u64)),
             c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
+            c_cfg_mask: Constant::new(Bits::<32>::from(cfg_write_mask() as u64)),
             c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES as u64)),
             i_idle: i3(0),
             i_init: i3(1),
@@ -706,7 +716,7 @@ impl Logic for PlatformCore {
         // ---- Register writes (CTRL is handled by the FSM).
         if self.reg_we.val() {
             if self.reg_addr.val() == self.c_addr[2].val() {
-                self.model_cfg.d.next = self.reg_wdata.val();
+                self.model_cfg.d.next = self.reg_wdata.val() & self.c_cfg_mask.val();
             }
             if self.reg_addr.val() == self.c_addr[3].val() {
                 self.seed_lc0.d.next = self.reg_wdata.val().get_bits::<17>(0);
@@ -964,6 +974,18 @@ impl crate::design::HasMemories for PlatformCore {
             .visit_memories(&join_path(path, "mid_fifo"), f);
         self.out_fifo
             .visit_memories(&join_path(path, "out_fifo"), f);
+    }
+}
+
+impl crate::design::HasMemories for LelPlatform {
+    /// The core's memories, `PATH.core.fc0...`.
+    fn visit_memories(
+        &mut self,
+        path: &str,
+        f: &mut dyn FnMut(String, &mut dyn crate::design::MemoryAccess),
+    ) {
+        self.core
+            .visit_memories(&crate::design::join_path(path, "core"), f);
     }
 }
 

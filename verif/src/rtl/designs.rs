@@ -11,6 +11,7 @@ use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore};
 use edgelearn_hdl::lel::fc_core::{FcCoreShape, LelFcCore};
 use edgelearn_hdl::lel::platform::{LelPlatform, PlatformShape};
+use edgelearn_hdl::lel::platform_axi::LelPlatformAxi;
 use edgelearn_hdl::registry;
 
 /// The thesis network (spec §1.2).
@@ -155,6 +156,12 @@ pub fn platform_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Desig
     Ok(Box::new(Instance::new(name, LelPlatform::new(shape))))
 }
 
+/// The platform of `cfg` behind AXI4-Lite and AXI4-Stream ports under `name`.
+pub fn platform_axi_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
+    let shape = platform_shape(cfg)?;
+    Ok(Box::new(Instance::new(name, LelPlatformAxi::new(shape))))
+}
+
 fn core(
     name: &'static str,
     summary: &str,
@@ -204,6 +211,16 @@ pub fn core_entries() -> Vec<DesignEntry> {
             "lel_platform_mnist",
             "the MNIST configuration's platform: 1 x 28 x 28 conv core -> FC0 (1536) -> FC1 (480)",
             || platform_design("lel_platform_mnist", &shipped_config("mnist")),
+        ),
+        core(
+            "lel_platform_axi",
+            "the thesis platform behind AXI4-Lite (registers, docs/registers.md) and AXI4-Stream (DMA MM2S in, S2MM out) ports: the FPGA top",
+            || platform_axi_design("lel_platform_axi", &shipped_config("thesis-cifar10")),
+        ),
+        core(
+            "lel_platform_axi_mnist",
+            "the MNIST configuration's platform behind AXI4-Lite and AXI4-Stream ports",
+            || platform_axi_design("lel_platform_axi_mnist", &shipped_config("mnist")),
         ),
     ]
 }

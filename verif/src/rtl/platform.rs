@@ -20,6 +20,7 @@ use crate::lel::codec::{decode_fc_weights, encode_fc_weights, encode_image};
 use crate::lel::fc_core::FcParams;
 use crate::lel::network::LelNetwork;
 use edgelearn_hdl::lel::platform::{regs, PlatformShape};
+use edgelearn_sim::axi::{AxiDone, AxiLiteMaster, AxiLitePorts, AxiOp, AxiTiming};
 use edgelearn_sim::dut::{Dut, PortId};
 use edgelearn_sim::tb::{self, ProtocolMonitor, StreamPorts, StreamSink, StreamSource};
 use serde::Serialize;
@@ -69,14 +70,28 @@ pub struct RunStats {
 }
 
 struct Ports {
+    /// `reset`, or `aresetn` (active low) on the AXI top.
     reset: PortId,
-    reg_addr: PortId,
-    reg_wdata: PortId,
-    reg_we: PortId,
-    reg_rdata: PortId,
+    reset_low: bool,
     s_tvalid: PortId,
     m_tready: PortId,
 }
+
+/// How the bench reaches the registers: the platform's register port (`lel_platform*`:
+/// reads without a clock, writes in two cycles) or AXI4-Lite (`lel_platform_axi*`: every
+/// access a bus transaction, each answer checked to be OKAY).
+enum RegBus {
+    Port {
+        addr: PortId,
+        wdata: PortId,
+        we: PortId,
+        rdata: PortId,
+    },
+    Axi(Box<AxiLiteMaster>),
+}
+
+/// Cycles an AXI4-Lite access may take before the bench calls the design stuck.
+const AXI_PATIENCE: u64 = 1000;
 
 /// The bench of one platform.
 pub struct PlatformBench {
@@ -85,6 +100,7 @@ pub struct PlatformBench {
     shape: PlatformShape,
     fc: [FcParams; 2],
     ports: Ports,
+    bus: RegBus,
     src: StreamSource,
     sink: StreamSink,
     mon: ProtocolMonitor,
@@ -102,28 +118,54 @@ impl PlatformBench {
         traffic: &Traffic,
     ) -> Result<Self> {
         let d = &*dut;
+        // The AXI top (`lel_platform_axi*`) or the bare platform, told by their ports.
+        let axi = d.port("s_axi_awaddr").is_ok();
+        let (sp, mp) = if axi {
+            ("s_axis_t", "m_axis_t")
+        } else {
+            ("s_t", "m_t")
+        };
+        let n = |p: &str, f: &str| format!("{p}{f}");
         let ports = Ports {
-            reset: d.port("reset")?,
-            reg_addr: d.port("reg_addr")?,
-            reg_wdata: d.port("reg_wdata")?,
-            reg_we: d.port("reg_we")?,
-            reg_rdata: d.port("reg_rdata")?,
-            s_tvalid: d.port("s_tvalid")?,
-            m_tready: d.port("m_tready")?,
+            reset: d.port(if axi { "aresetn" } else { "reset" })?,
+            reset_low: axi,
+            s_tvalid: d.port(&n(sp, "valid"))?,
+            m_tready: d.port(&n(mp, "ready"))?,
+        };
+        let bus = if axi {
+            let timing = if traffic.backpressure == edgelearn_sim::tb::Backpressure::None {
+                AxiTiming::EAGER
+            } else {
+                AxiTiming::RANDOM
+            };
+            let m = AxiLiteMaster::new(
+                d,
+                AxiLitePorts::new(d, "s_axi_")?,
+                timing,
+                traffic.seed ^ 0xa1,
+            );
+            RegBus::Axi(Box::new(m))
+        } else {
+            RegBus::Port {
+                addr: d.port("reg_addr")?,
+                wdata: d.port("reg_wdata")?,
+                we: d.port("reg_we")?,
+                rdata: d.port("reg_rdata")?,
+            }
         };
         let s = StreamPorts::new(
             d,
             "s",
-            "s_tvalid",
-            Some("s_tready"),
-            &["s_tdata", "s_tuser", "s_tlast"],
+            &n(sp, "valid"),
+            Some(&n(sp, "ready")),
+            &[&n(sp, "data"), &n(sp, "user"), &n(sp, "last")],
         )?;
         let m = StreamPorts::new(
             d,
             "m",
-            "m_tvalid",
-            Some("m_tready"),
-            &["m_tdata", "m_tuser", "m_tlast"],
+            &n(mp, "valid"),
+            Some(&n(mp, "ready")),
+            &[&n(mp, "data"), &n(mp, "user"), &n(mp, "last")],
         )?;
         let mon = ProtocolMonitor::new(d, vec![s.clone(), m.clone()]);
         let src = StreamSource::new(s, traffic.gaps, traffic.seed);
@@ -136,10 +178,10 @@ impl PlatformBench {
         let chunk = (spacing / 4).clamp(8, 2048);
         let block = d.name().to_string();
         let m_ports = [
-            d.port("m_tvalid")?,
-            d.port("m_tdata")?,
-            d.port("m_tuser")?,
-            d.port("m_tlast")?,
+            d.port(&n(mp, "valid"))?,
+            d.port(&n(mp, "data"))?,
+            d.port(&n(mp, "user"))?,
+            d.port(&n(mp, "last"))?,
         ];
         Ok(PlatformBench {
             batch_read: traffic.backpressure == edgelearn_sim::tb::Backpressure::None,
@@ -149,6 +191,7 @@ impl PlatformBench {
             shape,
             fc,
             ports,
+            bus,
             src,
             sink,
             mon,
@@ -178,11 +221,63 @@ impl PlatformBench {
 
     /// One clock cycle with the stream agents and the monitor.
     pub fn cycle(&mut self) -> Result<()> {
-        tb::cycle(
-            &mut *self.dut,
-            &mut [&mut self.src, &mut self.sink, &mut self.mon],
-        )?;
+        match &mut self.bus {
+            RegBus::Axi(m) => tb::cycle(
+                &mut *self.dut,
+                &mut [&mut self.src, &mut self.sink, &mut self.mon, &mut **m],
+            )?,
+            RegBus::Port { .. } => tb::cycle(
+                &mut *self.dut,
+                &mut [&mut self.src, &mut self.sink, &mut self.mon],
+            )?,
+        }
         Ok(())
+    }
+
+    /// Whether the registers are reached through AXI4-Lite.
+    pub fn is_axi(&self) -> bool {
+        matches!(self.bus, RegBus::Axi(_))
+    }
+
+    /// One AXI4-Lite access, cycle by cycle with the stream agents, to its response (an
+    /// error on the register port's platform, or when no response comes).
+    pub fn axi(&mut self, op: AxiOp) -> Result<AxiDone> {
+        let RegBus::Axi(m) = &mut self.bus else {
+            return Err(RtlError::Other(format!(
+                "{}: has no AXI4-Lite port (use an lel_platform_axi design)",
+                self.block
+            )));
+        };
+        m.push(op);
+        let start = self.dut.cycle();
+        loop {
+            self.cycle()?;
+            if let RegBus::Axi(m) = &mut self.bus {
+                if let Some(done) = m.pop() {
+                    return Ok(done);
+                }
+            }
+            if self.dut.cycle() - start > AXI_PATIENCE {
+                return Err(RtlError::Other(format!(
+                    "{}: no AXI4-Lite response to {op:?} within {AXI_PATIENCE} cycles",
+                    self.block
+                )));
+            }
+        }
+    }
+
+    /// An AXI4-Lite access to register `r` that must answer OKAY.
+    fn axi_okay(&mut self, r: u8, op: AxiOp) -> Result<u32> {
+        let done = self.axi(op)?;
+        if done.resp != 0 {
+            return Err(RtlError::Other(format!(
+                "{}: {op:?} of register {:#05x} answered {} (SLVERR 2), OKAY expected",
+                self.block,
+                r as u32 * 4,
+                done.resp
+            )));
+        }
+        Ok(done.data as u32)
     }
 
     /// `n` cycles inside the simulator with both streams quiet (the source must be idle).
@@ -195,21 +290,42 @@ impl PlatformBench {
         Ok(())
     }
 
-    /// Register `r` (no side effects, no clock).
+    /// Register `r` (word address; no side effects). Through the register port without a
+    /// clock; through AXI4-Lite a read transaction.
     pub fn read_reg(&mut self, r: u8) -> Result<u32> {
-        self.dut.poke(self.ports.reg_addr, r as u64)?;
-        Ok(self.dut.peek(self.ports.reg_rdata)? as u32)
+        match self.bus {
+            RegBus::Port { addr, rdata, .. } => {
+                self.dut.poke(addr, r as u64)?;
+                Ok(self.dut.peek(rdata)? as u32)
+            }
+            RegBus::Axi(_) => self.axi_okay(r, AxiOp::Read { addr: r as u64 * 4 }),
+        }
     }
 
-    /// Write `v` to register `r`: the port takes it at one edge and the register (or the
-    /// FSM, for CTRL) at the next, so this takes two cycles and returns with the write done.
+    /// Write `v` to register `r` and return with the write done. The register port takes
+    /// it at one edge and the register (or the FSM, for CTRL) at the next (two cycles); on
+    /// AXI4-Lite the write response comes once the register holds it.
     pub fn write_reg(&mut self, r: u8, v: u32) -> Result<()> {
-        self.dut.poke(self.ports.reg_addr, r as u64)?;
-        self.dut.poke(self.ports.reg_wdata, v as u64)?;
-        self.dut.poke(self.ports.reg_we, 1)?;
-        self.cycle()?;
-        self.dut.poke(self.ports.reg_we, 0)?;
-        self.cycle()
+        match self.bus {
+            RegBus::Port {
+                addr, wdata, we, ..
+            } => {
+                self.dut.poke(addr, r as u64)?;
+                self.dut.poke(wdata, v as u64)?;
+                self.dut.poke(we, 1)?;
+                self.cycle()?;
+                self.dut.poke(we, 0)?;
+                self.cycle()
+            }
+            RegBus::Axi(_) => {
+                let op = AxiOp::Write {
+                    addr: r as u64 * 4,
+                    data: v as u64,
+                    strb: 0xf,
+                };
+                self.axi_okay(r, op).map(|_| ())
+            }
+        }
     }
 
     /// STATUS: (PL, conv, FC0, FC1) state codes.
@@ -239,9 +355,13 @@ impl PlatformBench {
     pub fn reset(&mut self) -> Result<()> {
         self.src.abort();
         self.mon.forget();
-        self.dut.poke(self.ports.reset, 1)?;
+        if let RegBus::Axi(m) = &mut self.bus {
+            m.abort();
+        }
+        let low = self.ports.reset_low as u64;
+        self.dut.poke(self.ports.reset, 1 ^ low)?;
         self.cycle()?;
-        self.dut.poke(self.ports.reset, 0)?;
+        self.dut.poke(self.ports.reset, low)?;
         self.mon.forget();
         self.cycle()?;
         self.sink.take();

@@ -1,0 +1,273 @@
+//! The LEL platform behind AXI (`lel_platform_axi*`): every register through AXI4-Lite as
+//! the generated map says (access, reserved addresses, byte strobes, OKAY / SLVERR), under a
+//! master with random delays and back-pressure, on rust-hdl's simulator, Verilator and
+//! Icarus; and the host's sequence (the thesis's PS program, §4.4; fpga/host/lel_host.c in
+//! C) training a few images bit-exactly, driven only through AXI4-Lite and AXI4-Stream.
+
+mod common;
+
+use common::{replay_equal, simulator};
+use edgelearn_hdl::design::Design;
+use edgelearn_hdl::lel::platform_regs as regs;
+use edgelearn_sim::axi::AxiOp;
+use edgelearn_sim::dut::{Dut, DutOptions};
+use edgelearn_sim::tb::{Backpressure, Gaps};
+use edgelearn_sim::Backend;
+use edgelearn_verif::lel::config::PlatformConfig;
+use edgelearn_verif::lel::fc_core::FcParams;
+use edgelearn_verif::lel::network::{lfsr_seeds, LelNetwork};
+use edgelearn_verif::rtl::designs::{platform_axi_design, platform_shape};
+use edgelearn_verif::rtl::fc::Traffic;
+use edgelearn_verif::rtl::platform::{
+    check_weights, configure, test_run, train_epoch, PlatformBench, PlatformCheck,
+};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The tiny platform of tests/platform.rs: builds in seconds.
+const TINY: &str = r#"
+name = "tiny"
+seed = 3
+[input]
+channels = 1
+height = 9
+width = 12
+pixel_map = "half"
+[conv]
+out_channels = 24
+kernel = 3
+alpha = 0
+pool = 3
+kernels = "random"
+[[fc]]
+outputs = 16
+pieces = 4
+alpha_next = 1
+alpha_lc = 0
+alpha_e = 0
+lr_shift = [0]
+[[fc]]
+outputs = 16
+pieces = 2
+alpha_next = 1
+alpha_lc = 0
+alpha_e = 0
+lr_shift = [0, 1]
+"#;
+
+fn tiny() -> PlatformConfig {
+    PlatformConfig::from_toml(TINY).unwrap()
+}
+
+fn design() -> Box<dyn Design> {
+    platform_axi_design("lel_platform_axi_tiny", &tiny()).unwrap()
+}
+
+/// Random gaps on the image stream, back-pressure on the read-back stream and (through
+/// the bench) random AXI4-Lite delays and back-pressure.
+fn rough() -> Traffic {
+    Traffic {
+        gaps: Gaps::Anywhere(0.3),
+        backpressure: Backpressure::Random(0.4),
+        seed: 11,
+    }
+}
+
+fn bench(dut: Box<dyn Dut>, traffic: &Traffic) -> (PlatformBench, LelNetwork) {
+    let cfg = tiny();
+    let net = LelNetwork::new(&cfg).unwrap();
+    let fc: [FcParams; 2] = [net.cores[0].p.clone(), net.cores[1].p.clone()];
+    let mut b = PlatformBench::new(dut, platform_shape(&cfg).unwrap(), fc, traffic).unwrap();
+    assert!(b.is_axi());
+    b.reset().unwrap();
+    (b, net)
+}
+
+fn access(b: &mut PlatformBench, op: AxiOp) -> (u64, u64) {
+    let d = b.axi(op).unwrap_or_else(|e| panic!("{e}"));
+    (d.resp, d.data)
+}
+
+fn read(b: &mut PlatformBench, addr: u64) -> (u64, u64) {
+    access(b, AxiOp::Read { addr })
+}
+
+fn write(b: &mut PlatformBench, addr: u64, data: u64, strb: u64) -> u64 {
+    access(b, AxiOp::Write { addr, data, strb }).0
+}
+
+const OKAY: u64 = 0;
+const SLVERR: u64 = 2;
+
+/// Every word of the 4 KB window: reads answer as the map says; every writable register
+/// takes two patterns (its write mask applied) and byte strobes; read-only and reserved
+/// addresses refuse writes and keep their value. Returns the accesses made.
+fn registers_answer_as_the_map_says(b: &mut PlatformBench) -> usize {
+    let mut n = 0;
+    let reg_at = |addr: u64| regs::at_byte(addr as u32);
+    let addrs: Vec<u64> = (0..(1u64 << regs::ADDRESS_BITS)).step_by(4).collect();
+    // Reads, and the value each register holds at rest.
+    let mut before = Vec::new();
+    for &a in &addrs {
+        let (resp, data) = read(b, a);
+        n += 1;
+        match reg_at(a) {
+            None => assert_eq!((resp, data), (SLVERR, 0), "read of reserved {a:#05x}"),
+            Some((r, _)) => {
+                assert_eq!(resp, OKAY, "read of {} at {a:#05x}", r.name);
+                if r.access == regs::Access::Wo {
+                    assert_eq!(data, 0, "{} is write-only: reads 0", r.name);
+                }
+            }
+        }
+        before.push(data);
+    }
+    let id = regs::ID as u64 * 4;
+    assert_eq!(
+        before[regs::ID as usize],
+        regs::ID_VALUE as u64,
+        "ID at {id:#05x}"
+    );
+    // Writes.
+    for (k, &a) in addrs.iter().enumerate() {
+        let pattern = (0xa5c3_5a3c_u64 ^ (a * 0x0101_0101)) & 0xffff_ffff;
+        if a == regs::CTRL as u64 * 4 {
+            // Instruction 0: no instruction, nothing starts (a pattern could hold I_STOP).
+            assert_eq!(write(b, a, 0, 0xf), OKAY, "write of CTRL");
+            assert_eq!(read(b, regs::STATUS as u64 * 4), (OKAY, 0), "PL_IDLE");
+            n += 2;
+            continue;
+        }
+        let resp = write(b, a, pattern, 0xf);
+        n += 1;
+        match reg_at(a) {
+            None => {
+                assert_eq!(resp, SLVERR, "write of reserved {a:#05x}");
+                assert_eq!(read(b, a), (SLVERR, 0), "reserved {a:#05x} after a write");
+            }
+            Some((r, _)) if r.access == regs::Access::Ro => {
+                assert_eq!(resp, SLVERR, "write of read-only {}", r.name);
+                assert_eq!(
+                    read(b, a),
+                    (OKAY, before[k]),
+                    "{} after a refused write",
+                    r.name
+                );
+            }
+            Some((r, _)) if r.access == regs::Access::Rw => {
+                let m = r.write_mask as u64;
+                assert_eq!(resp, OKAY, "write of {}", r.name);
+                assert_eq!(
+                    read(b, a),
+                    (OKAY, pattern & m),
+                    "{} holds what was written",
+                    r.name
+                );
+                assert_eq!(write(b, a, !pattern & 0xffff_ffff, 0xf), OKAY);
+                assert_eq!(
+                    read(b, a),
+                    (OKAY, !pattern & m),
+                    "{} second pattern",
+                    r.name
+                );
+                // Byte strobes: bytes 0 and 2 only; no strobe at all changes nothing.
+                assert_eq!(write(b, a, 0x1122_3344, 0xf), OKAY);
+                assert_eq!(write(b, a, 0xaabb_ccdd, 0b0101), OKAY);
+                assert_eq!(
+                    read(b, a),
+                    (OKAY, 0x11bb_33dd & m),
+                    "{} strobes 0101",
+                    r.name
+                );
+                assert_eq!(write(b, a, 0xffff_ffff, 0), OKAY);
+                assert_eq!(read(b, a), (OKAY, 0x11bb_33dd & m), "{} no strobe", r.name);
+                assert_eq!(write(b, a, 0, 0xf), OKAY, "{} cleared", r.name);
+                n += 9;
+            }
+            Some((r, _)) => panic!(
+                "{}: write-only registers other than CTRL are not tested",
+                r.name
+            ),
+        }
+    }
+    n
+}
+
+#[test]
+fn every_register_answers_through_axi_lite_as_the_generated_map_says() {
+    let sim = simulator();
+    for backend in [Backend::Verilator, Backend::Native] {
+        let dut = sim
+            .dut(backend, design(), &DutOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (mut b, _) = bench(dut, &rough());
+        let t = std::time::Instant::now();
+        let n = registers_answer_as_the_map_says(&mut b);
+        eprintln!(
+            "{backend}: {n} AXI4-Lite accesses, {} cycles, {:.1} s",
+            b.dut().cycle(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    // The same stimulus on Icarus (four-state: an X after reset fails), output by output.
+    replay_equal(design, Backend::Icarus, |dut| {
+        let (mut b, _) = bench(dut, &rough());
+        for a in [0x000, 0x004, 0x00c, 0x07c, 0x084, 0x0e8, 0x400, 0xffc] {
+            let p = 0x1234_5678 ^ a;
+            write(&mut b, a, p, 0b1011);
+            read(&mut b, a);
+        }
+    });
+}
+
+/// The host's sequence (fpga/host/lel_host.c): configuration and the learning-rate table,
+/// seeds and PL_INIT, epochs of PL_TRAIN with polling, the weights read back, a PL_INF
+/// test run; every register access through AXI4-Lite, images and weights through
+/// AXI4-Stream, compared with the golden network image by image.
+#[test]
+fn the_host_sequence_trains_bit_exactly_through_axi_only() {
+    let cfg = tiny();
+    let dut = simulator()
+        .dut(Backend::Verilator, design(), &DutOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (mut b, mut net) = bench(dut, &rough());
+    let seeds = lfsr_seeds(&cfg);
+    configure(&mut b, &net, 1).unwrap();
+    b.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])
+        .unwrap();
+    let initial = [net.cores[0].w.clone(), net.cores[1].w.clone()];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let px = cfg.input.channels * cfg.input.height * cfg.input.width;
+    let x: Vec<Vec<i32>> = (0..10)
+        .map(|_| (0..px).map(|_| rng.random_range(0..128)).collect())
+        .collect();
+    let y: Vec<u32> = (0..10).map(|_| rng.random_range(0..10)).collect();
+    let check = PlatformCheck {
+        outputs: true,
+        weights_every: Some(3),
+    };
+    for epoch in 1..=2 {
+        configure(&mut b, &net, epoch).unwrap();
+        let order: Vec<usize> = (0..6).collect();
+        train_epoch(&mut b, &mut net, &x, &y, &order, epoch, check, &mut |_| {})
+            .unwrap_or_else(|e| panic!("epoch {epoch}: {e}"));
+    }
+    check_weights(&mut b, &net, 11).unwrap_or_else(|e| panic!("{e}"));
+    let stats = test_run(&mut b, &net, &x[6..], &y[6..], check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stats.images, 4);
+    let moved: usize = (0..2)
+        .map(|k| {
+            initial[k]
+                .iter()
+                .zip(&net.cores[k].w)
+                .filter(|(a, b)| a != b)
+                .count()
+        })
+        .sum();
+    assert!(moved > 0, "no weight changed in 12 training images");
+    eprintln!(
+        "AXI-only: 12 images trained, 4 inferred, {moved} weights moved, {} cycles",
+        b.dut().cycle()
+    );
+}
