@@ -82,7 +82,7 @@ proc create_bd_cell args {
             set fd [open $f]
             set text [read $fd]
             close $fd
-            if {[regexp "(^|\n)\\s*module\\s+\\m[string map {$ \\$} $module]\\M" $text]} { set found 1 }
+            if {[regexp "(^|\n)\\s*module\\s+\\m$module\\M" $text]} { set found 1 }
         }
         if {!$found} { error "vivado-stub: module reference to `$module`, defined in no added source" }
     }
