@@ -345,7 +345,7 @@ pub fn fclk_source(mhz: f64) -> &'static str {
         let n = ratio.round();
         n >= 1.0
             && (ratio - n).abs() < 1e-9
-            && (1..=63u32).any(|d0| n as u32 % d0 == 0 && n as u32 / d0 <= 63)
+            && (1..=63u32).any(|d0| (n as u32).is_multiple_of(d0) && n as u32 / d0 <= 63)
     };
     if !exact(1000.0) && exact(1050.0) {
         "DDR PLL"
