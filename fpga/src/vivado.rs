@@ -723,16 +723,18 @@ impl<'a> Project<'a> {
             s,
             "\n# The clock drives every interface; the reset is {}.\n\
              set clk [ipx::get_bus_interfaces {clk} -of_objects $core]\n\
-             if {{$clk eq \"\"}} {{ set clk [ipx::infer_bus_interface {clk} xilinx.com:signal:clock_rtl:1.0 $core] }}\n\
-             busparam $clk ASSOCIATED_BUSIF {{{busif}}}\n",
+             if {{$clk eq \"\"}} {{ set clk [ipx::infer_bus_interface {clk} xilinx.com:signal:clock_rtl:1.0 $core] }}\n",
             match &i.reset {
                 Some(r) if r.active_low => format!("`{}`, active low", r.name),
                 Some(r) => format!("`{}`, active high", r.name),
                 None => "absent".into(),
             },
             clk = i.clock,
-            busif = i.associated_busif()
         );
+        let busif = i.associated_busif();
+        if !busif.is_empty() {
+            let _ = writeln!(s, "busparam $clk ASSOCIATED_BUSIF {{{busif}}}");
+        }
         if let Some(r) = &i.reset {
             let _ = write!(
                 s,
