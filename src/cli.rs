@@ -225,6 +225,41 @@ pub enum Command {
         #[command(subcommand)]
         command: PlatformCommand,
     },
+    /// Write a Vivado project for a board: the top's Verilog in DIR/src, create_project.tcl
+    /// (PS, AXI DMA, the top, bitstream), package_ip.tcl (the top as an IP), the constraints.
+    Vivado {
+        /// The board (pynq-z1).
+        #[arg(long, default_value = "pynq-z1")]
+        board: String,
+        /// Output directory (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The top design (see `edgelearn blocks`).
+        #[arg(long, value_name = "NAME", default_value = "lel_platform_axi")]
+        top: String,
+        /// The fabric clock FCLK_CLK0 in MHz (the thesis's 75 by default).
+        #[arg(long, value_name = "MHZ", default_value_t = 75.0)]
+        fclk_mhz: f64,
+        /// Overwrite files in DIR that edgelearn did not write.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write FuseSoC CAPI2 cores: DIR/NAME.v and DIR/NAME.core per design (targets
+    /// sim_icarus, sim_verilator, lint, synth, synth_vivado).
+    Fusesoc {
+        /// Designs (see `edgelearn blocks`).
+        #[arg(value_name = "NAME")]
+        names: Vec<String>,
+        /// Every design.
+        #[arg(long, conflicts_with = "names")]
+        all: bool,
+        /// Output directory (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Overwrite files in DIR that edgelearn did not write.
+        #[arg(long)]
+        force: bool,
+    },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
         /// Where to put the Verilog (DIR/verilog) and the Icarus VCD (DIR/demo).

@@ -6,7 +6,9 @@ use edgelearn_verif::rtl::designs;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Result<ExitCode> {
+/// The designs named on the command line (or every one with `all`), built, with their
+/// summaries.
+pub fn build_named(blocks: &[String], all: bool) -> anyhow::Result<Vec<(Box<dyn Design>, String)>> {
     let names: Vec<String> = if all {
         designs::names().iter().map(|s| s.to_string()).collect()
     } else if blocks.is_empty() {
@@ -28,6 +30,11 @@ pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Res
             .unwrap_or_default();
         built.push((design, summary));
     }
+    Ok(built)
+}
+
+pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Result<ExitCode> {
+    let built = build_named(blocks, all)?;
     let refs: Vec<(&dyn Design, &str)> = built
         .iter()
         .map(|(d, s)| (d.as_ref(), s.as_str()))

@@ -5,12 +5,14 @@ mod cnn;
 mod core;
 mod demo;
 mod emit;
+mod fusesoc;
 mod platform;
 mod plot;
 mod regs;
 mod sim;
 mod train;
 mod vcd;
+mod vivado;
 mod wave;
 
 use crate::cli::{Cli, Command};
@@ -34,6 +36,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out,
             force,
         } => emit::run(&blocks, all, &out, force),
+        Command::Vivado {
+            board,
+            out,
+            top,
+            fclk_mhz,
+            force,
+        } => vivado::run(vivado::Args {
+            board: &board,
+            out: &out,
+            top: &top,
+            fclk_mhz,
+            force,
+        }),
+        Command::Fusesoc {
+            names,
+            all,
+            out,
+            force,
+        } => fusesoc::run(&names, all, &out, force),
         Command::Demo { out, seed } => demo::run(&out, seed),
         Command::Regs { root, check, force } => regs::run(&root, check, force),
         Command::Bench {
