@@ -363,9 +363,11 @@ fn an_axi_top_is_wired_to_the_ps_and_the_dma() {
     edgelearn_sim::emit::write_generated(&d, &p.files(), false).unwrap();
     let log = run_stub(&d, SCRIPTS).unwrap();
     check_project(&d, "lel_platform_axi", &log);
+    // The label (TUSER) rides in each 64-bit MM2S beat and is split off on the way.
     for pins in [
         ["ctrl_ic/M01_AXI", "platform/s_axi"],
-        ["dma/M_AXIS_MM2S", "platform/s_axis"],
+        ["dma/M_AXIS_MM2S", "label_split/S_AXIS"],
+        ["label_split/M_AXIS", "platform/s_axis"],
         ["platform/m_axis", "dma/S_AXIS_S2MM"],
     ] {
         assert!(

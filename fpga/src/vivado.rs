@@ -195,6 +195,8 @@ pub struct Interfaces {
     pub s_axi: Option<usize>,
     /// Whether the top has an AXI4-Stream slave `s_axis`.
     pub s_axis: bool,
+    /// Whether that slave has a TUSER (`s_axis_tuser`: the image's label).
+    pub s_axis_tuser: bool,
     /// Whether the top has an AXI4-Stream master `m_axis`.
     pub m_axis: bool,
     /// Ports outside every interface, left unconnected in the block design.
@@ -317,6 +319,7 @@ impl Interfaces {
             reset,
             s_axi: s_axi_width,
             s_axis,
+            s_axis_tuser: s_axis && ports.iter().any(|p| p.name == "s_axis_tuser"),
             m_axis,
             unconnected,
         })
@@ -522,14 +525,30 @@ impl<'a> Project<'a> {
         )
     }
 
+    /// MM2S data width: 64 bits when the label split feeds the top's TUSER (D-VIVADO-LABELS).
+    fn mm2s_width(&self) -> &'static str {
+        if self.label_split() {
+            "64"
+        } else {
+            "32"
+        }
+    }
+
+    /// Whether the top's `s_axis` has a 4-bit TUSER, which the DMA cannot drive: then each
+    /// 64-bit MM2S beat carries the 32-bit word in [31:0] and TUSER in [35:32], and an
+    /// AXI4-Stream subset converter splits them (docs/decisions.md D-VIVADO-LABELS).
+    fn label_split(&self) -> bool {
+        self.interfaces.s_axis && self.interfaces.s_axis_tuser
+    }
+
     fn dma_tcl(&self) -> String {
         let dma: Vec<(&str, String)> = [
             ("c_include_sg", "0"),
             ("c_sg_include_stscntrl_strm", "0"),
             ("c_include_mm2s", "1"),
             ("c_include_s2mm", "1"),
-            ("c_m_axi_mm2s_data_width", "32"),
-            ("c_m_axis_mm2s_tdata_width", "32"),
+            ("c_m_axi_mm2s_data_width", self.mm2s_width()),
+            ("c_m_axis_mm2s_tdata_width", self.mm2s_width()),
             ("c_m_axi_s2mm_data_width", "32"),
             ("c_s_axis_s2mm_tdata_width", "32"),
             ("c_mm2s_burst_size", "16"),
@@ -637,7 +656,20 @@ impl<'a> Project<'a> {
                 "connect_bd_intf_net [get_bd_intf_pins ctrl_ic/M01_AXI] [get_bd_intf_pins platform/s_axi]\n",
             );
         }
-        if i.s_axis {
+        if i.s_axis && self.label_split() {
+            s.push_str(
+                "# The image's label rides in each 64-bit MM2S beat's [35:32]; it becomes s_axis_tuser.\n\
+                 set split [create_bd_cell -type ip -vlnv xilinx.com:ip:axis_subset_converter:1.1 label_split]\n\
+                 set_property -dict [list CONFIG.S_TDATA_NUM_BYTES {8} CONFIG.M_TDATA_NUM_BYTES {4} \\\n\
+                 \x20   CONFIG.M_TUSER_WIDTH {4} CONFIG.S_HAS_TLAST {1} CONFIG.M_HAS_TLAST {1} \\\n\
+                 \x20   CONFIG.TDATA_REMAP {tdata[31:0]} CONFIG.TUSER_REMAP {tdata[35:32]} \\\n\
+                 \x20   CONFIG.TLAST_REMAP {tlast[0]}] $split\n\
+                 connect_bd_net [get_bd_pins ps7/FCLK_CLK0] [get_bd_pins label_split/aclk]\n\
+                 connect_bd_net [get_bd_pins rst_fclk0/peripheral_aresetn] [get_bd_pins label_split/aresetn]\n\
+                 connect_bd_intf_net [get_bd_intf_pins dma/M_AXIS_MM2S] [get_bd_intf_pins label_split/S_AXIS]\n\
+                 connect_bd_intf_net [get_bd_intf_pins label_split/M_AXIS] [get_bd_intf_pins platform/s_axis]\n",
+            );
+        } else if i.s_axis {
             s.push_str(
                 "connect_bd_intf_net [get_bd_intf_pins dma/M_AXIS_MM2S] [get_bd_intf_pins platform/s_axis]\n",
             );
