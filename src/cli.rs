@@ -440,6 +440,11 @@ pub enum PlatformCommand {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Drive `lel_platform_axi*`, the FPGA top: every register access an AXI4-Lite
+        /// transaction (random delays and back-pressure with --backpressure), the streams
+        /// its AXI4-Stream ports.
+        #[arg(long)]
+        axi: bool,
     },
 }
 

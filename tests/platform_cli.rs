@@ -113,6 +113,57 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
     }
 }
 
+/// The FPGA top from the command line: every register access an AXI4-Lite transaction
+/// (with random delays and back-pressure), the images and weights its AXI4-Stream ports;
+/// bit-exact after every image and the same weights as `edgelearn train`.
+#[test]
+fn mnist_platform_trains_through_axi_from_the_command_line() {
+    let d = tmp("axi");
+    let report = d.join("r.json");
+    let out = edgelearn(&[
+        "platform",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "6",
+        "--test-images",
+        "4",
+        "--check-golden",
+        "--axi",
+        "--backpressure",
+        "0.3",
+        "--report",
+        s(&report),
+        "--quiet",
+    ]);
+    let (stdout, _) = ok(&out);
+    assert!(stdout.contains("lel_platform_axi_mnist"), "{stdout}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["bit_exact"], true);
+    let golden = edgelearn(&[
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "6",
+        "--test-images",
+        "4",
+        "--quiet",
+    ]);
+    let (gout, _) = ok(&golden);
+    assert_eq!(
+        sha(&stdout),
+        sha(&gout),
+        "same weights as `edgelearn train`"
+    );
+}
+
 /// Table 4.3 and the 5-image epoch (T:1358), measured by the RTL's counters, pipelined.
 #[test]
 fn thesis_platform_meets_table_4_3_and_the_5_image_epoch() {

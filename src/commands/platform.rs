@@ -44,6 +44,7 @@ struct Args {
     plot: Option<PathBuf>,
     force: bool,
     quiet: bool,
+    axi: bool,
 }
 
 pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
@@ -67,6 +68,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             plot,
             force,
             quiet,
+            axi,
         } => train(Args {
             config,
             data,
@@ -92,6 +94,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             plot,
             force,
             quiet,
+            axi,
         }),
     }
 }
@@ -122,6 +125,7 @@ pub fn demo_run(
         plot: None,
         force: false,
         quiet: true,
+        axi: false,
     })
 }
 
@@ -195,7 +199,12 @@ fn session(
 ) -> Result<Outcome, (RtlError, u64)> {
     let cfg = &p.cfg;
     let mut net = p.net.clone();
-    let design = designs::platform_design(name, cfg).map_err(|e| (e, 0))?;
+    let design = if a.axi {
+        designs::platform_axi_design(name, cfg)
+    } else {
+        designs::platform_design(name, cfg)
+    }
+    .map_err(|e| (e, 0))?;
     let shape = designs::platform_shape(cfg).map_err(|e| (e, 0))?;
     let t = Instant::now();
     let dut = sim
@@ -345,7 +354,11 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(s) = a.seed {
         cfg.seed = s;
     }
-    let name = design_name(&cfg);
+    let name = if a.axi {
+        design_name(&cfg).replacen("lel_platform", "lel_platform_axi", 1)
+    } else {
+        design_name(&cfg)
+    };
     let shape = designs::platform_shape(&cfg)?;
     let data = mnist::load(&a.data).context("cannot load MNIST")?;
     let train_set = first(&data.train, a.images, "images")?;
