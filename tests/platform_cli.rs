@@ -139,8 +139,11 @@ fn mnist_platform_trains_through_axi_from_the_command_line() {
         s(&report),
         "--quiet",
     ]);
-    let (stdout, _) = ok(&out);
-    assert!(stdout.contains("lel_platform_axi_mnist"), "{stdout}");
+    let (stdout, stderr) = ok(&out);
+    assert!(
+        format!("{stdout}{stderr}").contains("lel_platform_axi_mnist"),
+        "{stdout}{stderr}"
+    );
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["bit_exact"], true);
