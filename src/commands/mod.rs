@@ -8,6 +8,7 @@ mod emit;
 mod platform;
 mod plot;
 mod sim;
+mod synth;
 mod train;
 mod vcd;
 mod wave;
@@ -78,6 +79,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out,
             force,
         } => sim::golden(&block, &stimulus, &out, force),
+        Command::Synth {
+            target,
+            top,
+            out,
+            per_core,
+            freq,
+            seed,
+            markdown,
+            force,
+        } => synth::run(synth::Args {
+            target,
+            top,
+            out,
+            per_core,
+            freq,
+            seed,
+            markdown,
+            force,
+        }),
         Command::Vcd { command } => vcd::run(command),
         Command::Cnn { command } => cnn::run(command),
         Command::Core { command } => core::run(command),
