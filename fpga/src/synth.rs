@@ -93,7 +93,11 @@ impl fmt::Display for SynthError {
                 install,
             } => {
                 let l: Vec<String> = looked.iter().map(|p| p.display().to_string()).collect();
-                write!(f, "{tool} not found (looked in {}); {install}", l.join(", "))
+                write!(
+                    f,
+                    "{tool} not found (looked in {}); {install}",
+                    l.join(", ")
+                )
             }
             SynthError::Tool(e) => write!(f, "{e}"),
             SynthError::Io { path, source } => write!(f, "{}: {source}", path.display()),
@@ -175,7 +179,13 @@ impl Target {
                 "RAMB36E1", "BRAM36",
             ],
             Target::Ecp5_85k => &[
-                "LUT4", "CCU2C", "COMB", "TRELLIS_FF", "DPR16X4", "DP16KD", "MULT18X18D",
+                "LUT4",
+                "CCU2C",
+                "COMB",
+                "TRELLIS_FF",
+                "DPR16X4",
+                "DP16KD",
+                "MULT18X18D",
             ],
             Target::Ice40Up5k => &["SB_LUT4", "SB_CARRY", "SB_DFF", "SB_RAM40_4K", "SB_MAC16"],
         }
@@ -313,7 +323,9 @@ pub fn metrics(target: Target, cells: &BTreeMap<String, u64>) -> BTreeMap<String
             put("LUT", logic + lutram);
             put("LUTRAM", lutram);
             put("FF", sum(&["FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE"]));
-            for t in ["CARRY4", "MUXF7", "MUXF8", "DSP48E1", "RAMB18E1", "RAMB36E1"] {
+            for t in [
+                "CARRY4", "MUXF7", "MUXF8", "DSP48E1", "RAMB18E1", "RAMB36E1",
+            ] {
                 put(t, n(t));
             }
             put("BRAM36", n("RAMB36E1") + n("RAMB18E1") / 2.0);
@@ -362,7 +374,9 @@ pub fn parse_stat(text: &str) -> Result<BTreeMap<String, BTreeMap<String, u64>>,
             .ok_or_else(|| format!("module {name} has no `num_cells_by_type`"))?;
         let mut cells = BTreeMap::new();
         for (t, c) in by_type {
-            let c = c.as_u64().ok_or_else(|| format!("{name}: {t} is not a count"))?;
+            let c = c
+                .as_u64()
+                .ok_or_else(|| format!("{name}: {t} is not a count"))?;
             cells.insert(unescape(t).to_string(), c);
         }
         out.insert(unescape(name).to_string(), cells);
@@ -396,10 +410,33 @@ pub fn resolved_cells(
     out
 }
 
-/// `a - b` per cell type (the top's own cells: the whole minus its parts).
-fn minus(a: &BTreeMap<String, u64>, b: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+/// How many instances of `part` the hierarchy under `module` holds.
+fn instances(modules: &BTreeMap<String, BTreeMap<String, u64>>, module: &str, part: &str) -> u64 {
+    let Some(cells) = modules.get(module) else {
+        return 0;
+    };
+    cells
+        .iter()
+        .filter(|(t, _)| modules.contains_key(*t) && *t != module)
+        .map(|(t, c)| {
+            c * if t == part {
+                1
+            } else {
+                instances(modules, t, part)
+            }
+        })
+        .sum()
+}
+
+/// `a - k * b` per cell type (the top's own cells: the whole minus its parts).
+fn minus(a: &BTreeMap<String, u64>, b: &BTreeMap<String, u64>, k: u64) -> BTreeMap<String, u64> {
     a.iter()
-        .map(|(t, c)| (t.clone(), c.saturating_sub(b.get(t).copied().unwrap_or(0))))
+        .map(|(t, c)| {
+            (
+                t.clone(),
+                c.saturating_sub(k * b.get(t).copied().unwrap_or(0)),
+            )
+        })
         .filter(|(_, c)| *c > 0)
         .collect()
 }
@@ -439,7 +476,7 @@ pub fn fit(target: Target, total: &Resources, io_bits: u64) -> Fit {
         .collect();
     if target == Target::Ice40Up5k {
         checks.push(Check {
-            metric: "IO".into(),
+            metric: "IO pins (port bits)".into(),
             used: io_bits as f64,
             limit: target.io_pins().unwrap_or(0) as f64,
         });
@@ -652,23 +689,33 @@ pub fn guard(dir: &Path, force: bool) -> Result<(), SynthError> {
     }
 }
 
-/// Full path of a yowasp tool: `$EDGELEARN_YOWASP_BIN/TOOL`, else `build/pyenv/bin/TOOL`
-/// under the current directory or the repository this was built from, else on PATH.
+/// Full path of a yowasp tool: in `$EDGELEARN_YOWASP_BIN` when that is set (and only
+/// there); else `build/pyenv/bin/TOOL` under the current directory or under the repository
+/// this was built from, else on PATH.
 pub fn find_yowasp(tool: &str) -> Result<PathBuf, SynthError> {
-    let mut dirs = Vec::new();
-    if let Some(d) = std::env::var_os(YOWASP_ENV).filter(|d| !d.is_empty()) {
-        dirs.push(PathBuf::from(d));
-    }
-    dirs.push(PathBuf::from("build/pyenv/bin"));
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../build/pyenv/bin"));
+    let env = std::env::var_os(YOWASP_ENV).filter(|d| !d.is_empty());
+    let mut dirs = match &env {
+        Some(d) => vec![PathBuf::from(d)],
+        None => vec![
+            PathBuf::from("build/pyenv/bin"),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../build/pyenv/bin"),
+        ],
+    };
     for d in &dirs {
         let p = d.join(tool);
         if p.is_file() {
             return std::path::absolute(&p).map_err(io(&p));
         }
     }
-    tools::find(tool).map_err(|_| {
-        dirs.push(PathBuf::from("PATH"));
+    let on_path = if env.is_none() {
+        tools::find(tool).ok()
+    } else {
+        None
+    };
+    on_path.ok_or_else(|| {
+        if env.is_none() {
+            dirs.push(PathBuf::from("PATH"));
+        }
         SynthError::ToolMissing {
             tool: tool.to_string(),
             looked: dirs,
@@ -772,7 +819,7 @@ fn account(
     let mut rest = all.clone();
     for p in job.parts.iter().filter(|p| modules.contains_key(&p.module)) {
         let cells = resolved_cells(modules, &p.module);
-        rest = minus(&rest, &cells);
+        rest = minus(&rest, &cells, instances(modules, &job.top, &p.module));
         parts.push((
             p.label.clone(),
             p.module.clone(),
@@ -791,7 +838,8 @@ fn account(
 
 fn version(exe: &Path) -> Result<String, SynthError> {
     let out = tools::run(Command::new(exe).arg("--version"), Path::new("."))?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     Ok(text
         .lines()
         .map(str::trim)
@@ -850,32 +898,46 @@ pub fn first_error(log: &str) -> Option<String> {
         .map(|l| l.trim().to_string())
 }
 
-/// The thesis's Table 4.6 row of a part label (`total` is the platform's row).
-fn thesis_row(label: &str, platform: bool) -> Option<(u32, f64)> {
-    let key = if label == "total" && platform {
-        "platform"
-    } else {
-        label
-    };
+/// The thesis's Table 4.6 row of a module label (`conv core`, `FC core 0`, `FC core 1`,
+/// `platform`).
+pub fn thesis_row(label: &str) -> Option<(u32, f64)> {
     THESIS_TABLE_4_6
         .iter()
-        .find(|(m, _, _)| *m == key)
+        .find(|(m, _, _)| *m == label)
         .map(|(_, s, b)| (*s, *b))
 }
 
-/// A Markdown table of resources: one row per (label, resources), the thesis's Table 4.6
-/// beside the rows it has.
-pub fn resource_table(target: Target, rows: &[(String, &Resources)], platform: bool) -> String {
+/// One row of a resource table: its label, the Table 4.6 row it sits beside, its resources.
+pub struct Row<'a> {
+    /// The label.
+    pub label: String,
+    /// The thesis's module label, when the thesis has this row.
+    pub thesis: Option<&'static str>,
+    /// The resources.
+    pub resources: &'a Resources,
+}
+
+/// A Markdown table of resources, with the thesis's Table 4.6 beside it when any row has
+/// a thesis figure.
+pub fn resource_table(target: Target, rows: &[Row]) -> String {
     let names = target.metric_names();
-    let mut s = format!("| part | {} | thesis slices | thesis BRAM |\n", names.join(" | "));
-    s += &format!("|---|{}---|---|\n", "---|".repeat(names.len()));
-    for (label, r) in rows {
-        let cells: Vec<String> = names.iter().map(|n| num(r.get(n))).collect();
-        let (ts, tb) = match thesis_row(label, platform) {
-            Some((sl, b)) => (sl.to_string(), num(b)),
-            None => ("-".into(), "-".into()),
+    let thesis = rows.iter().any(|r| r.thesis.is_some());
+    let extra = if thesis {
+        " thesis slices | thesis BRAM tiles |"
+    } else {
+        ""
+    };
+    let mut s = format!("| part | {} |{extra}\n", names.join(" | "));
+    let cols = names.len() + if thesis { 2 } else { 0 };
+    s += &format!("|---|{}\n", "---|".repeat(cols));
+    for r in rows {
+        let cells: Vec<String> = names.iter().map(|n| num(r.resources.get(n))).collect();
+        let t = match r.thesis.and_then(thesis_row) {
+            Some((sl, b)) => format!(" {sl} | {} |", num(b)),
+            None if thesis => " - | - |".to_string(),
+            None => String::new(),
         };
-        s += &format!("| {label} | {} | {ts} | {tb} |\n", cells.join(" | "));
+        s += &format!("| {} | {} |{t}\n", r.label, cells.join(" | "));
     }
     s
 }
@@ -962,18 +1024,40 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
         report.device,
         report.tools.join("; "),
         report.synth_seconds,
-        report
-            .pnr
-            .as_ref()
-            .map_or(String::new(), |p| format!(", place and route {:.1} s", p.seconds))
+        report.pnr.as_ref().map_or(String::new(), |p| format!(
+            ", place and route {:.1} s",
+            p.seconds
+        ))
     );
-    let mut rows: Vec<(String, &Resources)> =
-        report.parts.iter().map(|(l, _, r)| (l.clone(), r)).collect();
-    rows.push(("total".into(), &report.total));
+    let thesis_label = |l: &str| THESIS_TABLE_4_6.iter().map(|t| t.0).find(|t| *t == l);
+    let mut rows: Vec<Row> = report
+        .parts
+        .iter()
+        .map(|(l, _, r)| Row {
+            label: l.clone(),
+            thesis: thesis_label(l),
+            resources: r,
+        })
+        .collect();
+    rows.push(Row {
+        label: "total".into(),
+        thesis: platform.then_some("platform"),
+        resources: &report.total,
+    });
+    let labels = platform_cores(&report.top);
     for c in cores {
-        rows.push((format!("{} alone", c.top), &c.total));
+        let label = labels
+            .iter()
+            .flatten()
+            .find(|(_, _, alone)| *alone == c.top)
+            .map(|(l, _, _)| *l);
+        rows.push(Row {
+            label: format!("`{}` alone", c.top),
+            thesis: label.and_then(thesis_label),
+            resources: &c.total,
+        });
     }
-    s += &resource_table(target, &rows, platform);
+    s += &resource_table(target, &rows);
     s += "\n";
     if platform || !cores.is_empty() {
         s += "Thesis Table 4.6 (Vivado, XC7Z020): slices 1188 / 1818 / 1500 (conv / FC0 / FC1, \
@@ -991,4 +1075,245 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
         }
     }
     s + &format!("\n{}\n", verdict(report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Yosys 0.23 `stat -json` after `synth_xilinx` with one part kept (trimmed).
+    const STAT_XC7: &str = r#"{
+   "creator": "Yosys 0.23 (git sha1 7ce5011c24b)",
+   "invocation": "stat -json ",
+   "modules": {
+      "\\top": {
+         "num_cells": 9,
+         "num_cells_by_type": { "FDRE": 4, "LUT6": 2, "RAMB18E1": 1, "\\top$core$fc0": 2 }
+      },
+      "\\top$core$fc0": {
+         "num_cells": 8,
+         "num_cells_by_type": { "DSP48E1": 1, "FDRE": 3, "LUT2": 1, "RAM64M": 2,
+                                "RAMB18E1": 1, "RAMB36E1": 1 }
+      }
+   }
+}"#;
+
+    /// Yosys 0.70 (yowasp) `stat -json` after `synth_ecp5` (trimmed).
+    const STAT_ECP5: &str = r#"{
+   "creator": "Yosys 0.70 (git sha1 28ba3cb92, Release)",
+   "modules": {
+      "\\lel_cache_x4_act": {
+         "num_cells": 513, "num_submodules": 0,
+         "num_cells_by_type": { "$scopeinfo": 7, "CCU2C": 6, "DP16KD": 4, "L6MUX21": 35,
+                                "LUT4": 278, "PFUMX": 68, "TRELLIS_FF": 115 }
+      }
+   }
+}"#;
+
+    /// nextpnr-ecp5 0.11 `--report` (trimmed: two of its critical paths, three segments).
+    const PNR_ECP5: &str = r#"{
+  "critical_paths": [
+    { "from": "posedge $glbnet$clock$TRELLIS_IO_IN", "to": "<async>", "path": [] },
+    { "from": "posedge $glbnet$clock$TRELLIS_IO_IN", "to": "posedge $glbnet$clock$TRELLIS_IO_IN",
+      "path": [
+        { "delay": 5.83, "type": "clk-to-q",
+          "from": { "cell": "mem$0.mem.0.0", "loc": [75, 46], "port": "DOB7" },
+          "to": { "cell": "mem$0.mem.0.0", "loc": [75, 46], "port": "DOB7" } },
+        { "delay": 1.337, "type": "routing", "net": "mem$0.mem.0.0_DOB7[1]",
+          "from": { "cell": "mem$0.mem.0.0", "loc": [75, 46], "port": "DOB7" },
+          "to": { "cell": "lut_a", "loc": [80, 48], "port": "C" } },
+        { "delay": 0.236, "type": "logic",
+          "from": { "cell": "lut_a", "loc": [80, 48], "port": "C" },
+          "to": { "cell": "lut_a", "loc": [80, 48], "port": "F" } },
+        { "delay": 0.626, "type": "routing", "net": "d",
+          "from": { "cell": "lut_a", "loc": [80, 48], "port": "F" },
+          "to": { "cell": "data_out1_TRELLIS_FF_Q_19", "loc": [81, 48], "port": "M" } },
+        { "delay": 0.0, "type": "setup",
+          "from": { "cell": "data_out1_TRELLIS_FF_Q_19", "loc": [81, 48], "port": "M" },
+          "to": { "cell": "data_out1_TRELLIS_FF_Q_19", "loc": [81, 48], "port": "M" } }
+      ] }
+  ],
+  "fmax": { "$glbnet$clock$TRELLIS_IO_IN": { "achieved": 111.819, "constraint": 75 } },
+  "utilization": {
+    "DP16KD": { "available": 208, "used": 4 },
+    "MULT18X18D": { "available": 156, "used": 0 },
+    "TRELLIS_COMB": { "available": 83640, "used": 300 }
+  }
+}"#;
+
+    fn job(target: Target, parts: Vec<Part>) -> Job {
+        Job {
+            target,
+            top: "top".into(),
+            verilog: PathBuf::from("top.v"),
+            dir: PathBuf::from("."),
+            parts,
+            io_bits: 10,
+            freq_mhz: 75.0,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn stat_parts_are_resolved_into_the_total_and_taken_out_of_the_rest() {
+        let modules = parse_stat(STAT_XC7).unwrap();
+        let fc0 = Part {
+            label: "FC core 0".into(),
+            module: "top$core$fc0".into(),
+        };
+        let (total, parts) = account(&job(Target::Xc7z020, vec![fc0]), &modules);
+        // Two instances of the part: its cells twice, plus the top's own.
+        assert_eq!(total.cells["FDRE"], 4 + 2 * 3);
+        assert_eq!(total.get("LUT"), (2 + 2 * (1 + 2 * 4)) as f64);
+        assert_eq!(total.get("LUTRAM"), (2 * 2 * 4) as f64);
+        assert_eq!(total.get("BRAM36"), 2.0 + 3.0 / 2.0);
+        assert_eq!(total.get("DSP48E1"), 2.0);
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].2.get("FF"), 3.0);
+        assert_eq!(parts[1].0, "the rest");
+        // The rest is the whole minus both instances: the top's own cells.
+        assert_eq!(parts[1].2.get("FF"), 4.0);
+        assert_eq!(parts[1].2.get("BRAM36"), 0.5);
+    }
+
+    #[test]
+    fn ecp5_stat_drops_scopeinfo_and_counts_carry_luts() {
+        let modules = parse_stat(STAT_ECP5).unwrap();
+        let cells = resolved_cells(&modules, "lel_cache_x4_act");
+        assert!(!cells.contains_key("$scopeinfo"));
+        let r = Resources::new(Target::Ecp5_85k, cells);
+        assert_eq!(r.get("LUT4"), 278.0);
+        assert_eq!(r.get("COMB"), 278.0 + 12.0);
+        assert_eq!(r.get("DP16KD"), 4.0);
+        assert_eq!(r.get("TRELLIS_FF"), 115.0);
+    }
+
+    #[test]
+    fn a_bad_stat_file_is_an_error_not_a_panic() {
+        assert!(parse_stat("{").is_err());
+        assert!(parse_stat(r#"{"modules": {"\\a": {}}}"#)
+            .unwrap_err()
+            .contains("num_cells_by_type"));
+        assert!(parse_stat(r#"{"modules": {"\\a": {"num_cells_by_type": {"X": -1}}}}"#).is_err());
+    }
+
+    #[test]
+    fn nextpnr_report_gives_fmax_of_clock_and_its_critical_path() {
+        let p = parse_pnr(PNR_ECP5).unwrap();
+        let f = p.fmax.as_ref().unwrap();
+        assert_eq!(f.clock, "$glbnet$clock$TRELLIS_IO_IN");
+        assert!((f.achieved_mhz - 111.819).abs() < 1e-9);
+        assert_eq!(f.target_mhz, 75.0);
+        assert_eq!(p.utilization.get("DP16KD"), Some(&(4, 208)));
+        assert!(
+            !p.utilization.contains_key("MULT18X18D"),
+            "unused types are left out"
+        );
+        let c = p.critical_path.as_ref().unwrap();
+        assert_eq!(c.start, "mem$0.mem.0.0.DOB7");
+        assert_eq!(c.end, "data_out1_TRELLIS_FF_Q_19.M");
+        assert_eq!(c.logic_levels, 1);
+        assert_eq!(c.cells, vec!["lut_a".to_string()]);
+        assert!((c.delay_ns - 8.029).abs() < 1e-9);
+        assert!((c.routing_ns - 1.963).abs() < 1e-9);
+        // A missed constraint prints the path; a met one does not.
+        let mut slow = p.clone();
+        slow.fmax.as_mut().unwrap().achieved_mhz = 60.0;
+        assert!(pnr_text(&slow).contains("FAILS at 75 MHz"));
+        assert!(pnr_text(&slow).contains("1 logic levels, from mem$0.mem.0.0.DOB7"));
+        assert!(!pnr_text(&p).contains("Critical path"));
+        assert!(pnr_text(&p).contains("the fabrics differ"));
+    }
+
+    #[test]
+    fn the_ice40_clock_name_is_found_and_other_clocks_are_not() {
+        assert!(is_clock("clock$SB_IO_IN_$glb_clk"));
+        assert!(is_clock("clock"));
+        assert!(!is_clock("clock_div"));
+        assert!(!is_clock("$glbnet$clk"));
+        assert!(parse_pnr(r#"{"fmax": {}}"#).is_err());
+    }
+
+    #[test]
+    fn the_fit_names_each_limit_that_is_exceeded() {
+        let mut cells = BTreeMap::new();
+        cells.insert("RAMB36E1".to_string(), 130);
+        cells.insert("RAMB18E1".to_string(), 21);
+        cells.insert("LUT6".to_string(), 1000);
+        let f = fit(
+            Target::Xc7z020,
+            &Resources::new(Target::Xc7z020, cells.clone()),
+            0,
+        );
+        assert!(!f.fits);
+        assert_eq!(f.reasons, vec!["BRAM36 140.5 > 140".to_string()]);
+        cells.insert("RAMB18E1".to_string(), 20);
+        let f = fit(Target::Xc7z020, &Resources::new(Target::Xc7z020, cells), 0);
+        assert!(f.fits, "{f:?}");
+        let ice = fit(Target::Ice40Up5k, &Resources::default(), 40);
+        assert_eq!(ice.reasons, vec!["IO pins (port bits) 40 > 39".to_string()]);
+    }
+
+    #[test]
+    fn targets_parse_and_an_unknown_one_lists_the_valid_ones() {
+        for t in Target::ALL {
+            assert_eq!(Target::parse(t.name()).unwrap(), t);
+        }
+        let e = Target::parse("xc7a35t").unwrap_err().to_string();
+        assert!(e.contains("xc7z020, ecp5-85k, ice40-up5k"), "{e}");
+    }
+
+    #[test]
+    fn the_xc7_script_keeps_the_parts_and_the_lattice_ones_write_a_netlist() {
+        let fc0 = Part {
+            label: "FC core 0".into(),
+            module: "top$core$fc0".into(),
+        };
+        let s = yosys_script(&job(Target::Xc7z020, vec![fc0]));
+        assert!(
+            s.contains("setattr -mod -set keep_hierarchy 1 top$core$fc0\n"),
+            "{s}"
+        );
+        assert!(
+            s.contains("synth_xilinx -family xc7 -flatten -top top"),
+            "{s}"
+        );
+        let s = yosys_script(&job(Target::Ecp5_85k, vec![]));
+        assert!(s.contains("synth_ecp5 -top top -json netlist.json"), "{s}");
+        assert!(s.ends_with("tee -q -o stat.json stat -json\n"));
+    }
+
+    #[test]
+    fn nextpnr_errors_are_found_in_the_log() {
+        let log = "Info: Placed 0 cells\nERROR: Unable to find a placement location for cell 'x$sb_io'\n1 error";
+        assert_eq!(
+            first_error(log).as_deref(),
+            Some("Unable to find a placement location for cell 'x$sb_io'")
+        );
+        assert_eq!(first_error("Info: fine"), None);
+    }
+
+    #[test]
+    fn foreign_files_are_not_overwritten_without_force() {
+        let d = std::env::temp_dir().join(format!("edgelearn-synth-guard-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        assert!(guard(&d, false).is_ok(), "an empty directory");
+        std::fs::write(d.join("yosys.log"), "mine").unwrap();
+        let e = guard(&d, false).unwrap_err().to_string();
+        assert!(e.contains("yosys.log") && e.contains("--force"), "{e}");
+        assert!(guard(&d, true).is_ok());
+        std::fs::write(d.join("report.json"), r#"{"generator": "edgelearn synth"}"#).unwrap();
+        assert!(guard(&d, false).is_ok(), "our own earlier run");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn the_platform_cores_are_named_with_their_designs_alone() {
+        let c = platform_cores("lel_platform_mnist").unwrap();
+        assert_eq!(c[0].1, "lel_platform_mnist$core$conv");
+        assert_eq!(c[1].2, "lel_fc_core0_mnist");
+        assert!(platform_cores("lel_matmul").is_none());
+        assert_eq!(thesis_row(c[1].0), Some((1818, 99.0)));
+    }
 }

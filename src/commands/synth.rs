@@ -33,16 +33,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(md) = &args.markdown {
         guard_markdown(md, args.force)?;
     }
-    let dir = args.out.clone().unwrap_or_else(|| {
-        Path::new("build/synth")
-            .join(target.name())
-            .join(&args.top)
-    });
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("build/synth").join(target.name()).join(&args.top));
     let report = synth_one(target, design.as_ref(), &dir, &args)?;
     let mut alone = Vec::new();
     for (_, _, name) in cores.iter().flatten().filter(|_| args.per_core) {
         let d = designs::build(name)?;
-        alone.push(synth_one(target, d.as_ref(), &dir.join("cores").join(name), &args)?);
+        alone.push(synth_one(
+            target,
+            d.as_ref(),
+            &dir.join("cores").join(name),
+            &args,
+        )?);
     }
     let text = synth::render(&report, &alone);
     println!("{text}");
@@ -60,7 +64,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Emit `design` into `dir` and run the flow there.
-fn synth_one(target: Target, design: &dyn Design, dir: &Path, args: &Args) -> anyhow::Result<Report> {
+fn synth_one(
+    target: Target,
+    design: &dyn Design,
+    dir: &Path,
+    args: &Args,
+) -> anyhow::Result<Report> {
     synth::guard(dir, args.force)?;
     let name = design.name().to_string();
     let summary = designs::entries()
@@ -90,8 +99,13 @@ fn synth_one(target: Target, design: &dyn Design, dir: &Path, args: &Args) -> an
         freq_mhz: args.freq,
         seed: args.seed,
     };
+    let slow = if job.io_bits > 100 || synth::platform_cores(&name).is_some() {
+        " (a core or the platform takes minutes)"
+    } else {
+        ""
+    };
     eprintln!(
-        "edgelearn synth: {name} on {} in {} (the platform takes minutes)",
+        "edgelearn synth: {name} on {} in {}{slow}",
         target.name(),
         dir.display()
     );
