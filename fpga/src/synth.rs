@@ -256,7 +256,8 @@ pub struct Job {
     pub target: Target,
     /// The top module (the design's name).
     pub top: String,
-    /// The Verilog file holding `top` and everything under it.
+    /// The Verilog file holding `top` and everything under it, relative to `dir` (yowasp's
+    /// WebAssembly tools see only the directory they run in) or absolute.
     pub verilog: PathBuf,
     /// Where the tool files go (`synth.ys`, `yosys.log`, `stat.json`, `nextpnr.log`, ...).
     pub dir: PathBuf,

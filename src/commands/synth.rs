@@ -92,7 +92,7 @@ fn synth_one(
     let job = Job {
         target,
         top: name.clone(),
-        verilog: std::path::absolute(dir.join(format!("{name}.v")))?,
+        verilog: PathBuf::from(format!("{name}.v")),
         dir: dir.to_path_buf(),
         parts,
         io_bits: design.ports().iter().map(|p| p.width as u64).sum(),
