@@ -627,6 +627,17 @@ fn summarise_path(p: &Value) -> Option<PathSummary> {
     })
 }
 
+/// The resources of one part of a design.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartReport {
+    /// What the report calls it.
+    pub label: String,
+    /// Its Verilog module (the top for `the rest`).
+    pub module: String,
+    /// Its cells and metrics.
+    pub resources: Resources,
+}
+
 /// The result of one run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -644,8 +655,8 @@ pub struct Report {
     pub synth_seconds: f64,
     /// The whole design.
     pub total: Resources,
-    /// The parts (label, module, resources), then `the rest` when there are parts.
-    pub parts: Vec<(String, String, Resources)>,
+    /// The parts, then `the rest` (the top's own cells) when there are parts.
+    pub parts: Vec<PartReport>,
     /// The fit.
     pub fit: Fit,
     /// Place-and-route (the Lattice targets), when it ran.
@@ -814,25 +825,25 @@ pub fn run(job: &Job) -> Result<Report, SynthError> {
 fn account(
     job: &Job,
     modules: &BTreeMap<String, BTreeMap<String, u64>>,
-) -> (Resources, Vec<(String, String, Resources)>) {
+) -> (Resources, Vec<PartReport>) {
     let all = resolved_cells(modules, &job.top);
     let mut parts = Vec::new();
     let mut rest = all.clone();
     for p in job.parts.iter().filter(|p| modules.contains_key(&p.module)) {
         let cells = resolved_cells(modules, &p.module);
         rest = minus(&rest, &cells, instances(modules, &job.top, &p.module));
-        parts.push((
-            p.label.clone(),
-            p.module.clone(),
-            Resources::new(job.target, cells),
-        ));
+        parts.push(PartReport {
+            label: p.label.clone(),
+            module: p.module.clone(),
+            resources: Resources::new(job.target, cells),
+        });
     }
     if !parts.is_empty() {
-        parts.push((
-            "the rest".into(),
-            job.top.clone(),
-            Resources::new(job.target, rest),
-        ));
+        parts.push(PartReport {
+            label: "the rest".into(),
+            module: job.top.clone(),
+            resources: Resources::new(job.target, rest),
+        });
     }
     (Resources::new(job.target, all), parts)
 }
@@ -1034,10 +1045,10 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
     let mut rows: Vec<Row> = report
         .parts
         .iter()
-        .map(|(l, _, r)| Row {
-            label: l.clone(),
-            thesis: thesis_label(l),
-            resources: r,
+        .map(|p| Row {
+            label: p.label.clone(),
+            thesis: thesis_label(&p.label),
+            resources: &p.resources,
         })
         .collect();
     rows.push(Row {
@@ -1170,11 +1181,11 @@ mod tests {
         assert_eq!(total.get("BRAM36"), 2.0 + 3.0 / 2.0);
         assert_eq!(total.get("DSP48E1"), 2.0);
         assert_eq!(parts.len(), 2);
-        assert_eq!(parts[0].2.get("FF"), 3.0);
-        assert_eq!(parts[1].0, "the rest");
+        assert_eq!(parts[0].resources.get("FF"), 3.0);
+        assert_eq!(parts[1].label, "the rest");
         // The rest is the whole minus both instances: the top's own cells.
-        assert_eq!(parts[1].2.get("FF"), 4.0);
-        assert_eq!(parts[1].2.get("BRAM36"), 0.5);
+        assert_eq!(parts[1].resources.get("FF"), 4.0);
+        assert_eq!(parts[1].resources.get("BRAM36"), 0.5);
     }
 
     #[test]

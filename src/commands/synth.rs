@@ -99,7 +99,7 @@ fn synth_one(
         freq_mhz: args.freq,
         seed: args.seed,
     };
-    let slow = if job.io_bits > 100 || synth::platform_cores(&name).is_some() {
+    let slow = if name.contains("core") || name.contains("platform") {
         " (a core or the platform takes minutes)"
     } else {
         ""
