@@ -40,8 +40,9 @@ pub mod resp {
 }
 
 /// The address decode generated from the register description: `rd_ok` / `wr_ok` for the
-/// byte address `addr`. The Verilog is `platform_regs.v` as `edgelearn regs` wrote it; the
-/// simulation model reads the generated Rust module, so both come from the description.
+/// byte address `addr`. The Verilog is the body of `platform_regs.v` as `edgelearn regs`
+/// wrote it; the simulation model reads the generated Rust module, so both come from the
+/// description.
 #[derive(Clone, Debug, LogicBlock, Default)]
 pub struct RegDecode {
     /// Byte address.
@@ -65,11 +66,15 @@ impl Logic for RegDecode {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Wrapper(Wrapper {
-            code: "lel_platform_regs_decode decode (.addr(addr), .rd_ok(rd_ok), .wr_ok(wr_ok));\n"
-                .into(),
-            cores: include_str!("platform_regs.v").into(),
-        })
+        // The body of the generated module (its `always` block): rust-hdl names the module
+        // after the instance, so emitted designs never define the same module twice.
+        let v = include_str!("platform_regs.v");
+        let body = v
+            .split_once(");\n")
+            .and_then(|(_, b)| b.rsplit_once("endmodule"))
+            .map(|(b, _)| b)
+            .expect("platform_regs.v is one module (edgelearn regs writes it)");
+        Verilog::Custom(body.to_string())
     }
 }
 
