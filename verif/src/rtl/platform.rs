@@ -1,7 +1,9 @@
-//! A reactive bench for the LEL platform (`lel_platform*`), driving it the way the thesis's
-//! PS program does (spec lel-platform.md §4.4): registers through the register port, weights
-//! and images through the input stream, weights back through the output stream, with a
-//! stream source (seeded gaps), a sink (seeded back-pressure) and a protocol monitor.
+//! A reactive bench for the LEL platform (`lel_platform*`, or the FPGA top
+//! `lel_platform_axi*`), driving it the way the thesis's PS program does (spec
+//! lel-platform.md §4.4): registers through the register port (or AXI4-Lite, through an
+//! [`AxiLiteMaster`] with seeded delays and back-pressure, every answer checked OKAY),
+//! weights and images through the input stream, weights back through the output stream, with
+//! a stream source (seeded gaps), a sink (seeded back-pressure) and a protocol monitor.
 //!
 //! Speed (issue 13): while nothing moves on the streams the bench steps the model in chunks
 //! inside Verilator (`Dut::steps`) with `s_tvalid` and `m_tready` low, and looks at the
