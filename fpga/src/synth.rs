@@ -181,7 +181,7 @@ impl Target {
             Target::Ecp5_85k => &[
                 "LUT4",
                 "CCU2C",
-                "COMB",
+                "COMB_est",
                 "TRELLIS_FF",
                 "DPR16X4",
                 "DP16KD",
@@ -201,7 +201,7 @@ impl Target {
                 ("FF", 106_400.0),
             ],
             Target::Ecp5_85k => &[
-                ("COMB", 83_640.0),
+                ("COMB_est", 83_640.0),
                 ("TRELLIS_FF", 83_640.0),
                 ("DP16KD", 208.0),
                 ("MULT18X18D", 156.0),
@@ -338,7 +338,7 @@ pub fn metrics(target: Target, cells: &BTreeMap<String, u64>) -> BTreeMap<String
             // An estimate of nextpnr's TRELLIS_COMB before packing (which adds route-through
             // LUTs): a LUT4, two per CCU2C and per distributed-RAM slice.
             put(
-                "COMB",
+                "COMB_est",
                 n("LUT4") + 2.0 * n("CCU2C") + 2.0 * n("TRELLIS_DPR16X4"),
             );
             for t in ["TRELLIS_FF", "DP16KD", "MULT18X18D"] {
@@ -1214,7 +1214,7 @@ mod tests {
         assert!(!cells.contains_key("$scopeinfo"));
         let r = Resources::new(Target::Ecp5_85k, cells);
         assert_eq!(r.get("LUT4"), 278.0);
-        assert_eq!(r.get("COMB"), 278.0 + 12.0);
+        assert_eq!(r.get("COMB_est"), 278.0 + 12.0);
         assert_eq!(r.get("DP16KD"), 4.0);
         assert_eq!(r.get("TRELLIS_FF"), 115.0);
     }
