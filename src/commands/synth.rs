@@ -23,6 +23,7 @@ pub struct Args {
 /// The first line of every Markdown file `--markdown` writes (what may be overwritten).
 const MARKDOWN_MARK: &str = "<!-- written by edgelearn synth -->";
 
+/// Run `edgelearn synth`: exit 0 when everything fits, 1 when something does not.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.target)?;
     let design = designs::build(&args.top)?;
