@@ -110,7 +110,10 @@ fn synth_one(
         target.name(),
         dir.display()
     );
-    Ok(synth::run(&job)?)
+    let report = synth::run(&job)?;
+    // Each run's directory gets its own report, so that a later run may reuse it.
+    write_json(&dir.join("report.json"), &report, &[])?;
+    Ok(report)
 }
 
 fn write_json(path: &Path, report: &Report, cores: &[Report]) -> anyhow::Result<()> {
