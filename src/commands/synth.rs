@@ -23,6 +23,7 @@ pub struct Args {
 /// The first line of every Markdown file `--markdown` writes (what may be overwritten).
 const MARKDOWN_MARK: &str = "<!-- written by edgelearn synth -->";
 
+/// Run `edgelearn synth`: exit 0 when everything fits, 1 when something does not.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.target)?;
     let design = designs::build(&args.top)?;
@@ -109,7 +110,10 @@ fn synth_one(
         target.name(),
         dir.display()
     );
-    Ok(synth::run(&job)?)
+    let report = synth::run(&job)?;
+    // Each run's directory gets its own report, so that a later run may reuse it.
+    write_json(&dir.join("report.json"), &report, &[])?;
+    Ok(report)
 }
 
 fn write_json(path: &Path, report: &Report, cores: &[Report]) -> anyhow::Result<()> {
