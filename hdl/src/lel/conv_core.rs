@@ -225,7 +225,10 @@ pub struct ConvCore<const CO: usize> {
     pk_total: DFF<Bits<16>>,
     // Combinational helpers.
     next_state: Signal<Local, ConvState>,
-    kernel: Signal<Local, Bits<60>>,
+    /// The kernel of the channel in `ch`, registered: chosen from `ch.d` (the channel `ch`
+    /// takes at this edge), so it equals `kernels[ch.q]` every cycle while the 24-way choice
+    /// no longer sits in front of the tree adder's multipliers (the ECP5 critical path).
+    kernel: DFF<Bits<60>>,
     run: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
     pooled: Signal<Local, Bit>,
@@ -415,7 +418,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         dff_setup!(
             self, clock, state, phase, cfg, label, got_label, live, loading, lch, lrow, lword,
             wr_en, wr_addr, wr_data, ch, in_ch, grp, row, shift, win_valid, fy, fx, py, px, pops,
-            shamt, pk_n, pk_total
+            shamt, pk_n, pk_total, kernel
         );
         for r in 0..3 {
             self.line[r].clock.next = self.clock.val();
@@ -618,10 +621,10 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         self.img.wr_en.next = self.wr_en.q.val();
 
         // ---- CONV: the window through the tree adder, results into the inter-FM cache.
-        self.kernel.next = self.kernels[0].val();
+        self.kernel.d.next = self.kernels[0].val();
         for c in 0..CO {
-            if self.ch.q.val() == self.ch_id[c].val() {
-                self.kernel.next = self.kernels[c].val();
+            if self.ch.d.val() == self.ch_id[c].val() {
+                self.kernel.d.next = self.kernels[c].val();
             }
         }
         for t in 0..9 {
@@ -629,7 +632,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         }
         self.win_join.lanes[9].next = self.zero8.val();
         self.tadd.data_in.next = self.win_join.word.val();
-        self.tadd.weight.next = self.kernel.val();
+        self.tadd.weight.next = self.kernel.q.val();
         self.tadd.alpha_conv.next = self.cfg.q.val().get_bits::<3>(0);
         self.tadd.instr.next = true;
         self.tadd.valid_in.next = self.win_valid.q.val();
