@@ -242,18 +242,29 @@ pub struct Part {
     pub module: String,
 }
 
-/// The platform designs' cores: label, module path under the top, the design of the core
-/// alone. `None` for a design that is not a platform.
+/// The platform designs' cores (the AXI tops' too): label, module path under the top, the
+/// design of the core alone. `None` for a design that is not a platform.
 pub fn platform_cores(top: &str) -> Option<[(&'static str, String, &'static str); 3]> {
-    let alone = match top {
-        "lel_platform" => ["lel_conv_core", "lel_fc_core0", "lel_fc_core1"],
-        "lel_platform_mnist" => ["lel_conv_core_mnist", "lel_fc_core0_mnist", "lel_fc_core1"],
+    let (alone, core) = match top {
+        "lel_platform" | "lel_platform_axi" => {
+            (["lel_conv_core", "lel_fc_core0", "lel_fc_core1"], "core")
+        }
+        "lel_platform_mnist" | "lel_platform_axi_mnist" => (
+            ["lel_conv_core_mnist", "lel_fc_core0_mnist", "lel_fc_core1"],
+            "core",
+        ),
         _ => return None,
     };
+    // The AXI top holds the platform as `platform`: its modules are `TOP$platform$core$...`.
+    let path = if top.starts_with("lel_platform_axi") {
+        format!("{top}$platform${core}")
+    } else {
+        format!("{top}${core}")
+    };
     Some([
-        ("conv core", format!("{top}$core$conv"), alone[0]),
-        ("FC core 0", format!("{top}$core$fc0"), alone[1]),
-        ("FC core 1", format!("{top}$core$fc1"), alone[2]),
+        ("conv core", format!("{path}$conv"), alone[0]),
+        ("FC core 0", format!("{path}$fc0"), alone[1]),
+        ("FC core 1", format!("{path}$fc1"), alone[2]),
     ])
 }
 
@@ -1039,6 +1050,8 @@ mod tests {
     fn the_platform_cores_are_named_with_their_designs_alone() {
         let c = platform_cores("lel_platform_mnist").unwrap();
         assert_eq!(c[0].1, "lel_platform_mnist$core$conv");
+        let a = platform_cores("lel_platform_axi").unwrap();
+        assert_eq!(a[1].1, "lel_platform_axi$platform$core$fc0");
         assert_eq!(c[1].2, "lel_fc_core0_mnist");
         assert!(platform_cores("lel_matmul").is_none());
         assert_eq!(thesis_row(c[1].0), Some((1818, 99.0)));
