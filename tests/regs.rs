@@ -16,7 +16,7 @@ fn the_generated_files_are_up_to_date() {
         stale.is_empty(),
         "stale generated files {stale:?}: run `edgelearn regs`"
     );
-    let out = edgelearn(&["regs", "--check", "--root", &s(&root())]);
+    let out = edgelearn(&["regs", "--check", "--root", s(&root())]);
     assert!(
         out.status.success(),
         "{}",
@@ -33,15 +33,15 @@ fn a_stale_file_is_named_and_a_users_file_is_kept() {
         dir.join(regmap::DESCRIPTION),
     )
     .unwrap();
-    let out = edgelearn(&["regs", "--root", &s(&dir)]);
+    let out = edgelearn(&["regs", "--root", s(&dir)]);
     assert!(out.status.success());
-    let check = edgelearn(&["regs", "--check", "--root", &s(&dir)]);
+    let check = edgelearn(&["regs", "--check", "--root", s(&dir)]);
     assert!(check.status.success());
     // The description changes: the check names every generated file.
     let desc = dir.join(regmap::DESCRIPTION);
     let text = std::fs::read_to_string(&desc).unwrap();
     std::fs::write(&desc, text.replace("offset = 0x07c", "offset = 0x3fc")).unwrap();
-    let check = edgelearn(&["regs", "--check", "--root", &s(&dir)]);
+    let check = edgelearn(&["regs", "--check", "--root", s(&dir)]);
     assert_eq!(check.status.code(), Some(1));
     let said = String::from_utf8_lossy(&check.stdout);
     for f in [
@@ -54,14 +54,14 @@ fn a_stale_file_is_named_and_a_users_file_is_kept() {
     }
     // A file the user wrote in a generated file's place is kept.
     std::fs::write(dir.join("docs/registers.md"), "my notes\n").unwrap();
-    let out = edgelearn(&["regs", "--root", &s(&dir)]);
+    let out = edgelearn(&["regs", "--root", s(&dir)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
     assert_eq!(
         std::fs::read_to_string(dir.join("docs/registers.md")).unwrap(),
         "my notes\n"
     );
-    assert!(edgelearn(&["regs", "--root", &s(&dir), "--force"])
+    assert!(edgelearn(&["regs", "--root", s(&dir), "--force"])
         .status
         .success());
 }
@@ -76,10 +76,10 @@ fn a_broken_description_is_a_clear_error() {
         text.replace("offset = 0x07c", "offset = 0x078"),
     )
     .unwrap();
-    let out = edgelearn(&["regs", "--root", &s(&dir)]);
+    let out = edgelearn(&["regs", "--root", s(&dir)]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("register ID: offset 0x78 overlaps"), "{err}");
-    let out = edgelearn(&["regs", "--root", &s(&dir.join("nowhere"))]);
+    let out = edgelearn(&["regs", "--root", s(&dir.join("nowhere"))]);
     assert_eq!(out.status.code(), Some(2));
 }
