@@ -466,6 +466,17 @@ impl Logic for LelPlatformAxi {
 }
 
 crate::dut_io! {
+    impl[] AxiLiteRegs {
+        clock: yes,
+        inputs: [reset, awaddr, awvalid, wdata, wstrb, wvalid, bready, araddr, arvalid, rready,
+            reg_rdata],
+        outputs: [awready, wready, bresp, bvalid, arready, rdata, rresp, rvalid,
+            reg_addr, reg_wdata, reg_we],
+        notes: [],
+    }
+}
+
+crate::dut_io! {
     impl[] LelPlatformAxi {
         clock: yes,
         inputs: [aresetn, s_axi_awaddr, s_axi_awvalid, s_axi_wdata, s_axi_wstrb, s_axi_wvalid,
