@@ -178,9 +178,7 @@ fn small_conv_core_netlist_equals_rtl() {
         alpha: 0,
         kernels: kernels.clone(),
     };
-    let img: Vec<i32> = (0..2 * 144)
-        .map(|i| ((i * 53) % 256) as i32 - 128)
-        .collect();
+    let img: Vec<i32> = (0..2 * 144).map(|i| ((i * 53) % 256) - 128).collect();
     let sample = inputs::Sample {
         input: img,
         label: 9,

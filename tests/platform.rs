@@ -97,6 +97,7 @@ fn images(cfg: &PlatformConfig, n: usize, seed: u64) -> (Vec<Vec<i32>>, Vec<u32>
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)] // x is the FC core, indexing two arrays
 fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
     let cfg = tiny();
     let (mut b, mut net) = bench(&cfg, &Traffic::default());

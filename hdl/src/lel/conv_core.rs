@@ -120,10 +120,10 @@ impl ConvCoreShape {
                 format!("{} rows (padded): the RTL takes 9..=32", s.height),
             ));
         }
-        if !(9..=32).contains(&s.width) || s.width % 4 != 0 {
+        if !(9..=32).contains(&s.width) || !s.width.is_multiple_of(4) {
             return Err(("input.width", format!("{} columns (padded): the RTL takes multiples of 4 in 12..=32 (4 pixels per beat)", s.width)));
         }
-        if s.out_channels == 0 || s.out_channels % s.in_channels != 0 {
+        if s.out_channels == 0 || !s.out_channels.is_multiple_of(s.in_channels) {
             return Err((
                 "conv.out_channels",
                 format!(
@@ -133,7 +133,7 @@ impl ConvCoreShape {
             ));
         }
         let (ph, pw) = ((s.height - 2) / 3, (s.width - 2) / 3);
-        if (s.out_channels * ph * pw) % 4 != 0 {
+        if !(s.out_channels * ph * pw).is_multiple_of(4) {
             return Err((
                 "conv.out_channels",
                 format!(

@@ -42,7 +42,7 @@ fn check_lanes(lanes: usize) -> Result<(), CodecError> {
 /// int8 values, `lanes` per beat; the count must be a multiple of `lanes`.
 pub fn pack_bytes(values: &[i32], lanes: usize) -> Result<Vec<u64>, CodecError> {
     check_lanes(lanes)?;
-    if values.len() % lanes != 0 {
+    if !values.len().is_multiple_of(lanes) {
         return fail(format!(
             "{} values do not fill beats of {lanes}",
             values.len()

@@ -16,6 +16,10 @@
 //! ([`crate::lel::network::LelNetwork`]) and stop at the first divergence, naming the core,
 //! the image, the state, the index, the expected and the got value.
 
+// `for x in 0..2` walks the FC cores: x indexes several per-core arrays at once and names
+// the core in messages, which an iterator chain would hide.
+#![allow(clippy::needless_range_loop)]
+
 use super::fc::Traffic;
 use super::{Divergence, Result, RtlError};
 use crate::lel::codec::{decode_fc_weights, encode_fc_weights, encode_image};
