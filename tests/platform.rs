@@ -21,40 +21,8 @@ use edgelearn_verif::rtl::{conv_cycle_table, fc_cycle_table};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// A platform small enough to build in seconds: a 1 x 9 x 12 image, 24 channels pooled to
-/// 2 x 3, FC0 144 -> 16 in 4 pieces, FC1 16 -> 16 in 2 pieces.
-const TINY: &str = r#"
-name = "tiny"
-seed = 3
-[input]
-channels = 1
-height = 9
-width = 12
-pixel_map = "half"
-[conv]
-out_channels = 24
-kernel = 3
-alpha = 0
-pool = 3
-kernels = "random"
-[[fc]]
-outputs = 16
-pieces = 4
-alpha_next = 1
-alpha_lc = 0
-alpha_e = 0
-lr_shift = [0]
-[[fc]]
-outputs = 16
-pieces = 2
-alpha_next = 1
-alpha_lc = 0
-alpha_e = 0
-lr_shift = [0, 1]
-"#;
-
 fn tiny() -> PlatformConfig {
-    PlatformConfig::from_toml(TINY).unwrap()
+    common::tiny_platform()
 }
 
 fn fc_params(net: &LelNetwork) -> [FcParams; 2] {

@@ -29,39 +29,8 @@ use edgelearn_verif::rtl::platform::{
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// The tiny platform of tests/platform.rs: builds in seconds.
-const TINY: &str = r#"
-name = "tiny"
-seed = 3
-[input]
-channels = 1
-height = 9
-width = 12
-pixel_map = "half"
-[conv]
-out_channels = 24
-kernel = 3
-alpha = 0
-pool = 3
-kernels = "random"
-[[fc]]
-outputs = 16
-pieces = 4
-alpha_next = 1
-alpha_lc = 0
-alpha_e = 0
-lr_shift = [0]
-[[fc]]
-outputs = 16
-pieces = 2
-alpha_next = 1
-alpha_lc = 0
-alpha_e = 0
-lr_shift = [0, 1]
-"#;
-
 fn tiny() -> PlatformConfig {
-    PlatformConfig::from_toml(TINY).unwrap()
+    common::tiny_platform()
 }
 
 fn design() -> Box<dyn Design> {

@@ -107,4 +107,41 @@ pub fn replay_equal(
     }
 }
 
+/// A platform small enough to build in seconds (tests/platform.rs, tests/platform_axi.rs):
+/// a 1 x 9 x 12 image, 24 channels pooled to 2 x 3, FC0 144 -> 16 in 4 pieces, FC1 16 -> 16
+/// in 2 pieces.
+pub fn tiny_platform() -> edgelearn_verif::lel::config::PlatformConfig {
+    edgelearn_verif::lel::config::PlatformConfig::from_toml(TINY_PLATFORM).unwrap()
+}
+
+const TINY_PLATFORM: &str = r#"
+name = "tiny"
+seed = 3
+[input]
+channels = 1
+height = 9
+width = 12
+pixel_map = "half"
+[conv]
+out_channels = 24
+kernel = 3
+alpha = 0
+pool = 3
+kernels = "random"
+[[fc]]
+outputs = 16
+pieces = 4
+alpha_next = 1
+alpha_lc = 0
+alpha_e = 0
+lr_shift = [0]
+[[fc]]
+outputs = 16
+pieces = 2
+alpha_next = 1
+alpha_lc = 0
+alpha_e = 0
+lr_shift = [0, 1]
+"#;
+
 pub mod cli;
