@@ -113,6 +113,33 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
     }
 }
 
+/// Weights read back under back-pressure on the bare platform: the FSM is idle while the
+/// last words still wait in the output slice, and the bench must take them too.
+#[test]
+fn mnist_platform_reads_every_weight_back_under_backpressure() {
+    let d = tmp("bp");
+    let out = edgelearn(&[
+        "platform",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "3",
+        "--test-images",
+        "0",
+        "--check-golden",
+        "--backpressure",
+        "0.3",
+        "--report",
+        s(&d.join("r.json")),
+        "--quiet",
+    ]);
+    let (stdout, _) = ok(&out);
+    assert!(stdout.contains("bit-exact"), "{stdout}");
+}
+
 /// The FPGA top from the command line: every register access an AXI4-Lite transaction
 /// (with random delays and back-pressure), the images and weights its AXI4-Stream ports;
 /// bit-exact after every image and the same weights as `edgelearn train`.

@@ -448,6 +448,16 @@ impl PlatformBench {
             got
         } else {
             self.until_idle("the end of PL_READ", 100 * words + 10_000)?;
+            // The FSM is idle once the core sent its last word; under back-pressure up to two
+            // words still wait in the output slice (D-PLATFORM-PORTS) and must be taken.
+            let start = self.dut.cycle();
+            while (self.sink.received().len() as u64) < words {
+                if self.dut.cycle() - start > 1000 {
+                    let n = self.dut.cycle() - start;
+                    return Err(self.stuck("the last words of PL_READ in the output slice", n));
+                }
+                self.cycle()?;
+            }
             self.sink.take()
         };
         let mut out: [Vec<i32>; 2] = [vec![], vec![]];
