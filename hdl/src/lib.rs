@@ -8,6 +8,7 @@
 //! synthesizability checks are the one exception).
 
 pub mod arith;
+pub mod cnn;
 pub mod design;
 pub mod error;
 pub mod lel;

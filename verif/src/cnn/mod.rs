@@ -11,6 +11,7 @@
 
 pub mod desc;
 pub mod device;
+pub mod engine;
 pub mod error;
 pub mod memory;
 pub mod ops;

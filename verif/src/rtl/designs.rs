@@ -7,6 +7,7 @@
 use super::{Result, RtlError};
 use crate::lel::config::PlatformConfig;
 use crate::lel::network::conv_kernels;
+use edgelearn_hdl::cnn;
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore};
 use edgelearn_hdl::lel::fc_core::{FcCoreShape, LelFcCore};
@@ -221,6 +222,16 @@ pub fn core_entries() -> Vec<DesignEntry> {
             "lel_platform_axi_mnist",
             "the MNIST configuration's platform behind AXI4-Lite and AXI4-Stream ports",
             || platform_axi_design("lel_platform_axi_mnist", &shipped_config("mnist")),
+        ),
+        core(
+            "cnn_engine",
+            "the MAX78000-style CNN engine: 64 processors (4 groups of 16), 768 x 72-bit kernel words each, 16 x 8192 x 32 data memories, 32-layer sequencer (docs/cnn-engine-rtl.md)",
+            || Ok(Box::new(cnn::engine(&cnn::EngineShape::MAX78000))),
+        ),
+        core(
+            "cnn_engine_p16",
+            "the CNN engine with 16 processors (one group) for quick tests",
+            || Ok(Box::new(cnn::engine(&cnn::EngineShape::with_processors(16)))),
         ),
     ]
 }

@@ -11,6 +11,7 @@
 //! - [`conv`]: the same for the conv core.
 //! - [`inputs`]: what the cores before a core feed it, from the golden network.
 
+pub mod cnn;
 pub mod conv;
 pub mod designs;
 pub mod fc;

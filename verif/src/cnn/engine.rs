@@ -1,0 +1,676 @@
+//! The engine loader: a resolved network ([`super::plan`]) turned into what the engine RTL
+//! holds (docs/cnn-engine-rtl.md): layer registers, kernel-memory words per processor,
+//! bias bytes and the input's data-memory words. Our counterpart of ai8x's network loader.
+//!
+//! Kernel memory (spec §2.2): every layer owns the columns `start .. start + words` in every
+//! processor, `start` a multiple of 4 after the previous layer's. A processor holds, for
+//! each input pass `e`, chunk `k` and output channel `o`, the kernel of its input channel in
+//! that pass: kernel number `s = (e * chunks + k) * out_ch + o`, packed `per_word` to a
+//! 72-bit word (`per_word = 72 / (taps * bits)`, a kernel never straddles two words), tap
+//! `t`'s weight in bits `(s % per_word) * taps * bits + t * bits`. A chunk is one kernel:
+//! 1 for convolutions, `ceil(H * W / 9)` for a flattening layer (nine flattened inputs per
+//! kernel). Passthrough and element-wise-only layers run as 1x1 convolutions with identity
+//! kernels and total shift 7 (docs/decisions.md D-CNN-RTL).
+
+use super::desc::{Activation, DataFormat, Eltwise, LayerDesc, NetworkDesc, Op, PoolKind};
+use super::error::{CnnError, Result};
+use super::memory;
+use super::ops::Tensor;
+use super::plan::Plan;
+use super::run::{RunOptions, Semantics};
+use super::weights::NetworkWeights;
+use edgelearn_hdl::cnn::{EngineShape, LAYER_WORDS, MAX_LAYERS, MAX_OUT_CHANNELS};
+
+/// Dividends of the average-pooling division are below this (17 bits).
+const AVG_DIVIDEND_BITS: u32 = 17;
+
+/// The magic multiplier and shift that divide every 17-bit dividend by `d` exactly:
+/// `n / d == (n * m) >> sh` for all `n < 2^17` (Granlund and Montgomery).
+pub fn avg_magic(d: u32) -> (u32, u32) {
+    assert!((1..=512).contains(&d), "divisor {d}");
+    let l = 32 - (d - 1).leading_zeros(); // ceil(log2 d)
+    let sh = AVG_DIVIDEND_BITS + l;
+    let m = ((1u64 << sh) / d as u64 + 1) as u32;
+    (m, sh)
+}
+
+/// The configuration registers of one engine layer, decoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LayerRegs {
+    /// The YAML layer this runs.
+    pub layer: usize,
+    /// Tap mode: 0 window (Conv2d, Conv1d, Linear, passthrough), 1 flatten, 2 transposed.
+    pub mode: u32,
+    /// CHW input (first layer only).
+    pub chw: bool,
+    /// Bias present.
+    pub bias: bool,
+    /// 32-bit output.
+    pub wide: bool,
+    /// Activation: 0 none, 1 ReLU, 2 Abs.
+    pub act: u32,
+    /// Element-wise operation: 0 none, 2 add, 3 sub, 4 or, 5 xor.
+    pub elt: u32,
+    /// Pool before the element-wise operation.
+    pub pool_first: bool,
+    /// Average (else max) pooling.
+    pub pool_avg: bool,
+    /// Round the average half away from zero (else truncate).
+    pub avg_round: bool,
+    /// Weight bits.
+    pub bits: u32,
+    /// Right and left shift of the output stage (`7 - total shift`, split by sign).
+    pub rshift: u32,
+    /// See `rshift`.
+    pub lshift: u32,
+    /// Input rows, columns, passes, operands.
+    pub in_h: u32,
+    /// See `in_h`.
+    pub in_w: u32,
+    /// See `in_h`.
+    pub in_passes: u32,
+    /// See `in_h`.
+    pub operands: u32,
+    /// Input and output word offsets.
+    pub in_base: u32,
+    /// See `in_base`.
+    pub out_base: u32,
+    /// Pool rows, columns, strides.
+    pub pool_h: u32,
+    /// See `pool_h`.
+    pub pool_w: u32,
+    /// See `pool_h`.
+    pub stride_y: u32,
+    /// See `pool_h`.
+    pub stride_x: u32,
+    /// Pooled rows and columns.
+    pub pooled_h: u32,
+    /// See `pooled_h`.
+    pub pooled_w: u32,
+    /// Kernel rows and columns (tap counters), dilation, padding.
+    pub kh: u32,
+    /// See `kh`.
+    pub kw: u32,
+    /// See `kh`.
+    pub dil: u32,
+    /// See `kh` (for a transposed convolution `k - 1 - pad`).
+    pub pad_y: u32,
+    /// See `pad_y`.
+    pub pad_x: u32,
+    /// Output rows and columns.
+    pub out_h: u32,
+    /// See `out_h`.
+    pub out_w: u32,
+    /// Chunks (kernels per input channel and output channel) and taps per kernel.
+    pub chunks: u32,
+    /// See `chunks`.
+    pub taps: u32,
+    /// Output channels.
+    pub out_ch: u32,
+    /// Kernel memory: first column, kernels per word, bits per kernel.
+    pub kstart: u32,
+    /// See `kstart`.
+    pub per_word: u32,
+    /// See `kstart`.
+    pub slot: u32,
+    /// First bias byte.
+    pub bias_start: u32,
+    /// Output passes and processors per pass.
+    pub out_passes: u32,
+    /// See `out_passes`.
+    pub out_thresh: u32,
+    /// Average division: magic multiplier, shift, pool area.
+    pub avg_m: u32,
+    /// See `avg_m`.
+    pub avg_sh: u32,
+    /// See `avg_m`.
+    pub avg_d: u32,
+    /// `write_gap + 1`.
+    pub gap: u32,
+    /// Input and output processor maps.
+    pub in_map: u64,
+    /// See `in_map`.
+    pub out_map: u64,
+}
+
+impl LayerRegs {
+    /// The 16 register words (field layout: docs/cnn-engine-rtl.md, "Layer registers").
+    pub fn encode(&self) -> [u32; LAYER_WORDS] {
+        let b = |v: bool| v as u32;
+        let mut w = [0u32; LAYER_WORDS];
+        w[0] = self.mode
+            | b(self.chw) << 2
+            | b(self.bias) << 3
+            | b(self.wide) << 4
+            | self.act << 5
+            | self.elt << 7
+            | b(self.pool_first) << 10
+            | b(self.pool_avg) << 11
+            | b(self.avg_round) << 12
+            | self.bits << 13
+            | self.rshift << 17
+            | self.lshift << 22;
+        w[1] = self.in_h | self.in_w << 10 | self.in_passes << 20 | self.operands << 25;
+        w[2] = self.in_base | self.out_base << 14;
+        w[3] = self.pool_h
+            | self.pool_w << 5
+            | self.stride_y << 10
+            | self.stride_x << 15
+            | self.pooled_h << 20;
+        w[4] = self.pooled_w
+            | self.kh << 10
+            | self.kw << 14
+            | self.dil << 18
+            | self.pad_y << 23
+            | self.pad_x << 25;
+        w[5] = self.out_h | self.out_w << 10 | self.chunks << 20 | self.taps << 25;
+        w[6] = self.out_ch | self.kstart << 11 | self.per_word << 21;
+        w[7] = self.slot | self.bias_start << 7 | self.out_passes << 19 | self.out_thresh << 24;
+        w[8] = self.avg_m | self.avg_sh << 18;
+        w[9] = self.avg_d | self.gap << 9;
+        w[10] = self.in_map as u32;
+        w[11] = (self.in_map >> 32) as u32;
+        w[12] = self.out_map as u32;
+        w[13] = (self.out_map >> 32) as u32;
+        w
+    }
+}
+
+/// Where a layer's kernels are in kernel memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelAlloc {
+    /// The YAML layer.
+    pub layer: usize,
+    /// First column (a multiple of 4).
+    pub start: usize,
+    /// Columns used.
+    pub words: usize,
+    /// Kernels per 72-bit word.
+    pub per_word: usize,
+    /// Kernels per processor.
+    pub kernels: usize,
+}
+
+/// Everything the engine holds before it runs one inference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineImage {
+    /// The engine it is for.
+    pub shape: EngineShape,
+    /// Layer registers in run order.
+    pub layers: Vec<LayerRegs>,
+    /// Kernel allocation per layer in run order.
+    pub allocs: Vec<KernelAlloc>,
+    /// Kernel words per processor (72 bits each), columns `0 .. kernel_columns()`.
+    pub kernels: Vec<Vec<u128>>,
+    /// Bias bytes from index 0.
+    pub bias: Vec<u8>,
+    /// Input data-memory words: `(instance, word, value)`.
+    pub data: Vec<(usize, usize, u32)>,
+}
+
+impl EngineImage {
+    /// Kernel columns in use (the same in every processor).
+    pub fn kernel_columns(&self) -> usize {
+        self.kernels.first().map_or(0, |k| k.len())
+    }
+}
+
+/// A data-memory byte address (as the golden model's checks give it) as `(instance, word)`.
+pub fn data_location(shape: &EngineShape, address: u32) -> Option<(usize, usize)> {
+    let a = address.checked_sub(0x5040_0000)?;
+    let group = (a / 0x40_0000) as usize;
+    let within = a % 0x40_0000;
+    if within >= 4 * 0x8000 {
+        return None;
+    }
+    let inst = group * 4 + (within / 0x8000) as usize;
+    if inst >= shape.instances() {
+        return None;
+    }
+    Some((inst, (within % 0x8000) as usize / 4))
+}
+
+/// Builds the engine image of `plan` for `input`. A network the engine cannot run is an
+/// error naming the layer and the key.
+pub fn build(
+    net: &NetworkDesc,
+    weights: &NetworkWeights,
+    plan: &Plan,
+    input: &Tensor,
+    opts: &RunOptions,
+    shape: &EngineShape,
+) -> Result<EngineImage> {
+    if let Err(e) = shape.check() {
+        return Err(CnnError::new(format!("the engine: {e}")));
+    }
+    if opts.semantics == Semantics::Document {
+        return Err(CnnError::new(
+            "the engine computes what the silicon computes; `--semantics document` is a model-only reading",
+        ));
+    }
+    if opts.legacy_test {
+        return Err(CnnError::new(
+            "--legacy-test (column-interleaved operands) is a model-only option",
+        ));
+    }
+    if plan.order.len() > MAX_LAYERS {
+        return Err(CnnError::new(format!(
+            "{} layers; the engine's sequencer runs at most {MAX_LAYERS}",
+            plan.order.len()
+        )));
+    }
+    let lerr = |ll: usize, key: &str, m: String| {
+        CnnError::layer_key(ll, key, m).at_line(net.layers[ll].line)
+    };
+    let mut layers = Vec::new();
+    let mut allocs = Vec::new();
+    let p_n = shape.processors;
+    let mut kernels: Vec<Vec<u128>> = vec![Vec::new(); p_n];
+    let mut bias: Vec<u8> = Vec::new();
+    let mut next_col = 0usize;
+    let mut wide_layers: Vec<usize> = Vec::new();
+    for (pos, &ll) in plan.order.iter().enumerate() {
+        let l = &net.layers[ll];
+        let p = plan.layer(ll);
+        let w = weights.layers[ll].as_ref();
+        // What the engine cannot run (yet).
+        if l.streaming {
+            return Err(lerr(
+                ll,
+                "streaming",
+                "the engine has no input FIFOs yet; streaming layers cannot run".into(),
+            ));
+        }
+        if l.op == Op::Passthrough && l.output_width == 32 {
+            return Err(lerr(
+                ll,
+                "output_width",
+                "a 32-bit element-wise or passthrough result (unsaturated) is not supported by the engine".into(),
+            ));
+        }
+        let sources: Vec<isize> = match &l.in_sequences {
+            Some(s) => s.clone(),
+            None if pos == 0 => vec![-1],
+            None => vec![plan.order[pos - 1] as isize],
+        };
+        if let Some(&s) = sources
+            .iter()
+            .find(|&&s| s >= 0 && wide_layers.contains(&(s as usize)))
+        {
+            return Err(lerr(
+                ll,
+                "output_width",
+                format!("the layer reads the 32-bit output of layer {s}; the engine's processors read 8-bit data"),
+            ));
+        }
+        for (m, key) in [(l.processors, "processors"), (p.out_map, "output_processors")] {
+            if p_n < 64 && m >> p_n != 0 {
+                return Err(lerr(
+                    ll,
+                    key,
+                    format!(
+                        "the map 0x{m:016x} uses processor {}; the engine has {p_n}",
+                        63 - m.leading_zeros()
+                    ),
+                ));
+            }
+        }
+        if p.out_ch > MAX_OUT_CHANNELS {
+            return Err(lerr(
+                ll,
+                "out_channels",
+                format!("{} output channels; the engine accumulates at most {MAX_OUT_CHANNELS}", p.out_ch),
+            ));
+        }
+        for (v, key) in [(p.in_offset, "in_offset"), (l.out_offset, "out_offset")] {
+            if v % 4 != 0 {
+                return Err(lerr(ll, key, format!("0x{v:x} is not a multiple of 4")));
+            }
+        }
+        let chw = pos == 0 && l.data_format == DataFormat::Chw;
+        // Operation, taps and kernels.
+        let hw = p.pooled[0] * p.pooled[1];
+        let (mode, kh, kw, taps, chunks, pad, dil) = if l.flatten {
+            (1, 1, 9, 9, hw.div_ceil(9), [0, 0], 1)
+        } else {
+            match l.op {
+                Op::Conv2d => {
+                    let k = l.kernel_size;
+                    if !(k == [1, 1] || k == [3, 3]) {
+                        return Err(lerr(
+                            ll,
+                            "kernel_size",
+                            format!("{}x{} kernels; the engine runs 1x1 and 3x3", k[0], k[1]),
+                        ));
+                    }
+                    (0, k[0], k[1], k[0] * k[1], 1, l.pad, 1)
+                }
+                Op::Conv1d => {
+                    let k = l.kernel_size[0];
+                    if k > 9 || l.dilation[0] > 31 {
+                        return Err(lerr(
+                            ll,
+                            "kernel_size",
+                            format!("kernel {k}, dilation {}; the engine runs kernels 1..9 and dilation up to 31", l.dilation[0]),
+                        ));
+                    }
+                    (0, k, 1, k, 1, [l.pad[0], 0], l.dilation[0])
+                }
+                Op::Linear | Op::Passthrough => (0, 1, 1, 1, 1, [0, 0], 1),
+                Op::ConvTranspose2d => {
+                    let k = l.kernel_size;
+                    if k != [3, 3] {
+                        return Err(lerr(ll, "kernel_size", "transposed convolutions are 3x3".into()));
+                    }
+                    if l.output_pad[0] > 1 || l.output_pad[1] > 1 {
+                        return Err(lerr(ll, "output_padding", "the engine supports output padding 0 or 1".into()));
+                    }
+                    (2, 3, 3, 9, 1, [2 - l.pad[0].min(2), 2 - l.pad[1].min(2)], 1)
+                }
+            }
+        };
+        if chunks > 31 {
+            return Err(lerr(ll, "flatten", format!("{hw} flattened pixels need {chunks} kernels per channel; the engine counts up to 31")));
+        }
+        let identity = l.op == Op::Passthrough;
+        let bits = if identity { 8 } else { w.map_or(8, |w| w.bits) as usize };
+        let shift = if identity { 7 } else { w.map_or(0, |w| w.shift) };
+        let (in_passes, in_thresh) = p.in_passes;
+        let out_ch = p.out_ch;
+        // Kernel memory.
+        let slot = taps * bits;
+        let per_word = 72 / slot;
+        let count = in_passes * chunks * out_ch;
+        let words = count.div_ceil(per_word);
+        let start = next_col.next_multiple_of(4);
+        if start + words > shape.kernel_words {
+            return Err(lerr(
+                ll,
+                "processors",
+                format!(
+                    "kernel memory exceeded: the layer needs columns {start}..{} ({count} kernels of {slot} bits per processor), the engine has {}",
+                    start + words,
+                    shape.kernel_words
+                ),
+            ));
+        }
+        next_col = start + words;
+        let enabled: Vec<usize> = (0..64).filter(|&q| l.processors >> q & 1 == 1).collect();
+        for (proc, col) in kernels.iter_mut().enumerate() {
+            col.resize(next_col, 0);
+            let rank = enabled.iter().position(|&q| q == proc);
+            for e in 0..in_passes {
+                let channel = rank.filter(|&r| r < in_thresh).map(|r| e * in_thresh + r);
+                for k in 0..chunks {
+                    for o in 0..out_ch {
+                        let s = (e * chunks + k) * out_ch + o;
+                        let word = start + s / per_word;
+                        let base = (s % per_word) * slot;
+                        let Some(c) = channel.filter(|&c| c < p.in_ch) else {
+                            continue;
+                        };
+                        for t in 0..taps {
+                            let v: i64 = if identity {
+                                (o == c && t == 0) as i64
+                            } else {
+                                let kern = &w.expect("weighted layer").kernels;
+                                if l.flatten {
+                                    let pix = 9 * k + t;
+                                    if pix >= hw {
+                                        0
+                                    } else {
+                                        kern.at(o, c * hw + pix, 0, 0)
+                                    }
+                                } else if l.op == Op::Conv1d {
+                                    kern.at(o, c, t, 0)
+                                } else {
+                                    kern.at(o, c, t / kw, t % kw)
+                                }
+                            };
+                            let field = (v as u128) & ((1u128 << bits) - 1);
+                            col[word] |= field << (base + t * bits);
+                        }
+                    }
+                }
+            }
+        }
+        allocs.push(KernelAlloc {
+            layer: ll,
+            start,
+            words,
+            per_word,
+            kernels: count,
+        });
+        // Bias.
+        let bias_start = bias.len();
+        let has_bias = !identity && w.is_some_and(|w| w.bias.is_some());
+        if has_bias {
+            for &b in w.and_then(|w| w.bias.as_ref()).expect("bias") {
+                bias.push(b as u8);
+            }
+            if bias.len() > shape.bias_bytes() {
+                return Err(lerr(
+                    ll,
+                    "bias",
+                    format!("bias memory exceeded: {} bytes, the engine has {}", bias.len(), shape.bias_bytes()),
+                ));
+            }
+        }
+        // Pooling and the element-wise operation.
+        let pooling = l.pool_size != [1, 1] || l.pool_stride != [1, 1];
+        let (pool_h, pool_w, stride) = if pooling {
+            (l.pool_size[0], l.pool_size[1], l.pool_stride)
+        } else {
+            (1, 1, [1, 1])
+        };
+        let pool_avg = pooling && l.pool == Some(PoolKind::Avg);
+        let avg_round = pool_avg && opts.avg_pool_rounding && !p.one_d;
+        let area = (pool_h * pool_w) as u32;
+        let (avg_m, avg_sh) = avg_magic(if avg_round { 2 * area } else { area });
+        let elt = if l.operands > 1 {
+            match l.eltwise.unwrap_or(Eltwise::Add) {
+                Eltwise::Add => 2,
+                Eltwise::Sub => 3,
+                Eltwise::Or => 4,
+                Eltwise::Xor => 5,
+            }
+        } else {
+            0
+        };
+        let r = 7 - shift;
+        let wide = l.output_width == 32;
+        if wide {
+            wide_layers.push(ll);
+        }
+        if p.in_dim[0] > 1023 || p.in_dim[1] > 1023 {
+            return Err(lerr(ll, "in_dim", "the engine counts rows and columns up to 1023".into()));
+        }
+        layers.push(LayerRegs {
+            layer: ll,
+            mode,
+            chw,
+            bias: has_bias,
+            wide,
+            act: match l.activation {
+                Activation::None => 0,
+                Activation::Relu => 1,
+                Activation::Abs => 2,
+            },
+            elt,
+            pool_first: l.pool_first,
+            pool_avg,
+            avg_round,
+            bits: bits as u32,
+            rshift: r.max(0) as u32,
+            lshift: (-r).max(0) as u32,
+            in_h: p.in_dim[0] as u32,
+            in_w: p.in_dim[1] as u32,
+            in_passes: in_passes as u32,
+            operands: l.operands as u32,
+            in_base: p.in_offset / 4,
+            out_base: l.out_offset / 4,
+            pool_h: pool_h as u32,
+            pool_w: pool_w as u32,
+            stride_y: stride[0] as u32,
+            stride_x: stride[1] as u32,
+            pooled_h: p.pooled[0] as u32,
+            pooled_w: p.pooled[1] as u32,
+            kh: kh as u32,
+            kw: kw as u32,
+            dil: dil as u32,
+            pad_y: pad[0] as u32,
+            pad_x: pad[1] as u32,
+            out_h: p.out_dim[0] as u32,
+            out_w: p.out_dim[1] as u32,
+            chunks: chunks as u32,
+            taps: taps as u32,
+            out_ch: out_ch as u32,
+            kstart: start as u32,
+            per_word: per_word as u32,
+            slot: slot as u32,
+            bias_start: bias_start as u32,
+            out_passes: p.out_passes.0 as u32,
+            out_thresh: p.out_passes.1 as u32,
+            avg_m,
+            avg_sh,
+            avg_d: area,
+            gap: l.write_gap + 1,
+            in_map: l.processors,
+            out_map: p.out_map,
+        });
+    }
+    // The input.
+    let first = plan.order[0];
+    let blocks = memory::input_blocks(&net.layers[first], plan.layer(first), input, &plan.device)?;
+    let mut data = Vec::new();
+    for b in &blocks {
+        for (i, &v) in b.words.iter().enumerate() {
+            let a = b.address + 4 * i as u32;
+            let (inst, word) = data_location(shape, a).ok_or_else(|| {
+                lerr(first, "processors", format!("input word at 0x{a:08x} is outside the engine's data memories"))
+            })?;
+            if word >= edgelearn_hdl::cnn::DATA_WORDS {
+                return Err(lerr(first, "in_offset", "the input does not fit its data-memory instance".into()));
+            }
+            data.push((inst, word, v));
+        }
+    }
+    Ok(EngineImage {
+        shape: *shape,
+        layers,
+        allocs,
+        kernels,
+        bias,
+        data,
+    })
+}
+
+/// Where channel `c`, pixel `q` of layer `l`'s output is in data memory: byte address, and
+/// the byte lane of an 8-bit output (`None` for a 32-bit word). The rule of
+/// [`memory::output_checks`] for one value.
+pub fn output_location(
+    l: &LayerDesc,
+    p: &super::plan::LayerPlan,
+    c: usize,
+    q: usize,
+    dev: &super::Device,
+) -> (u32, Option<usize>) {
+    let (expand, thresh) = p.out_passes;
+    let e = c / thresh;
+    let proc = super::device::nth_set_bit(p.out_map, c % thresh).unwrap_or(0);
+    let quad = proc & !3;
+    let lane = proc % 4;
+    let gap = l.write_gap + 1;
+    let base = dev.data_base
+        + l.out_offset
+        + 4 * ((((quad % 16) as u32) * 2048) | (((quad / 16) as u32) * 0x10_0000));
+    if l.output_width == 32 {
+        let a = base + 4 * ((q as u32 * expand as u32 * 4 + e as u32 * 4) * gap) + 4 * lane as u32;
+        (a, None)
+    } else {
+        let a = base + 4 * ((q as u32 * expand as u32 + e as u32) * gap);
+        (a, Some(lane))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn avg_magic_divides_every_dividend_exactly() {
+        for d in 1..=512u32 {
+            let (m, sh) = avg_magic(d);
+            assert!(m < 1 << 18, "d {d}: m {m}");
+            assert!(sh < 32);
+            for n in 0..(2 * 32768 + 512u64) {
+                assert_eq!((n * m as u64) >> sh, n / d as u64, "d {d} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn register_fields_do_not_overlap() {
+        let full = LayerRegs {
+            mode: 3,
+            chw: true,
+            bias: true,
+            wide: true,
+            act: 3,
+            elt: 7,
+            pool_first: true,
+            pool_avg: true,
+            avg_round: true,
+            bits: 15,
+            rshift: 31,
+            lshift: 15,
+            in_h: 1023,
+            in_w: 1023,
+            in_passes: 31,
+            operands: 31,
+            in_base: (1 << 14) - 1,
+            out_base: (1 << 16) - 1,
+            pool_h: 31,
+            pool_w: 31,
+            stride_y: 31,
+            stride_x: 31,
+            pooled_h: 1023,
+            pooled_w: 1023,
+            kh: 15,
+            kw: 15,
+            dil: 31,
+            pad_y: 3,
+            pad_x: 3,
+            out_h: 1023,
+            out_w: 1023,
+            chunks: 31,
+            taps: 15,
+            out_ch: 2047,
+            kstart: 1023,
+            per_word: 127,
+            slot: 127,
+            bias_start: 4095,
+            out_passes: 31,
+            out_thresh: 127,
+            avg_m: (1 << 18) - 1,
+            avg_sh: 31,
+            avg_d: 511,
+            gap: 65535,
+            ..LayerRegs::default()
+        };
+        let w = full.encode();
+        // Every field at its maximum fills exactly its bits: the sum of widths per word.
+        let ones: Vec<u32> = w.iter().map(|x| x.count_ones()).collect();
+        assert_eq!(&ones[..10], &[26, 30, 30, 30, 27, 29, 28, 31, 23, 25]);
+    }
+
+    #[test]
+    fn data_locations() {
+        let s = EngineShape::MAX78000;
+        assert_eq!(data_location(&s, 0x5040_0000), Some((0, 0)));
+        assert_eq!(data_location(&s, 0x5040_8004), Some((1, 1)));
+        assert_eq!(data_location(&s, 0x5080_0000), Some((4, 0)));
+        assert_eq!(data_location(&s, 0x5101_8000 + 4 * 8191), Some((15, 8191)));
+        assert_eq!(data_location(&EngineShape::with_processors(16), 0x5080_0000), None);
+    }
+}
