@@ -646,6 +646,50 @@ pub enum CnnCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Turn a network into the CNN engine's memory images (docs/cnn-engine-rtl.md):
+    /// layers.hex (layer registers), kernel_pNN.hex (72-bit kernel words per processor),
+    /// bias.hex, data_NN.hex (input words per data-memory instance), image.json.
+    Load {
+        #[command(flatten)]
+        net: CnnNet,
+        /// Output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Processors of the engine (4, 8, 16, 32, 48 or 64).
+        #[arg(long, value_name = "P", default_value_t = 64)]
+        processors: usize,
+        /// Overwrite existing files in DIR.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run a network on the CNN engine RTL: load, run the layer sequencer, compare every
+    /// layer's data-memory words with the golden model, unload the output (the JSON of
+    /// `cnn run`), print cycles per layer and per inference.
+    Sim {
+        #[command(flatten)]
+        net: CnnNet,
+        /// Processors of the engine (4, 8, 16, 32, 48 or 64).
+        #[arg(long, value_name = "P", default_value_t = 64)]
+        processors: usize,
+        /// Simulator (the engine runs on the in-process Verilator model).
+        #[arg(long, default_value = "verilator", value_parser = ["verilator"])]
+        backend: String,
+        /// Load through the host port, word by word, instead of the memory backdoor.
+        #[arg(long)]
+        front_door: bool,
+        /// Write a VCD of the run.
+        #[arg(long, value_name = "PATH")]
+        vcd: Option<PathBuf>,
+        /// Write the JSON result here (printed to stdout otherwise).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write every layer's output as the engine computed it: DIR/layerNN.npy.
+        #[arg(long, value_name = "DIR")]
+        log_intermediate: Option<PathBuf>,
+        /// Overwrite existing files.
+        #[arg(long)]
+        force: bool,
+    },
     /// Measure inferences per second of the golden model (single thread).
     Bench {
         #[command(flatten)]

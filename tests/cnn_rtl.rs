@@ -74,6 +74,41 @@ fn mnist_on_the_engine_is_bit_exact() {
     println!("cycles {}", rep.cycles);
 }
 
+/// Every vendored ai8x network and layer test: (case, result).
+fn every_case(shape: EngineShape) -> Vec<(String, Result<SimReport, String>)> {
+    let kat = data("ai8x-kat");
+    let index = std::fs::read_to_string(kat.join("INDEX.tsv")).unwrap();
+    let mut out = Vec::new();
+    for line in index.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let mut parts = f[2].split(" + ");
+        let w = kat.join(parts.next().unwrap().trim());
+        let bias = parts.next().map(|b| kat.join(b.trim()));
+        let r = run_case(
+            &kat.join(f[1]),
+            &w,
+            bias.as_deref(),
+            &kat.join(f[0]).join("input.npy"),
+            f.get(3).copied().unwrap_or(""),
+            shape,
+            Load::Backdoor,
+        );
+        out.push((f[0].to_string(), r));
+    }
+    out
+}
+
+#[test]
+fn vendored_networks_on_the_engine() {
+    let results = every_case(EngineShape::MAX78000);
+    for (case, r) in &results {
+        match r {
+            Ok(rep) => println!("| {case} | bit-exact | {} |", rep.cycles),
+            Err(e) => println!("| {case} | {e} | |"),
+        }
+    }
+}
+
 #[test]
 #[ignore]
 fn print_public() {

@@ -35,6 +35,30 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
         } => run_net(&net, output.as_deref(), log_intermediate.as_deref(), force),
         CnnCommand::Kat { net, out, force } => kat(&net, &out, force),
         CnnCommand::Bench { net, iterations } => bench(&net, iterations),
+        CnnCommand::Load {
+            net,
+            out,
+            processors,
+            force,
+        } => load_image(&net, &out, processors, force),
+        CnnCommand::Sim {
+            net,
+            processors,
+            backend: _,
+            front_door,
+            vcd,
+            output,
+            log_intermediate,
+            force,
+        } => super::cnn_sim::sim(
+            &net,
+            processors,
+            front_door,
+            vcd.as_deref(),
+            output.as_deref(),
+            log_intermediate.as_deref(),
+            force,
+        ),
     }
 }
 
@@ -45,7 +69,7 @@ fn device(max_proc: Option<u32>) -> Device {
     }
 }
 
-fn options(net: &CnnNet) -> RunOptions {
+pub(crate) fn options(net: &CnnNet) -> RunOptions {
     RunOptions {
         avg_pool_rounding: net.avg_pool_rounding,
         semantics: if net.semantics == "document" {
@@ -57,7 +81,7 @@ fn options(net: &CnnNet) -> RunOptions {
     }
 }
 
-fn load(net: &CnnNet) -> anyhow::Result<(Network, cnn::Tensor, cnn::Inference)> {
+pub(crate) fn load(net: &CnnNet) -> anyhow::Result<(Network, cnn::Tensor, cnn::Inference)> {
     let mut network = Network::load(
         &net.network,
         &net.checkpoint,
@@ -74,11 +98,11 @@ fn load(net: &CnnNet) -> anyhow::Result<(Network, cnn::Tensor, cnn::Inference)> 
 }
 
 /// Refuses to overwrite `p` unless `force`; creates its directory.
-fn fresh_file(p: &Path, force: bool) -> anyhow::Result<()> {
+pub(crate) fn fresh_file(p: &Path, force: bool) -> anyhow::Result<()> {
     super::train::output_path(p, force)
 }
 
-fn write(p: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write(p: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))
 }
 
@@ -286,7 +310,7 @@ fn check(
     Ok(ExitCode::SUCCESS)
 }
 
-fn op_text(l: &cnn::desc::LayerDesc) -> String {
+pub(crate) fn op_text(l: &cnn::desc::LayerDesc) -> String {
     let mut s = String::new();
     if let Some(p) = l.pool {
         s.push_str(&format!(
@@ -460,5 +484,56 @@ fn bench(net: &CnnNet, iterations: usize) -> anyhow::Result<ExitCode> {
         macs as f64 * iterations as f64 / secs / 1e6,
         macs
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load_image(net: &CnnNet, out: &Path, processors: usize, force: bool) -> anyhow::Result<ExitCode> {
+    let shape = edgelearn_hdl::cnn::EngineShape::with_processors(processors);
+    if let Err(e) = shape.check() {
+        bail!("--processors: {e}");
+    }
+    let (network, input, inf) = load(net)?;
+    let img = cnn::engine::build(
+        &network.desc,
+        &network.weights,
+        &inf.plan,
+        &input,
+        &options(net),
+        &shape,
+    )
+    .map_err(|e| e.in_file(&network.desc.file))?;
+    let files = img.files();
+    for (name, _) in &files {
+        fresh_file(&out.join(name), force)?;
+    }
+    for (name, text) in &files {
+        write(&out.join(name), text.as_bytes())?;
+    }
+    println!(
+        "{}: {} layers, {} of {} kernel columns, {} bias bytes, {} input words for {} processors -> {}",
+        network.desc.file,
+        img.layers.len(),
+        img.kernel_columns(),
+        shape.kernel_words,
+        img.bias.len(),
+        img.data.len(),
+        processors,
+        out.display()
+    );
+    for (l, a) in img.layers.iter().zip(&img.allocs) {
+        println!(
+            "  layer {:>2}: kernel columns {:>3}..{:<3} ({} per word, {} per processor), bias {}",
+            l.layer,
+            a.start,
+            a.start + a.words,
+            a.per_word,
+            a.kernels,
+            if l.bias {
+                format!("{}..{}", l.bias_start, l.bias_start + l.out_ch)
+            } else {
+                "-".into()
+            }
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -651,7 +651,10 @@ module @TOP@ #(parameter P = @P@, parameter KDEPTH = @KDEPTH@, parameter KAW = 1
             if (host_addr[23:20] == 4'h1) lreg[host_addr[8:0]] <= host_wdata;
             if (host_addr[23:20] == 4'h2) bmem[host_addr[10:0] % BDEPTH] <= host_wdata[7:0];
         end
-        if (host_re) begin
+        if (reset) begin
+            hr_addr <= 24'd0;
+            hr_reg <= 32'd0;
+        end else if (host_re) begin
             hr_addr <= host_addr;
             case (host_addr[23:20])
                 4'h0: case (host_addr[7:0])

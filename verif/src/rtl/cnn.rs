@@ -47,6 +47,8 @@ pub struct LayerReport {
     pub words: usize,
     /// The first word that differs from the golden model, if any.
     pub mismatch: Option<Box<Divergence>>,
+    /// The layer's output as the engine wrote it (read from data memory).
+    pub output: Tensor,
 }
 
 /// A finished inference on the engine.
@@ -279,9 +281,14 @@ pub fn compare_layer(
     (checks.len(), None)
 }
 
-/// Reads the final layer's output out of the data memories `mem`.
-pub fn unload(net: &Network, inf: &Inference, shape: &EngineShape, mem: &[Vec<u32>]) -> Tensor {
-    let ll = inf.plan.final_layer;
+/// Reads layer `ll`'s output out of the data memories `mem`.
+pub fn unload(
+    net: &Network,
+    inf: &Inference,
+    shape: &EngineShape,
+    ll: usize,
+    mem: &[Vec<u32>],
+) -> Tensor {
     let p = inf.plan.layer(ll);
     let l = &net.desc.layers[ll];
     let (c_n, h, w) = (p.out_ch, p.out_dim[0], p.out_dim[1]);
@@ -314,16 +321,13 @@ pub fn simulate(
     bench.load(img, how)?;
     let shape = bench.shape;
     let n = img.layers.len();
-    let mut results: Vec<(usize, Option<Box<Divergence>>)> = Vec::new();
-    let mut last_mem = Vec::new();
+    let mut results: Vec<(usize, Option<Box<Divergence>>, Tensor)> = Vec::new();
     let budget = 200_000_000;
     let cycles = bench.run(n, budget, |k, b| {
         let mem = b.data_memories()?;
         let ll = img.layers[k].layer;
-        results.push(compare_layer(net, inf, &shape, ll, &mem));
-        if k + 1 == n {
-            last_mem = mem;
-        }
+        let (words, mismatch) = compare_layer(net, inf, &shape, ll, &mem);
+        results.push((words, mismatch, unload(net, inf, &shape, ll, &mem)));
         Ok(())
     })?;
     let lc = bench.layer_cycles(n)?;
@@ -332,14 +336,15 @@ pub fn simulate(
         .iter()
         .zip(results)
         .zip(lc)
-        .map(|((l, (words, mismatch)), cycles)| LayerReport {
+        .map(|((l, (words, mismatch, output)), cycles)| LayerReport {
             layer: l.layer,
             cycles,
             words,
             mismatch,
+            output,
         })
-        .collect();
-    let output = unload(net, inf, &shape, &last_mem);
+        .collect::<Vec<_>>();
+    let output = layers.last().map(|l: &LayerReport| l.output.clone()).unwrap_or_else(|| Tensor::zeros(0, 0, 0));
     Ok(SimReport {
         cycles,
         layers,

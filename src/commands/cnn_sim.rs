@@ -1,0 +1,133 @@
+//! `edgelearn cnn sim`: a network on the CNN engine RTL, every layer compared with the
+//! golden model.
+
+use super::cnn::{fresh_file, load, op_text, options, write};
+use crate::cli::CnnNet;
+use anyhow::{bail, Context};
+use edgelearn_hdl::cnn::{engine, EngineShape};
+use edgelearn_sim::dut::DutOptions;
+use edgelearn_sim::{Backend, Simulator};
+use edgelearn_verif::cnn;
+use edgelearn_verif::formats::npy::encode_npy_i64;
+use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load};
+use serde_json::json;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub fn sim(
+    net: &CnnNet,
+    processors: usize,
+    front_door: bool,
+    vcd: Option<&Path>,
+    output: Option<&Path>,
+    log_dir: Option<&Path>,
+    force: bool,
+) -> anyhow::Result<ExitCode> {
+    let shape = EngineShape::with_processors(processors);
+    if let Err(e) = shape.check() {
+        bail!("--processors: {e}");
+    }
+    for p in [vcd, output].into_iter().flatten() {
+        fresh_file(p, force)?;
+    }
+    let (network, input, inf) = load(net)?;
+    let img = cnn::engine::build(
+        &network.desc,
+        &network.weights,
+        &inf.plan,
+        &input,
+        &options(net),
+        &shape,
+    )
+    .map_err(|e| e.in_file(&network.desc.file))?;
+    let opts = DutOptions {
+        vcd: vcd.map(Path::to_path_buf),
+        ..DutOptions::default()
+    };
+    let t0 = Instant::now();
+    let dut = Simulator::from_env().dut(Backend::Verilator, Box::new(engine(&shape)), &opts)?;
+    let build = t0.elapsed().as_secs_f64();
+    let mut bench = CnnBench::new(dut, shape)?;
+    let how = if front_door {
+        Load::FrontDoor
+    } else {
+        Load::Backdoor
+    };
+    let t1 = Instant::now();
+    let rep = simulate(&mut bench, &network, &inf, &img, how)?;
+    let secs = t1.elapsed().as_secs_f64();
+    bench.dut().finish()?;
+    eprintln!(
+        "{}: {} layers on {} ({} processors), {} load; model built or loaded in {build:.1} s",
+        network.desc.file,
+        inf.plan.order.len(),
+        shape.design_name(),
+        processors,
+        if front_door { "host-port" } else { "backdoor" },
+    );
+    eprintln!(
+        "  {:>5}  {:<34} {:>10} {:>8}  data memory",
+        "layer", "operation", "cycles", "words"
+    );
+    for l in &rep.layers {
+        eprintln!(
+            "  {:>5}  {:<34} {:>10} {:>8}  {}",
+            l.layer,
+            op_text(&network.desc.layers[l.layer]),
+            l.cycles,
+            l.words,
+            match &l.mismatch {
+                None => "equal to the golden model".to_string(),
+                Some(d) => format!("DIFFERS: {d}"),
+            }
+        );
+    }
+    eprintln!(
+        "cycles per inference: {} ({:.2} M simulated cycles/s, {:.2} s)",
+        rep.cycles,
+        rep.cycles as f64 / secs / 1e6,
+        secs
+    );
+    if let Some(dir) = log_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let mut files = Vec::new();
+        for l in &rep.layers {
+            let t = &l.output;
+            let shape: Vec<usize> = if inf.plan.layer(l.layer).one_d {
+                vec![t.c, t.h]
+            } else {
+                vec![t.c, t.h, t.w]
+            };
+            files.push((
+                dir.join(format!("layer{:02}.npy", l.layer)),
+                encode_npy_i64(&shape, &t.data),
+            ));
+        }
+        for (p, _) in &files {
+            fresh_file(p, force)?;
+        }
+        for (p, bytes) in &files {
+            write(p, bytes)?;
+        }
+    }
+    let final_layer = inf.plan.final_layer;
+    let result = json!({
+        "output_shape": inf.output_shape(),
+        "output": rep.output.data,
+        "wide": network.desc.layers[final_layer].output_width == 32,
+        "layer": final_layer,
+        "cycles": rep.cycles,
+        "layer_cycles": rep.layers.iter().map(|l| json!({"layer": l.layer, "cycles": l.cycles})).collect::<Vec<_>>(),
+        "bit_exact": rep.first_mismatch().is_none(),
+    });
+    match output {
+        Some(p) => write(p, (serde_json::to_string_pretty(&result)? + "\n").as_bytes())?,
+        None => println!("{}", serde_json::to_string(&result)?),
+    }
+    if let Some(d) = rep.first_mismatch() {
+        eprintln!("error: the engine differs from the golden model: {d}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
