@@ -487,7 +487,12 @@ fn bench(net: &CnnNet, iterations: usize) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn load_image(net: &CnnNet, out: &Path, processors: usize, force: bool) -> anyhow::Result<ExitCode> {
+fn load_image(
+    net: &CnnNet,
+    out: &Path,
+    processors: usize,
+    force: bool,
+) -> anyhow::Result<ExitCode> {
     let shape = edgelearn_hdl::cnn::EngineShape::with_processors(processors);
     if let Err(e) = shape.check() {
         bail!("--processors: {e}");

@@ -122,7 +122,10 @@ pub fn sim(
         "bit_exact": rep.first_mismatch().is_none(),
     });
     match output {
-        Some(p) => write(p, (serde_json::to_string_pretty(&result)? + "\n").as_bytes())?,
+        Some(p) => write(
+            p,
+            (serde_json::to_string_pretty(&result)? + "\n").as_bytes(),
+        )?,
         None => println!("{}", serde_json::to_string(&result)?),
     }
     if let Some(d) = rep.first_mismatch() {

@@ -185,7 +185,10 @@ mod tests {
     #[test]
     fn shapes_and_names() {
         assert_eq!(EngineShape::MAX78000.design_name(), "cnn_engine");
-        assert_eq!(EngineShape::with_processors(16).design_name(), "cnn_engine_p16");
+        assert_eq!(
+            EngineShape::with_processors(16).design_name(),
+            "cnn_engine_p16"
+        );
         assert!(EngineShape::with_processors(12).check().is_err());
         assert!(EngineShape::with_processors(64).check().is_ok());
         let mut d = engine(&EngineShape::with_processors(16));
