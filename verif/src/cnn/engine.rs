@@ -299,6 +299,47 @@ impl EngineImage {
     }
 }
 
+/// The cycles the engine spends on a layer, from its registers (docs/cnn-engine-rtl.md):
+/// `1 + sum over pixels, passes and chunks of (1 + items + 2 + out_channels) + 9`, where a
+/// tap in the padding is one gather item and a tap inside is `operands x pool area` items.
+pub fn layer_cycles(r: &LayerRegs) -> u64 {
+    let inside = (r.operands * r.pool_h * r.pool_w) as u64;
+    let hw = r.pooled_h * r.pooled_w;
+    let mut total = 1u64;
+    for oy in 0..r.out_h {
+        for ox in 0..r.out_w {
+            for k in 0..r.chunks {
+                let mut items = 0u64;
+                for t in 0..r.taps {
+                    let (ty, tx) = (t / r.kw, t % r.kw);
+                    let valid = match r.mode {
+                        1 => 9 * k + t < hw,
+                        2 => {
+                            let (ys, xs) = (oy + ty, ox + tx);
+                            ys >= r.pad_y
+                                && xs >= r.pad_x
+                                && (ys - r.pad_y) % 2 == 0
+                                && (xs - r.pad_x) % 2 == 0
+                                && (ys - r.pad_y) / 2 < r.pooled_h
+                                && (xs - r.pad_x) / 2 < r.pooled_w
+                        }
+                        _ => {
+                            let (yb, xb) = (oy + ty * r.dil, ox + tx);
+                            yb >= r.pad_y
+                                && xb >= r.pad_x
+                                && yb - r.pad_y < r.pooled_h
+                                && xb - r.pad_x < r.pooled_w
+                        }
+                    };
+                    items += if valid { inside } else { 1 };
+                }
+                total += r.in_passes as u64 * (3 + items + r.out_ch as u64);
+            }
+        }
+    }
+    total + 9
+}
+
 /// A data-memory byte address (as the golden model's checks give it) as `(instance, word)`.
 pub fn data_location(shape: &EngineShape, address: u32) -> Option<(usize, usize)> {
     let a = address.checked_sub(0x5040_0000)?;
