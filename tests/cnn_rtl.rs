@@ -29,7 +29,8 @@ fn run_case(
     shape: EngineShape,
     how: Load,
 ) -> Result<SimReport, String> {
-    let mut net = Network::load(yaml, weights, bias, Device::max78000()).map_err(|e| e.to_string())?;
+    let mut net =
+        Network::load(yaml, weights, bias, Device::max78000()).map_err(|e| e.to_string())?;
     net.infer_max_proc = true;
     let input = cnn::weights::load_input(input).map_err(|e| e.to_string())?;
     let opts = RunOptions {
@@ -45,7 +46,11 @@ fn run_case(
     let img = engine::build(&net.desc, &net.weights, &inf.plan, &input, &opts, &shape)
         .map_err(|e| format!("not supported: {e}"))?;
     let dut = simulator()
-        .dut(Backend::Verilator, Box::new(hcnn::engine(&shape)), &DutOptions::default())
+        .dut(
+            Backend::Verilator,
+            Box::new(hcnn::engine(&shape)),
+            &DutOptions::default(),
+        )
         .unwrap();
     let mut bench = CnnBench::new(dut, shape).unwrap();
     let rep = simulate(&mut bench, &net, &inf, &img, how).map_err(|e| e.to_string())?;
@@ -79,7 +84,12 @@ fn mnist_on_the_engine_is_bit_exact() {
 fn print_public() {
     use edgelearn_sim::dut::verilator::VerilatorDut;
     let root = simulator().root().to_path_buf();
-    let d = VerilatorDut::new(&root, Box::new(hcnn::engine(&EngineShape::with_processors(16))), &DutOptions::default()).unwrap();
+    let d = VerilatorDut::new(
+        &root,
+        Box::new(hcnn::engine(&EngineShape::with_processors(16))),
+        &DutOptions::default(),
+    )
+    .unwrap();
     for v in d.public_variables().iter().filter(|v| v.3 > 0) {
         println!("{v:?}");
     }

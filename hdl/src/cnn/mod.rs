@@ -55,7 +55,7 @@ impl EngineShape {
     /// Why the shape cannot be built, if it cannot.
     pub fn check(&self) -> Result<(), String> {
         let p = self.processors;
-        if !(matches!(p, 4 | 8) || (p % 16 == 0 && (16..=64).contains(&p))) {
+        if !(matches!(p, 4 | 8) || (p.is_multiple_of(16) && (16..=64).contains(&p))) {
             return Err(format!(
                 "processors: {p}; the engine is built with 4, 8, 16, 32, 48 or 64"
             ));
@@ -185,7 +185,10 @@ mod tests {
     #[test]
     fn shapes_and_names() {
         assert_eq!(EngineShape::MAX78000.design_name(), "cnn_engine");
-        assert_eq!(EngineShape::with_processors(16).design_name(), "cnn_engine_p16");
+        assert_eq!(
+            EngineShape::with_processors(16).design_name(),
+            "cnn_engine_p16"
+        );
         assert!(EngineShape::with_processors(12).check().is_err());
         assert!(EngineShape::with_processors(64).check().is_ok());
         let mut d = engine(&EngineShape::with_processors(16));

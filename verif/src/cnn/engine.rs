@@ -303,7 +303,10 @@ pub fn build(
                 format!("the layer reads the 32-bit output of layer {s}; the engine's processors read 8-bit data"),
             ));
         }
-        for (m, key) in [(l.processors, "processors"), (p.out_map, "output_processors")] {
+        for (m, key) in [
+            (l.processors, "processors"),
+            (p.out_map, "output_processors"),
+        ] {
             if p_n < 64 && m >> p_n != 0 {
                 return Err(lerr(
                     ll,
@@ -319,7 +322,10 @@ pub fn build(
             return Err(lerr(
                 ll,
                 "out_channels",
-                format!("{} output channels; the engine accumulates at most {MAX_OUT_CHANNELS}", p.out_ch),
+                format!(
+                    "{} output channels; the engine accumulates at most {MAX_OUT_CHANNELS}",
+                    p.out_ch
+                ),
             ));
         }
         for (v, key) in [(p.in_offset, "in_offset"), (l.out_offset, "out_offset")] {
@@ -360,10 +366,18 @@ pub fn build(
                 Op::ConvTranspose2d => {
                     let k = l.kernel_size;
                     if k != [3, 3] {
-                        return Err(lerr(ll, "kernel_size", "transposed convolutions are 3x3".into()));
+                        return Err(lerr(
+                            ll,
+                            "kernel_size",
+                            "transposed convolutions are 3x3".into(),
+                        ));
                     }
                     if l.output_pad[0] > 1 || l.output_pad[1] > 1 {
-                        return Err(lerr(ll, "output_padding", "the engine supports output padding 0 or 1".into()));
+                        return Err(lerr(
+                            ll,
+                            "output_padding",
+                            "the engine supports output padding 0 or 1".into(),
+                        ));
                     }
                     (2, 3, 3, 9, 1, [2 - l.pad[0].min(2), 2 - l.pad[1].min(2)], 1)
                 }
@@ -373,8 +387,16 @@ pub fn build(
             return Err(lerr(ll, "flatten", format!("{hw} flattened pixels need {chunks} kernels per channel; the engine counts up to 31")));
         }
         let identity = l.op == Op::Passthrough;
-        let bits = if identity { 8 } else { w.map_or(8, |w| w.bits) as usize };
-        let shift = if identity { 7 } else { w.map_or(0, |w| w.shift) };
+        let bits = if identity {
+            8
+        } else {
+            w.map_or(8, |w| w.bits) as usize
+        };
+        let shift = if identity {
+            7
+        } else {
+            w.map_or(0, |w| w.shift)
+        };
         let (in_passes, in_thresh) = p.in_passes;
         let out_ch = p.out_ch;
         // Kernel memory.
@@ -452,7 +474,11 @@ pub fn build(
                 return Err(lerr(
                     ll,
                     "bias",
-                    format!("bias memory exceeded: {} bytes, the engine has {}", bias.len(), shape.bias_bytes()),
+                    format!(
+                        "bias memory exceeded: {} bytes, the engine has {}",
+                        bias.len(),
+                        shape.bias_bytes()
+                    ),
                 ));
             }
         }
@@ -483,7 +509,11 @@ pub fn build(
             wide_layers.push(ll);
         }
         if p.in_dim[0] > 1023 || p.in_dim[1] > 1023 {
-            return Err(lerr(ll, "in_dim", "the engine counts rows and columns up to 1023".into()));
+            return Err(lerr(
+                ll,
+                "in_dim",
+                "the engine counts rows and columns up to 1023".into(),
+            ));
         }
         layers.push(LayerRegs {
             layer: ll,
@@ -547,10 +577,18 @@ pub fn build(
         for (i, &v) in b.words.iter().enumerate() {
             let a = b.address + 4 * i as u32;
             let (inst, word) = data_location(shape, a).ok_or_else(|| {
-                lerr(first, "processors", format!("input word at 0x{a:08x} is outside the engine's data memories"))
+                lerr(
+                    first,
+                    "processors",
+                    format!("input word at 0x{a:08x} is outside the engine's data memories"),
+                )
             })?;
             if word >= edgelearn_hdl::cnn::DATA_WORDS {
-                return Err(lerr(first, "in_offset", "the input does not fit its data-memory instance".into()));
+                return Err(lerr(
+                    first,
+                    "in_offset",
+                    "the input does not fit its data-memory instance".into(),
+                ));
             }
             data.push((inst, word, v));
         }
@@ -671,6 +709,9 @@ mod tests {
         assert_eq!(data_location(&s, 0x5040_8004), Some((1, 1)));
         assert_eq!(data_location(&s, 0x5080_0000), Some((4, 0)));
         assert_eq!(data_location(&s, 0x5101_8000 + 4 * 8191), Some((15, 8191)));
-        assert_eq!(data_location(&EngineShape::with_processors(16), 0x5080_0000), None);
+        assert_eq!(
+            data_location(&EngineShape::with_processors(16), 0x5080_0000),
+            None
+        );
     }
 }

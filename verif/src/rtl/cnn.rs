@@ -143,7 +143,8 @@ impl CnnBench {
                     self.dut.load_mem(&memories::kernel(p), 0, &w)?;
                 }
                 for &(inst, word, v) in &img.data {
-                    self.dut.load_mem(&memories::data(inst), word, &[v as u64])?;
+                    self.dut
+                        .load_mem(&memories::data(inst), word, &[v as u64])?;
                 }
             }
             Load::FrontDoor => {
@@ -254,14 +255,22 @@ pub fn compare_layer(
                 block: block.clone(),
                 image: 0,
                 state: format!("layer {ll}"),
-                what: format!("data-memory word at 0x{:08x} (mask 0x{:08x})", c.address, c.mask),
+                what: format!(
+                    "data-memory word at 0x{:08x} (mask 0x{:08x})",
+                    c.address, c.mask
+                ),
                 index: 0,
                 expected: format!("0x{:08x}", c.value),
                 got,
             }))
         };
         match data_location(shape, c.address) {
-            None => return (checks.len(), mismatch("an address outside the engine".into())),
+            None => {
+                return (
+                    checks.len(),
+                    mismatch("an address outside the engine".into()),
+                )
+            }
             Some((inst, word)) => {
                 let v = mem[inst][word] & c.mask;
                 if v != c.value {
