@@ -109,7 +109,12 @@ fn run(c: &Case, shape: EngineShape, how: Load) -> Result<SimReport, String> {
     }
     assert_eq!(&rep.output, c.inf.output(), "unloaded output");
     for (l, r) in rep.layers.iter().zip(&img.layers) {
-        assert_eq!(l.cycles, engine::layer_cycles(r), "layer {}: cycles", l.layer);
+        assert_eq!(
+            l.cycles,
+            engine::layer_cycles(r),
+            "layer {}: cycles",
+            l.layer
+        );
     }
     Ok(rep)
 }

@@ -55,7 +55,7 @@ impl EngineShape {
     /// Why the shape cannot be built, if it cannot.
     pub fn check(&self) -> Result<(), String> {
         let p = self.processors;
-        if !(matches!(p, 4 | 8) || (p % 16 == 0 && (16..=64).contains(&p))) {
+        if !(matches!(p, 4 | 8) || (p.is_multiple_of(16) && (16..=64).contains(&p))) {
             return Err(format!(
                 "processors: {p}; the engine is built with 4, 8, 16, 32, 48 or 64"
             ));
