@@ -67,15 +67,16 @@ pub fn sim(
         if front_door { "host-port" } else { "backdoor" },
     );
     eprintln!(
-        "  {:>5}  {:<34} {:>10} {:>8}  data memory",
-        "layer", "operation", "cycles", "words"
+        "  {:>5}  {:<34} {:>10} {:>10} {:>8}  data memory",
+        "layer", "operation", "cycles", "izer est.", "words"
     );
     for l in &rep.layers {
         eprintln!(
-            "  {:>5}  {:<34} {:>10} {:>8}  {}",
+            "  {:>5}  {:<34} {:>10} {:>10} {:>8}  {}",
             l.layer,
             op_text(&network.desc.layers[l.layer]),
             l.cycles,
+            cnn::latency::layer_cycles(&network.desc, &inf.plan, l.layer),
             l.words,
             match &l.mismatch {
                 None => "equal to the golden model".to_string(),
@@ -84,8 +85,9 @@ pub fn sim(
         );
     }
     eprintln!(
-        "cycles per inference: {} ({:.2} M simulated cycles/s, {:.2} s)",
+        "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s)",
         rep.cycles,
+        cnn::latency::total_cycles(&network.desc, &inf.plan),
         rep.cycles as f64 / secs / 1e6,
         secs
     );
@@ -118,6 +120,7 @@ pub fn sim(
         "wide": network.desc.layers[final_layer].output_width == 32,
         "layer": final_layer,
         "cycles": rep.cycles,
+        "izer_estimate": cnn::latency::total_cycles(&network.desc, &inf.plan),
         "layer_cycles": rep.layers.iter().map(|l| json!({"layer": l.layer, "cycles": l.cycles})).collect::<Vec<_>>(),
         "bit_exact": rep.first_mismatch().is_none(),
     });

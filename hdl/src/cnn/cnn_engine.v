@@ -17,7 +17,7 @@
 
 `default_nettype none
 
-module @TOP@_dmem (
+module @TOP@$dmem (
     input  wire        clock,
     input  wire [12:0] raddr,
     output reg  [31:0] rdata,
@@ -38,7 +38,7 @@ module @TOP@_dmem (
     end
 endmodule
 
-module @TOP@_kmem #(parameter DEPTH = 768, parameter AW = 10) (
+module @TOP@$kmem #(parameter DEPTH = 768, parameter AW = 10) (
     input  wire          clock,
     input  wire [AW-1:0] raddr,
     output reg  [71:0]   rdata,
@@ -56,7 +56,7 @@ endmodule
 // A reduction over a sequence of values (pooling or an element-wise operation):
 // op 0 max, 1 average (sum, then a division by a magic multiply), 2 add, 3 sub, 4 or, 5 xor.
 // `first` starts a sequence, `last` ends it: `result` is then the final value (8 bits).
-module @TOP@_reduce (
+module @TOP@$reduce (
     input  wire               clock,
     input  wire [2:0]         op,
     input  wire               avg_round,
@@ -101,7 +101,7 @@ module @TOP@_reduce (
     end
 endmodule
 
-module @TOP@_proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 10) (
+module @TOP@$proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 10) (
     input  wire            clock,
     // configuration of the running layer
     input  wire            en,
@@ -133,7 +133,7 @@ module @TOP@_proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 
     output wire [71:0]     krdata,
     output reg  signed [19:0] psum
 );
-    @TOP@_kmem #(.DEPTH(KDEPTH), .AW(KAW)) u_kmem (
+    @TOP@$kmem #(.DEPTH(KDEPTH), .AW(KAW)) u_kmem (
         .clock(clock), .raddr(kaddr), .rdata(krdata),
         .we(kwe), .waddr(kwaddr), .wdata(kwdata));
 
@@ -152,7 +152,7 @@ module @TOP@_proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 
         a_olast <= g_olast;
         a_tap <= g_tap;
     end
-    @TOP@_reduce u_inner (
+    @TOP@$reduce u_inner (
         .clock(clock), .op(inner_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
         .avg_sh(avg_sh), .valid(g_valid), .first(g_ifirst), .last(g_ilast), .value(v),
         .out_valid(a_valid), .result(a_result));
@@ -161,7 +161,7 @@ module @TOP@_proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 
     wire signed [7:0]  b_result;
     reg  [3:0]         b_tap;
     always @(posedge clock) if (a_valid) b_tap <= a_tap;
-    @TOP@_reduce u_outer (
+    @TOP@$reduce u_outer (
         .clock(clock), .op(outer_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
         .avg_sh(avg_sh), .valid(a_valid), .first(a_ofirst), .last(a_olast),
         .value({{10{a_result[7]}}, a_result}), .out_valid(b_valid), .result(b_result));
@@ -546,14 +546,14 @@ module @TOP@ #(parameter P = @P@, parameter KDEPTH = @KDEPTH@, parameter KAW = 1
         for (gi = 0; gi < NI; gi = gi + 1) begin : g_dm
             wire hw = host_we && host_dm && !busy && (host_addr[17:13] == gi);
             wire ew = out_we && (out_gw[17:13] == gi);
-            @TOP@_dmem u_dmem (
+            @TOP@$dmem u_dmem (
                 .clock(clock), .raddr(dm_raddr), .rdata(dm_rdata[gi]),
                 .we(hw | ew), .wbe(hw ? 4'hf : out_be),
                 .waddr(hw ? host_addr[12:0] : out_gw[12:0]),
                 .wdata(hw ? host_wdata : out_data));
         end
         for (gi = 0; gi < P; gi = gi + 1) begin : g_proc
-            @TOP@_proc #(.LANE(gi % 4), .KDEPTH(KDEPTH), .KAW(KAW)) u_proc (
+            @TOP@$proc #(.LANE(gi % 4), .KDEPTH(KDEPTH), .KAW(KAW)) u_proc (
                 .clock(clock), .en(in_map[gi]), .chw(chw), .inner_op(inner_op),
                 .outer_op(outer_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
                 .avg_sh(avg_sh), .wbits(wbits), .taps(taps),

@@ -137,7 +137,7 @@ pub mod memories {
 const SOURCE: &str = include_str!("cnn_engine.v");
 
 /// The engine's Verilog for `shape`: the top module is [`EngineShape::design_name`], its
-/// inner modules `NAME_dmem`, `NAME_kmem`, `NAME_reduce`, `NAME_proc`.
+/// inner modules `NAME$dmem`, `NAME$kmem`, `NAME$reduce`, `NAME$proc` (the emitted-file convention).
 pub fn verilog(shape: &EngineShape) -> String {
     let name = shape.design_name();
     SOURCE
