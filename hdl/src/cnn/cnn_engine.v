@@ -17,182 +17,7 @@
 
 `default_nettype none
 
-module @TOP@$dmem (
-    input  wire        clock,
-    input  wire [12:0] raddr,
-    output reg  [31:0] rdata,
-    input  wire        we,
-    input  wire [3:0]  wbe,
-    input  wire [12:0] waddr,
-    input  wire [31:0] wdata
-);
-    reg [31:0] mem [0:8191] /*verilator public_flat_rw*/;
-    always @(posedge clock) begin
-        rdata <= mem[raddr];
-        if (we) begin
-            if (wbe[0]) mem[waddr][7:0]   <= wdata[7:0];
-            if (wbe[1]) mem[waddr][15:8]  <= wdata[15:8];
-            if (wbe[2]) mem[waddr][23:16] <= wdata[23:16];
-            if (wbe[3]) mem[waddr][31:24] <= wdata[31:24];
-        end
-    end
-endmodule
-
-module @TOP@$kmem #(parameter DEPTH = 768, parameter AW = 10) (
-    input  wire          clock,
-    input  wire [AW-1:0] raddr,
-    output reg  [71:0]   rdata,
-    input  wire          we,
-    input  wire [AW-1:0] waddr,
-    input  wire [71:0]   wdata
-);
-    reg [71:0] mem [0:DEPTH-1] /*verilator public_flat_rw*/;
-    always @(posedge clock) begin
-        rdata <= mem[raddr];
-        if (we) mem[waddr] <= wdata;
-    end
-endmodule
-
-// A reduction over a sequence of values (pooling or an element-wise operation):
-// op 0 max, 1 average (sum, then a division by a magic multiply), 2 add, 3 sub, 4 or, 5 xor.
-// `first` starts a sequence, `last` ends it: `result` is then the final value (8 bits).
-module @TOP@$reduce (
-    input  wire               clock,
-    input  wire [2:0]         op,
-    input  wire               avg_round,
-    input  wire [8:0]         avg_d,
-    input  wire [17:0]        avg_m,
-    input  wire [4:0]         avg_sh,
-    input  wire               valid,
-    input  wire               first,
-    input  wire               last,
-    input  wire signed [17:0] value,
-    output reg                out_valid,
-    output reg  signed [7:0]  result
-);
-    reg signed [17:0] acc;
-    reg signed [17:0] nxt;
-    always @(*) begin
-        if (first) nxt = value;
-        else case (op)
-            3'd0:    nxt = (value > acc) ? value : acc;
-            3'd1:    nxt = acc + value;
-            3'd2:    nxt = acc + value;
-            3'd3:    nxt = acc - value;
-            3'd4:    nxt = acc | value;
-            3'd5:    nxt = acc ^ value;
-            default: nxt = acc;
-        endcase
-    end
-    // Average: |s| (or 2|s| + d when rounding half away from zero) times the magic number,
-    // shifted; exact for the 17-bit dividends that occur (checked by the loader).
-    wire        neg = nxt[17];
-    wire [17:0] mag = neg ? (18'd0 - nxt) : nxt;
-    wire [17:0] num = avg_round ? {mag[16:0], 1'b0} + {9'd0, avg_d} : mag;
-    wire [35:0] prod = num * avg_m;
-    wire [35:0] quo = prod >> avg_sh;
-    wire [7:0]  q8 = quo[7:0];
-    wire [7:0]  avg = neg ? (8'd0 - q8) : q8;
-    wire [7:0]  sat = (nxt > 18'sd127) ? 8'd127 : (nxt < -18'sd128) ? 8'h80 : nxt[7:0];
-    always @(posedge clock) begin
-        if (valid) acc <= nxt;
-        out_valid <= valid & last;
-        if (valid & last) result <= (op == 3'd1) ? avg : sat;
-    end
-endmodule
-
-module @TOP@$proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 10) (
-    input  wire            clock,
-    // configuration of the running layer
-    input  wire            en,
-    input  wire            chw,
-    input  wire [2:0]      inner_op,
-    input  wire [2:0]      outer_op,
-    input  wire            avg_round,
-    input  wire [8:0]      avg_d,
-    input  wire [17:0]     avg_m,
-    input  wire [4:0]      avg_sh,
-    input  wire [3:0]      wbits,
-    input  wire [3:0]      taps,
-    // gather: data-memory word and the item's flags (cycle G1)
-    input  wire [31:0]     rdata,
-    input  wire            g_valid,
-    input  wire            g_pad,
-    input  wire [1:0]      g_lane,
-    input  wire            g_ifirst,
-    input  wire            g_ilast,
-    input  wire            g_ofirst,
-    input  wire            g_olast,
-    input  wire [3:0]      g_tap,
-    // MAC: kernel-memory address (M0) and the kernel's bit offset in the word (M1)
-    input  wire [KAW-1:0]  kaddr,
-    input  wire [6:0]      kshift,
-    input  wire            kwe,
-    input  wire [KAW-1:0]  kwaddr,
-    input  wire [71:0]     kwdata,
-    output wire [71:0]     krdata,
-    output reg  signed [19:0] psum
-);
-    @TOP@$kmem #(.DEPTH(KDEPTH), .AW(KAW)) u_kmem (
-        .clock(clock), .raddr(kaddr), .rdata(krdata),
-        .we(kwe), .waddr(kwaddr), .wdata(kwdata));
-
-    // G1: this processor's byte (its lane in HWC, the pixel's lane in CHW), zero for
-    // padding and for processors the layer does not use.
-    wire [1:0] lane = chw ? g_lane : LANE[1:0];
-    wire [7:0] byte8 = rdata[8*lane +: 8];
-    wire signed [17:0] v = (g_pad | ~en) ? 18'sd0 : {{10{byte8[7]}}, byte8};
-
-    wire               a_valid;
-    wire signed [7:0]  a_result;
-    reg                a_ofirst, a_olast;
-    reg  [3:0]         a_tap;
-    always @(posedge clock) begin
-        a_ofirst <= g_ofirst;
-        a_olast <= g_olast;
-        a_tap <= g_tap;
-    end
-    @TOP@$reduce u_inner (
-        .clock(clock), .op(inner_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
-        .avg_sh(avg_sh), .valid(g_valid), .first(g_ifirst), .last(g_ilast), .value(v),
-        .out_valid(a_valid), .result(a_result));
-
-    wire               b_valid;
-    wire signed [7:0]  b_result;
-    reg  [3:0]         b_tap;
-    always @(posedge clock) if (a_valid) b_tap <= a_tap;
-    @TOP@$reduce u_outer (
-        .clock(clock), .op(outer_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
-        .avg_sh(avg_sh), .valid(a_valid), .first(a_ofirst), .last(a_olast),
-        .value({{10{a_result[7]}}, a_result}), .out_valid(b_valid), .result(b_result));
-
-    // The window: one value per tap of the kernel.
-    reg [71:0] win;
-    always @(posedge clock) if (b_valid) win[8*b_tap +: 8] <= b_result;
-
-    // M1: the kernel (up to 9 weights of `wbits` bits) times the window.
-    wire [71:0] ksh = krdata >> kshift;
-    reg signed [19:0] dot;
-    integer t;
-    reg signed [7:0] w8;
-    reg signed [7:0] d8;
-    always @(*) begin
-        dot = 20'sd0;
-        for (t = 0; t < 9; t = t + 1) begin
-            case (wbits)
-                4'd8:    w8 = ksh[8*t +: 8];
-                4'd4:    w8 = {{4{ksh[4*t+3]}}, ksh[4*t +: 4]};
-                4'd2:    w8 = {{6{ksh[2*t+1]}}, ksh[2*t +: 2]};
-                default: w8 = {8{ksh[t]}};
-            endcase
-            d8 = win[8*t +: 8];
-            if (t < taps) dot = dot + d8 * w8;
-        end
-    end
-    always @(posedge clock) psum <= dot;
-endmodule
-
-module @TOP@ #(parameter P = @P@, parameter KDEPTH = @KDEPTH@, parameter KAW = 10) (
+module @TOP@ (
     input  wire        clock,
     input  wire        reset,
     input  wire        host_we,
@@ -205,6 +30,9 @@ module @TOP@ #(parameter P = @P@, parameter KDEPTH = @KDEPTH@, parameter KAW = 1
     output reg         layer_done,
     output reg  [4:0]  layer
 );
+    localparam P = @P@;                          // processors
+    localparam KDEPTH = @KDEPTH@;                // kernel words per processor
+    localparam KAW = 10;                         // kernel-word address bits
     localparam NI = P / 4;                       // data-memory instances
     localparam GS = (P >= 16) ? 16 : P;          // processors per group
     localparam NG = P / GS;                      // groups
@@ -681,6 +509,182 @@ module @TOP@ #(parameter P = @P@, parameter KDEPTH = @KDEPTH@, parameter KAW = 1
             default: host_rdata = hr_reg;
         endcase
     end
+endmodule
+
+
+module @TOP@$dmem (
+    input  wire        clock,
+    input  wire [12:0] raddr,
+    output reg  [31:0] rdata,
+    input  wire        we,
+    input  wire [3:0]  wbe,
+    input  wire [12:0] waddr,
+    input  wire [31:0] wdata
+);
+    reg [31:0] mem [0:8191] /*verilator public_flat_rw*/;
+    always @(posedge clock) begin
+        rdata <= mem[raddr];
+        if (we) begin
+            if (wbe[0]) mem[waddr][7:0]   <= wdata[7:0];
+            if (wbe[1]) mem[waddr][15:8]  <= wdata[15:8];
+            if (wbe[2]) mem[waddr][23:16] <= wdata[23:16];
+            if (wbe[3]) mem[waddr][31:24] <= wdata[31:24];
+        end
+    end
+endmodule
+
+module @TOP@$kmem #(parameter DEPTH = 768, parameter AW = 10) (
+    input  wire          clock,
+    input  wire [AW-1:0] raddr,
+    output reg  [71:0]   rdata,
+    input  wire          we,
+    input  wire [AW-1:0] waddr,
+    input  wire [71:0]   wdata
+);
+    reg [71:0] mem [0:DEPTH-1] /*verilator public_flat_rw*/;
+    always @(posedge clock) begin
+        rdata <= mem[raddr];
+        if (we) mem[waddr] <= wdata;
+    end
+endmodule
+
+// A reduction over a sequence of values (pooling or an element-wise operation):
+// op 0 max, 1 average (sum, then a division by a magic multiply), 2 add, 3 sub, 4 or, 5 xor.
+// `first` starts a sequence, `last` ends it: `result` is then the final value (8 bits).
+module @TOP@$reduce (
+    input  wire               clock,
+    input  wire [2:0]         op,
+    input  wire               avg_round,
+    input  wire [8:0]         avg_d,
+    input  wire [17:0]        avg_m,
+    input  wire [4:0]         avg_sh,
+    input  wire               valid,
+    input  wire               first,
+    input  wire               last,
+    input  wire signed [17:0] value,
+    output reg                out_valid,
+    output reg  signed [7:0]  result
+);
+    reg signed [17:0] acc;
+    reg signed [17:0] nxt;
+    always @(*) begin
+        if (first) nxt = value;
+        else case (op)
+            3'd0:    nxt = (value > acc) ? value : acc;
+            3'd1:    nxt = acc + value;
+            3'd2:    nxt = acc + value;
+            3'd3:    nxt = acc - value;
+            3'd4:    nxt = acc | value;
+            3'd5:    nxt = acc ^ value;
+            default: nxt = acc;
+        endcase
+    end
+    // Average: |s| (or 2|s| + d when rounding half away from zero) times the magic number,
+    // shifted; exact for the 17-bit dividends that occur (checked by the loader).
+    wire        neg = nxt[17];
+    wire [17:0] mag = neg ? (18'd0 - nxt) : nxt;
+    wire [17:0] num = avg_round ? {mag[16:0], 1'b0} + {9'd0, avg_d} : mag;
+    wire [35:0] prod = num * avg_m;
+    wire [35:0] quo = prod >> avg_sh;
+    wire [7:0]  q8 = quo[7:0];
+    wire [7:0]  avg = neg ? (8'd0 - q8) : q8;
+    wire [7:0]  sat = (nxt > 18'sd127) ? 8'd127 : (nxt < -18'sd128) ? 8'h80 : nxt[7:0];
+    always @(posedge clock) begin
+        if (valid) acc <= nxt;
+        out_valid <= valid & last;
+        if (valid & last) result <= (op == 3'd1) ? avg : sat;
+    end
+endmodule
+
+module @TOP@$proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 10) (
+    input  wire            clock,
+    // configuration of the running layer
+    input  wire            en,
+    input  wire            chw,
+    input  wire [2:0]      inner_op,
+    input  wire [2:0]      outer_op,
+    input  wire            avg_round,
+    input  wire [8:0]      avg_d,
+    input  wire [17:0]     avg_m,
+    input  wire [4:0]      avg_sh,
+    input  wire [3:0]      wbits,
+    input  wire [3:0]      taps,
+    // gather: data-memory word and the item's flags (cycle G1)
+    input  wire [31:0]     rdata,
+    input  wire            g_valid,
+    input  wire            g_pad,
+    input  wire [1:0]      g_lane,
+    input  wire            g_ifirst,
+    input  wire            g_ilast,
+    input  wire            g_ofirst,
+    input  wire            g_olast,
+    input  wire [3:0]      g_tap,
+    // MAC: kernel-memory address (M0) and the kernel's bit offset in the word (M1)
+    input  wire [KAW-1:0]  kaddr,
+    input  wire [6:0]      kshift,
+    input  wire            kwe,
+    input  wire [KAW-1:0]  kwaddr,
+    input  wire [71:0]     kwdata,
+    output wire [71:0]     krdata,
+    output reg  signed [19:0] psum
+);
+    @TOP@$kmem #(.DEPTH(KDEPTH), .AW(KAW)) u_kmem (
+        .clock(clock), .raddr(kaddr), .rdata(krdata),
+        .we(kwe), .waddr(kwaddr), .wdata(kwdata));
+
+    // G1: this processor's byte (its lane in HWC, the pixel's lane in CHW), zero for
+    // padding and for processors the layer does not use.
+    wire [1:0] lane = chw ? g_lane : LANE[1:0];
+    wire [7:0] byte8 = rdata[8*lane +: 8];
+    wire signed [17:0] v = (g_pad | ~en) ? 18'sd0 : {{10{byte8[7]}}, byte8};
+
+    wire               a_valid;
+    wire signed [7:0]  a_result;
+    reg                a_ofirst, a_olast;
+    reg  [3:0]         a_tap;
+    always @(posedge clock) begin
+        a_ofirst <= g_ofirst;
+        a_olast <= g_olast;
+        a_tap <= g_tap;
+    end
+    @TOP@$reduce u_inner (
+        .clock(clock), .op(inner_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
+        .avg_sh(avg_sh), .valid(g_valid), .first(g_ifirst), .last(g_ilast), .value(v),
+        .out_valid(a_valid), .result(a_result));
+
+    wire               b_valid;
+    wire signed [7:0]  b_result;
+    reg  [3:0]         b_tap;
+    always @(posedge clock) if (a_valid) b_tap <= a_tap;
+    @TOP@$reduce u_outer (
+        .clock(clock), .op(outer_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
+        .avg_sh(avg_sh), .valid(a_valid), .first(a_ofirst), .last(a_olast),
+        .value({{10{a_result[7]}}, a_result}), .out_valid(b_valid), .result(b_result));
+
+    // The window: one value per tap of the kernel.
+    reg [71:0] win;
+    always @(posedge clock) if (b_valid) win[8*b_tap +: 8] <= b_result;
+
+    // M1: the kernel (up to 9 weights of `wbits` bits) times the window.
+    wire [71:0] ksh = krdata >> kshift;
+    reg signed [19:0] dot;
+    integer t;
+    reg signed [7:0] w8;
+    reg signed [7:0] d8;
+    always @(*) begin
+        dot = 20'sd0;
+        for (t = 0; t < 9; t = t + 1) begin
+            case (wbits)
+                4'd8:    w8 = ksh[8*t +: 8];
+                4'd4:    w8 = {{4{ksh[4*t+3]}}, ksh[4*t +: 4]};
+                4'd2:    w8 = {{6{ksh[2*t+1]}}, ksh[2*t +: 2]};
+                default: w8 = {8{ksh[t]}};
+            endcase
+            d8 = win[8*t +: 8];
+            if (t < taps) dot = dot + d8 * w8;
+        end
+    end
+    always @(posedge clock) psum <= dot;
 endmodule
 
 `default_nettype wire

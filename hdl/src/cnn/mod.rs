@@ -194,7 +194,7 @@ mod tests {
         let mut d = engine(&EngineShape::with_processors(16));
         assert_eq!(d.memories().len(), 2 + 4 + 16);
         let v = d.verilog().unwrap();
-        assert!(v.contains("module cnn_engine_p16 #(parameter P = 16"));
+        assert!(v.contains("module cnn_engine_p16 (") && v.contains("localparam P = 16;"));
         assert!(!v.contains("@TOP@") && !v.contains("@P@") && !v.contains("@KDEPTH@"));
     }
 }
