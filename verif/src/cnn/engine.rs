@@ -318,8 +318,8 @@ pub fn layer_cycles(r: &LayerRegs) -> u64 {
                             let (ys, xs) = (oy + ty, ox + tx);
                             ys >= r.pad_y
                                 && xs >= r.pad_x
-                                && (ys - r.pad_y) % 2 == 0
-                                && (xs - r.pad_x) % 2 == 0
+                                && (ys - r.pad_y).is_multiple_of(2)
+                                && (xs - r.pad_x).is_multiple_of(2)
                                 && (ys - r.pad_y) / 2 < r.pooled_h
                                 && (xs - r.pad_x) / 2 < r.pooled_w
                         }
@@ -473,7 +473,7 @@ pub fn build(
             ));
         }
         for (v, key) in [(p.in_offset, "in_offset"), (l.out_offset, "out_offset")] {
-            if v % 4 != 0 {
+            if !v.is_multiple_of(4) {
                 return Err(lerr(ll, key, format!("0x{v:x} is not a multiple of 4")));
             }
         }
