@@ -102,6 +102,19 @@ fn run(c: &Case, shape: EngineShape, how: Load) -> Result<SimReport, String> {
         &shape,
     )
     .map_err(|e| format!("not supported: {e}"))?;
+    // The plan's kernel words (what `cnn check` shows) are the loader's allocation.
+    for a in &img.allocs {
+        if c.net.weights.layers[a.layer].is_some()
+            && c.net.desc.layers[a.layer].op != cnn::desc::Op::Passthrough
+        {
+            assert_eq!(
+                a.words,
+                c.inf.plan.layer(a.layer).kernel_words,
+                "layer {}",
+                a.layer
+            );
+        }
+    }
     let mut b = bench(shape);
     let rep = simulate(&mut b, &c.net, &c.inf, &img, how).map_err(|e| e.to_string())?;
     if let Some(d) = rep.first_mismatch() {

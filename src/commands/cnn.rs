@@ -392,7 +392,7 @@ fn print_plan_table(net: &Network, plan: &Plan) {
         "MACs"
     );
     let mut total_macs = 0u64;
-    let mut kwords = [0usize; 64];
+    let mut columns = 0usize;
     let mut bias = 0usize;
     for &ll in &plan.order {
         let l = &net.desc.layers[ll];
@@ -424,15 +424,14 @@ fn print_plan_table(net: &Network, plan: &Plan) {
         );
         total_macs += p.macs;
         bias += p.bias_bytes;
-        for (proc, k) in kwords.iter_mut().enumerate() {
-            if p.in_map >> proc & 1 == 1 {
-                *k += p.kernel_words;
-            }
+        // Every layer starts at a column that is a multiple of 4, in every processor.
+        if p.kernel_words > 0 {
+            columns = columns.next_multiple_of(4) + p.kernel_words;
         }
     }
-    let busiest = kwords.iter().copied().max().unwrap_or(0);
+    let busiest = columns;
     println!(
-        "total: {} MACs per inference; kernel memory: busiest processor {} of {} 72-bit words (estimate); bias: {} of {} bytes",
+        "total: {} MACs per inference; kernel memory: {} of {} 72-bit columns (layers with weights; passthrough layers add identity kernels on the engine); bias: {} of {} bytes",
         total_macs,
         busiest,
         plan.device.kernel_words,
@@ -441,7 +440,7 @@ fn print_plan_table(net: &Network, plan: &Plan) {
     );
     if busiest > plan.device.kernel_words {
         println!(
-            "warning: the kernels may not fit the kernel memory ({busiest} > {} words on one processor)",
+            "warning: the kernels do not fit the kernel memory ({busiest} > {} columns)",
             plan.device.kernel_words
         );
     }

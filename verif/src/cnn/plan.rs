@@ -53,7 +53,7 @@ pub struct LayerPlan {
     pub checked: bool,
     /// Multiply-accumulates per inference.
     pub macs: u64,
-    /// Estimated 72-bit kernel words per input processor.
+    /// 72-bit kernel words per processor in the engine's allocation (docs/cnn-engine-rtl.md).
     pub kernel_words: usize,
     /// Bias bytes.
     pub bias_bytes: usize,
@@ -961,7 +961,7 @@ fn output_memory(
 struct WeightUse {
     /// Multiply-accumulates per inference.
     macs: u64,
-    /// Estimated 72-bit kernel words per input processor.
+    /// 72-bit kernel words per processor in the engine's allocation (docs/cnn-engine-rtl.md).
     kernel_words: usize,
     /// Bias bytes.
     bias_bytes: usize,
@@ -986,12 +986,18 @@ fn weight_use(
     let k = &w.kernels;
     let per_out = (k.in_ch * k.kh * k.kw) as u64;
     let pixels = (out_dim[0] * out_dim[1]) as u64;
-    let kbits = k.kh * k.kw * w.bits as usize;
-    let per_word = (72 / kbits).max(1);
-    let flat_factor = if l.flatten { pooled[0] * pooled[1] } else { 1 };
+    // The engine's allocation (docs/cnn-engine-rtl.md, D-CNN-RTL): per processor, one kernel
+    // per pass, chunk and output channel, `72 / (taps x bits)` to a word; a flattening layer
+    // has chunks of nine flattened inputs.
+    let (taps, chunks) = if l.flatten {
+        (9, (pooled[0] * pooled[1]).div_ceil(9))
+    } else {
+        (k.kh * k.kw, 1)
+    };
+    let per_word = (72 / (taps * w.bits as usize)).max(1);
     WeightUse {
         macs: k.out_ch as u64 * per_out * pixels,
-        kernel_words: (out_ch * in_passes.0 * flat_factor).div_ceil(per_word),
+        kernel_words: (out_ch * in_passes.0 * chunks).div_ceil(per_word),
         bias_bytes: w.bias.as_ref().map_or(0, |b| b.len()),
     }
 }
@@ -1708,7 +1714,7 @@ mod tests {
         w.bits = 1;
         let u = weight_use(&n.layers[0], Some(&w), [8, 8], [8, 8], 16, (1, 3));
         assert_eq!(u.kernel_words, 2);
-        // Flattening 12 channels of 4x4: 160 kernels per processor.
+        // Flattening 12 channels of 4x4: two chunks of nine inputs, 20 kernels per processor.
         let u = weight_use(
             &n.layers[2],
             Some(&lw(10, 192, 1, 1)),
@@ -1717,7 +1723,7 @@ mod tests {
             10,
             (1, 12),
         );
-        assert_eq!((u.macs, u.kernel_words), (1920, 18));
+        assert_eq!((u.macs, u.kernel_words), (1920, 20));
         let u = weight_use(&n.layers[0], None, [8, 8], [8, 8], 16, (1, 16));
         assert_eq!(u, WeightUse::default());
     }
