@@ -106,21 +106,29 @@ module @TOP@ (
     endfunction
 
     // ---------------------------------------------------------------- sequencer
-    localparam S_IDLE = 3'd0, S_LOAD = 3'd1, S_GSTART = 3'd2, S_GATHER = 3'd3,
-               S_WAIT = 3'd4, S_MAC = 3'd5, S_DRAIN = 3'd6;
-    reg [2:0]  state;
+    // Two engines share the layer: the gather fills one of two windows per iteration (output
+    // pixel, input pass, chunk) while the MAC issues the output channels of the other.
+    localparam S_IDLE = 2'd0, S_LOAD = 2'd1, S_RUN = 2'd2, S_DRAIN = 2'd3;
+    reg [1:0]  state;
     assign busy = (state != S_IDLE);
     reg [3:0]  cnt;
     reg [31:0] lstart;
+    reg [1:0]  full, pend;      // window b holds a complete iteration / is being completed
 
-    reg [9:0]  oy, ox;          // output pixel
-    reg [19:0] opix;            // its index
-    reg [4:0]  e;               // input pass
-    reg [4:0]  ch;              // chunk (flatten)
+    // gather side
+    reg [9:0]  oy, ox;          // output pixel being gathered
+    reg [4:0]  e;               // its input pass
+    reg [4:0]  ch;              // its chunk (flatten)
     reg [3:0]  t, ty, tx;       // tap
     reg [4:0]  pi, pj;          // pooling element
     reg [4:0]  o;               // operand
     reg [9:0]  fy, fx;          // flatten: pixel of the running tap
+    reg        gbuf, g_done;
+    // MAC side
+    reg        m_active, mbuf;
+    reg [9:0]  my, mx;          // output pixel being computed
+    reg [19:0] opix;            // its index
+    reg [4:0]  me, mch;         // its pass and chunk
     reg [10:0] oc;              // output channel
     reg [9:0]  kaddr_r;         // kernel word and kernel within it
     reg [6:0]  ksub;
@@ -171,17 +179,25 @@ module @TOP@ (
     wire ofirst = pool_first ? (o == 5'd0) : pool_beg;
     wire olast  = pool_first ? op_end : pool_end;
     wire tap_end = !tvalid || (ilast && olast);
+    wire iter_end = tap_end && (t == taps - 4'd1);
+    wire g_ch_end = (ch == chunks - 5'd1);
+    wire g_e_end  = (e == in_passes - 5'd1);
+    wire g_x_end  = (ox == out_w - 10'd1);
+    wire g_y_end  = (oy == out_h - 10'd1);
 
     // Issue (G0) -> flags at G1, with the memories' read data.
-    reg        g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast;
+    reg        g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast, g_buf;
     reg [1:0]  g_lane;
     reg [3:0]  g_tap;
-    wire       issue_g = (state == S_GATHER);
+    wire       issue_g = (state == S_RUN) && !g_done && !full[gbuf] && !pend[gbuf];
+    // the window of an iteration is complete three cycles after its last item
+    reg        end1, end2, end3;
+    reg        endb1, endb2, endb3;
 
     // MAC issue (M0).
-    wire       issue_m = (state == S_MAC);
-    wire       first_iter = (e == 5'd0) && (ch == 5'd0);
-    wire       last_iter  = (e == in_passes - 5'd1) && (ch == chunks - 5'd1);
+    wire       issue_m = (state == S_RUN) && m_active;
+    wire       first_iter = (me == 5'd0) && (mch == 5'd0);
+    wire       last_iter  = (me == in_passes - 5'd1) && (mch == chunks - 5'd1);
     wire [6:0] onext_rank = orank + 7'd1;
     wire [63:0] above = out_map & ~((64'd2 << oproc[5:0]) - 64'd1);
 
@@ -192,8 +208,15 @@ module @TOP@ (
             done <= 1'b0;
             layer <= 5'd0;
             cycles <= 32'd0;
+            full <= 2'b00;
+            pend <= 2'b00;
+            m_active <= 1'b0;
+            end1 <= 1'b0; end2 <= 1'b0; end3 <= 1'b0;
         end else begin
             if (state != S_IDLE) cycles <= cycles + 32'd1;
+            end1 <= issue_g && iter_end; endb1 <= gbuf;
+            end2 <= end1; endb2 <= endb1;
+            end3 <= end2; endb3 <= endb2;
             case (state)
             S_IDLE: ;
             S_LOAD: begin
@@ -205,80 +228,103 @@ module @TOP@ (
                 in_map  <= {lreg[{layer, 4'd11}], lreg[{layer, 4'd10}]};
                 out_map <= {lreg[{layer, 4'd13}], lreg[{layer, 4'd12}]};
                 c15 <= lreg[{layer, 4'd15}];
-                oy <= 10'd0; ox <= 10'd0; opix <= 20'd0;
-                e <= 5'd0; ch <= 5'd0;
+                oy <= 10'd0; ox <= 10'd0; e <= 5'd0; ch <= 5'd0;
+                t <= 4'd0; ty <= 4'd0; tx <= 4'd0;
+                pi <= 5'd0; pj <= 5'd0; o <= 5'd0; fy <= 10'd0; fx <= 10'd0;
+                gbuf <= 1'b0; g_done <= 1'b0;
+                my <= 10'd0; mx <= 10'd0; opix <= 20'd0; me <= 5'd0; mch <= 5'd0;
+                mbuf <= 1'b0; m_active <= 1'b0;
+                full <= 2'b00; pend <= 2'b00;
                 kaddr_r <= lreg[{layer, 4'd6}][20:11];
                 ksub <= 7'd0;
                 lstart <= cycles;
-                state <= S_GSTART;
+                state <= S_RUN;
             end
-            S_GSTART: begin
-                t <= 4'd0; ty <= 4'd0; tx <= 4'd0;
-                pi <= 5'd0; pj <= 5'd0; o <= 5'd0;
-                if (ch == 5'd0) begin fy <= 10'd0; fx <= 10'd0; end
-                state <= S_GATHER;
-            end
-            S_GATHER: begin
-                if (tap_end) begin
-                    pi <= 5'd0; pj <= 5'd0; o <= 5'd0;
-                    if (fx == pooled_w - 10'd1) begin fx <= 10'd0; fy <= fy + 10'd1; end
-                    else fx <= fx + 10'd1;
-                    if (tx == kw - 4'd1) begin tx <= 4'd0; ty <= ty + 4'd1; end
-                    else tx <= tx + 4'd1;
-                    t <= t + 4'd1;
-                    if (t == taps - 4'd1) begin
-                        state <= S_WAIT;
-                        cnt <= 4'd1;
-                    end
-                end else if (pool_first) begin
-                    if (pool_end) begin pi <= 5'd0; pj <= 5'd0; o <= o + 5'd1; end
-                    else if (pool_end_j) begin pj <= 5'd0; pi <= pi + 5'd1; end
-                    else pj <= pj + 5'd1;
-                end else begin
-                    if (op_end) begin
-                        o <= 5'd0;
-                        if (pool_end_j) begin pj <= 5'd0; pi <= pi + 5'd1; end
-                        else pj <= pj + 5'd1;
-                    end else o <= o + 5'd1;
-                end
-            end
-            S_WAIT: begin
-                if (cnt == 4'd0) begin
-                    state <= S_MAC;
-                    oc <= 11'd0;
-                    orank <= 7'd0;
-                    oe <= 5'd0;
-                    oproc <= lowest(out_map);
-                end else cnt <= cnt - 4'd1;
-            end
-            S_MAC: begin
-                // the next output channel, its kernel and its output processor
-                if (ksub == kpw - 7'd1) begin ksub <= 7'd0; kaddr_r <= kaddr_r + 10'd1; end
-                else ksub <= ksub + 7'd1;
-                if (onext_rank == out_thresh) begin
-                    orank <= 7'd0; oe <= oe + 5'd1; oproc <= lowest(out_map);
-                end else begin
-                    orank <= onext_rank; oproc <= lowest(above);
-                end
-                oc <= oc + 11'd1;
-                if (oc == out_ch - 11'd1) begin
-                    state <= S_GSTART;
-                    if (ch != chunks - 5'd1) ch <= ch + 5'd1;
-                    else begin
-                        ch <= 5'd0;
-                        if (e != in_passes - 5'd1) e <= e + 5'd1;
-                        else begin
-                            e <= 5'd0;
-                            kaddr_r <= kstart;
-                            ksub <= 7'd0;
-                            opix <= opix + 20'd1;
-                            if (ox != out_w - 10'd1) ox <= ox + 10'd1;
+            S_RUN: begin
+                // ---- gather: one item per cycle into window `gbuf`
+                if (issue_g) begin
+                    if (tap_end) begin
+                        pi <= 5'd0; pj <= 5'd0; o <= 5'd0;
+                        if (fx == pooled_w - 10'd1) begin fx <= 10'd0; fy <= fy + 10'd1; end
+                        else fx <= fx + 10'd1;
+                        if (tx == kw - 4'd1) begin tx <= 4'd0; ty <= ty + 4'd1; end
+                        else tx <= tx + 4'd1;
+                        t <= t + 4'd1;
+                        if (iter_end) begin
+                            // next iteration: chunk, pass, pixel; the other window
+                            t <= 4'd0; ty <= 4'd0; tx <= 4'd0;
+                            pend[gbuf] <= 1'b1;
+                            gbuf <= ~gbuf;
+                            if (!g_ch_end) ch <= ch + 5'd1;
                             else begin
-                                ox <= 10'd0;
-                                if (oy != out_h - 10'd1) oy <= oy + 10'd1;
+                                ch <= 5'd0; fy <= 10'd0; fx <= 10'd0;
+                                if (!g_e_end) e <= e + 5'd1;
                                 else begin
-                                    state <= S_DRAIN;
-                                    cnt <= 4'd8;
+                                    e <= 5'd0;
+                                    if (!g_x_end) ox <= ox + 10'd1;
+                                    else begin
+                                        ox <= 10'd0;
+                                        if (!g_y_end) oy <= oy + 10'd1;
+                                        else g_done <= 1'b1;
+                                    end
+                                end
+                            end
+                        end
+                    end else if (pool_first) begin
+                        if (pool_end) begin pi <= 5'd0; pj <= 5'd0; o <= o + 5'd1; end
+                        else if (pool_end_j) begin pj <= 5'd0; pi <= pi + 5'd1; end
+                        else pj <= pj + 5'd1;
+                    end else begin
+                        if (op_end) begin
+                            o <= 5'd0;
+                            if (pool_end_j) begin pj <= 5'd0; pi <= pi + 5'd1; end
+                            else pj <= pj + 5'd1;
+                        end else o <= o + 5'd1;
+                    end
+                end
+                if (end3) begin
+                    full[endb3] <= 1'b1;
+                    pend[endb3] <= 1'b0;
+                end
+                // ---- MAC: one output channel per cycle from window `mbuf`
+                if (!m_active) begin
+                    if (full[mbuf]) begin
+                        m_active <= 1'b1;
+                        oc <= 11'd0;
+                        orank <= 7'd0;
+                        oe <= 5'd0;
+                        oproc <= lowest(out_map);
+                    end
+                end else begin
+                    if (ksub == kpw - 7'd1) begin ksub <= 7'd0; kaddr_r <= kaddr_r + 10'd1; end
+                    else ksub <= ksub + 7'd1;
+                    if (onext_rank == out_thresh) begin
+                        orank <= 7'd0; oe <= oe + 5'd1; oproc <= lowest(out_map);
+                    end else begin
+                        orank <= onext_rank; oproc <= lowest(above);
+                    end
+                    oc <= oc + 11'd1;
+                    if (oc == out_ch - 11'd1) begin
+                        m_active <= 1'b0;
+                        full[mbuf] <= 1'b0;
+                        mbuf <= ~mbuf;
+                        if (mch != chunks - 5'd1) mch <= mch + 5'd1;
+                        else begin
+                            mch <= 5'd0;
+                            if (me != in_passes - 5'd1) me <= me + 5'd1;
+                            else begin
+                                me <= 5'd0;
+                                kaddr_r <= kstart;
+                                ksub <= 7'd0;
+                                opix <= opix + 20'd1;
+                                if (mx != out_w - 10'd1) mx <= mx + 10'd1;
+                                else begin
+                                    mx <= 10'd0;
+                                    if (my != out_h - 10'd1) my <= my + 10'd1;
+                                    else begin
+                                        state <= S_DRAIN;
+                                        cnt <= 4'd8;
+                                    end
                                 end
                             end
                         end
@@ -320,6 +366,7 @@ module @TOP@ (
         g_olast  <= !tvalid || olast;
         g_lane   <= pixel[1:0];
         g_tap    <= t;
+        g_buf    <= gbuf;
     end
 
     // ---------------------------------------------------------------- MAC pipeline
@@ -328,6 +375,7 @@ module @TOP@ (
     reg         m1_last, m2_last, m3_last;
     reg [10:0]  m1_oc, m2_oc, m3_oc;
     reg [6:0]   m1_kshift;
+    reg         m1_buf;
     reg [6:0]   m1_proc, m2_proc, m3_proc, m4_proc;
     reg [4:0]   m1_oe, m2_oe, m3_oe, m4_oe;
     reg [19:0]  m1_pix, m2_pix, m3_pix, m4_pix;
@@ -336,6 +384,7 @@ module @TOP@ (
         m1_valid <= issue_m && !reset;
         m1_first <= first_iter; m1_last <= last_iter; m1_oc <= oc;
         m1_kshift <= kshift_full[6:0];
+        m1_buf <= mbuf;
         m1_proc <= oproc; m1_oe <= oe; m1_pix <= opix;
         m2_valid <= m1_valid; m2_first <= m1_first; m2_last <= m1_last; m2_oc <= m1_oc;
         m2_proc <= m1_proc; m2_oe <= m1_oe; m2_pix <= m1_pix;
@@ -387,7 +436,7 @@ module @TOP@ (
                 .avg_sh(avg_sh), .wbits(wbits), .taps(taps),
                 .rdata(dm_rdata[gi / 4]), .g_valid(g_valid), .g_pad(g_pad), .g_lane(g_lane),
                 .g_ifirst(g_ifirst), .g_ilast(g_ilast), .g_ofirst(g_ofirst),
-                .g_olast(g_olast), .g_tap(g_tap),
+                .g_olast(g_olast), .g_tap(g_tap), .g_buf(g_buf), .m_buf(m1_buf),
                 .kaddr(k_raddr), .kshift(m1_kshift),
                 .kwe(host_kwe && host_kp == gi), .kwaddr(host_kw[KAW-1:0]),
                 .kwdata({host_wdata[7:0], kstage}), .krdata(krd[gi]), .psum(psum[gi]));
@@ -619,6 +668,8 @@ module @TOP@$proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 
     input  wire            g_ofirst,
     input  wire            g_olast,
     input  wire [3:0]      g_tap,
+    input  wire            g_buf,
+    input  wire            m_buf,
     // MAC: kernel-memory address (M0) and the kernel's bit offset in the word (M1)
     input  wire [KAW-1:0]  kaddr,
     input  wire [6:0]      kshift,
@@ -642,10 +693,12 @@ module @TOP@$proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 
     wire signed [7:0]  a_result;
     reg                a_ofirst, a_olast;
     reg  [3:0]         a_tap;
+    reg                a_buf, b_buf;
     always @(posedge clock) begin
         a_ofirst <= g_ofirst;
         a_olast <= g_olast;
         a_tap <= g_tap;
+        a_buf <= g_buf;
     end
     @TOP@$reduce u_inner (
         .clock(clock), .op(inner_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
@@ -655,15 +708,20 @@ module @TOP@$proc #(parameter LANE = 0, parameter KDEPTH = 768, parameter KAW = 
     wire               b_valid;
     wire signed [7:0]  b_result;
     reg  [3:0]         b_tap;
-    always @(posedge clock) if (a_valid) b_tap <= a_tap;
+    always @(posedge clock) if (a_valid) begin b_tap <= a_tap; b_buf <= a_buf; end
     @TOP@$reduce u_outer (
         .clock(clock), .op(outer_op), .avg_round(avg_round), .avg_d(avg_d), .avg_m(avg_m),
         .avg_sh(avg_sh), .valid(a_valid), .first(a_ofirst), .last(a_olast),
         .value({{10{a_result[7]}}, a_result}), .out_valid(b_valid), .result(b_result));
 
-    // The window: one value per tap of the kernel.
-    reg [71:0] win;
-    always @(posedge clock) if (b_valid) win[8*b_tap +: 8] <= b_result;
+    // Two windows of one value per tap: the gather fills one while the MAC reads the other.
+    reg [71:0] win0, win1;
+    always @(posedge clock)
+        if (b_valid) begin
+            if (b_buf) win1[8*b_tap +: 8] <= b_result;
+            else win0[8*b_tap +: 8] <= b_result;
+        end
+    wire [71:0] win = m_buf ? win1 : win0;
 
     // M1: the kernel (up to 9 weights of `wbits` bits) times the window.
     wire [71:0] ksh = krdata >> kshift;

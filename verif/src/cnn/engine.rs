@@ -299,45 +299,67 @@ impl EngineImage {
     }
 }
 
-/// The cycles the engine spends on a layer, from its registers (docs/cnn-engine-rtl.md):
-/// `1 + sum over pixels, passes and chunks of (1 + items + 2 + out_channels) + 9`, where a
-/// tap in the padding is one gather item and a tap inside is `operands x pool area` items.
+/// The cycles the engine spends on a layer, from its registers (docs/cnn-engine-rtl.md).
+/// The gather and the MAC overlap on two windows: iteration `i` (pixel, pass, chunk)
+/// gathers `n_i` items (one per tap in the padding, `operands x pool area` per tap inside)
+/// once the previous gather is done and its window's iteration `i - 2` has left the MAC; the
+/// MAC starts four cycles after the last item (the window is then complete) and once the
+/// previous MAC is done, takes a cycle to start and issues one output channel per cycle.
+/// The layer ends 11 cycles after its last MAC issue (register load, pipeline drain).
 pub fn layer_cycles(r: &LayerRegs) -> u64 {
     let inside = (r.operands * r.pool_h * r.pool_w) as u64;
     let hw = r.pooled_h * r.pooled_w;
-    let mut total = 1u64;
+    let o = r.out_ch as u64;
+    // (gather end, MAC end) of the last two iterations
+    let (mut g_prev, mut m_prev, mut m_prev2) = (None::<u64>, None::<u64>, None::<u64>);
     for oy in 0..r.out_h {
         for ox in 0..r.out_w {
-            for k in 0..r.chunks {
-                let mut items = 0u64;
-                for t in 0..r.taps {
-                    let (ty, tx) = (t / r.kw, t % r.kw);
-                    let valid = match r.mode {
-                        1 => 9 * k + t < hw,
-                        2 => {
-                            let (ys, xs) = (oy + ty, ox + tx);
-                            ys >= r.pad_y
-                                && xs >= r.pad_x
-                                && (ys - r.pad_y).is_multiple_of(2)
-                                && (xs - r.pad_x).is_multiple_of(2)
-                                && (ys - r.pad_y) / 2 < r.pooled_h
-                                && (xs - r.pad_x) / 2 < r.pooled_w
-                        }
-                        _ => {
-                            let (yb, xb) = (oy + ty * r.dil, ox + tx);
-                            yb >= r.pad_y
-                                && xb >= r.pad_x
-                                && yb - r.pad_y < r.pooled_h
-                                && xb - r.pad_x < r.pooled_w
-                        }
-                    };
-                    items += if valid { inside } else { 1 };
+            for _e in 0..r.in_passes {
+                for k in 0..r.chunks {
+                    let mut items = 0u64;
+                    for t in 0..r.taps {
+                        let (ty, tx) = (t / r.kw, t % r.kw);
+                        let valid = match r.mode {
+                            1 => 9 * k + t < hw,
+                            2 => {
+                                let (ys, xs) = (oy + ty, ox + tx);
+                                ys >= r.pad_y
+                                    && xs >= r.pad_x
+                                    && (ys - r.pad_y).is_multiple_of(2)
+                                    && (xs - r.pad_x).is_multiple_of(2)
+                                    && (ys - r.pad_y) / 2 < r.pooled_h
+                                    && (xs - r.pad_x) / 2 < r.pooled_w
+                            }
+                            _ => {
+                                let (yb, xb) = (oy + ty * r.dil, ox + tx);
+                                yb >= r.pad_y
+                                    && xb >= r.pad_x
+                                    && yb - r.pad_y < r.pooled_h
+                                    && xb - r.pad_x < r.pooled_w
+                            }
+                        };
+                        items += if valid { inside } else { 1 };
+                    }
+                    let gs = [g_prev.map(|g| g + 1), m_prev2.map(|m| m + 1)]
+                        .into_iter()
+                        .flatten()
+                        .max()
+                        .unwrap_or(0);
+                    let ge = gs + items - 1;
+                    let st = [Some(ge + 4), m_prev.map(|m| m + 1)]
+                        .into_iter()
+                        .flatten()
+                        .max()
+                        .expect("some");
+                    let me = st + o;
+                    g_prev = Some(ge);
+                    m_prev2 = m_prev;
+                    m_prev = Some(me);
                 }
-                total += r.in_passes as u64 * (3 + items + r.out_ch as u64);
             }
         }
     }
-    total + 9
+    m_prev.unwrap_or(0) + 11
 }
 
 /// A data-memory byte address (as the golden model's checks give it) as `(instance, word)`.
