@@ -683,7 +683,8 @@ pub enum CnnCommand {
         /// Write the JSON result here (printed to stdout otherwise).
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
-        /// Write every layer's output as the engine computed it: DIR/layerNN.npy.
+        /// Write every layer's output as the engine computed it: DIR/layerNN.npy, and its
+        /// data-memory words as DIR/layerNN.mem (as `cnn run` does).
         #[arg(long, value_name = "DIR")]
         log_intermediate: Option<PathBuf>,
         /// Overwrite existing files.

@@ -393,8 +393,22 @@ fn cli_sim_prints_what_cnn_run_prints() {
         assert_eq!(a[k], b[k], "{k}");
     }
     assert_eq!(b["bit_exact"], true);
+    // The engine's layers, as files, equal the model's (`cnn run --log-intermediate`).
+    let glog = dir.join("golden");
+    assert!(
+        edgelearn(&[&["cnn", "run"], &net[..], &["--log-intermediate", s(&glog)]].concat())
+            .status
+            .success()
+    );
     for l in 0..5 {
-        assert!(log.join(format!("layer{l:02}.npy")).is_file());
+        for ext in ["npy", "mem"] {
+            let f = format!("layer{l:02}.{ext}");
+            assert_eq!(
+                std::fs::read(log.join(&f)).unwrap(),
+                std::fs::read(glog.join(&f)).unwrap(),
+                "{f}"
+            );
+        }
     }
     // Nothing is overwritten without --force.
     let again = edgelearn(&[&["cnn", "sim"], &net[..], &["--output", s(&out)]].concat());

@@ -105,6 +105,21 @@ pub fn sim(
                 dir.join(format!("layer{:02}.npy", l.layer)),
                 encode_npy_i64(&shape, &t.data),
             ));
+            // The engine's data-memory words, in `cnn run`'s format.
+            let mut mem = format!(
+                "# layer {} output as data-memory words: address value mask (check: (mem[address] & mask) == value)\n",
+                l.layer
+            );
+            for c in &l.memory {
+                mem.push_str(&format!(
+                    "0x{:08x} 0x{:08x} 0x{:08x}\n",
+                    c.address, c.value, c.mask
+                ));
+            }
+            files.push((
+                dir.join(format!("layer{:02}.mem", l.layer)),
+                mem.into_bytes(),
+            ));
         }
         for (p, _) in &files {
             fresh_file(p, force)?;

@@ -49,6 +49,8 @@ pub struct LayerReport {
     pub mismatch: Option<Box<Divergence>>,
     /// The layer's output as the engine wrote it (read from data memory).
     pub output: Tensor,
+    /// The engine's data-memory words where the golden model has the layer's words.
+    pub memory: Vec<memory::Check>,
 }
 
 /// A finished inference on the engine.
@@ -238,6 +240,28 @@ impl CnnBench {
     }
 }
 
+/// The engine's words at the places of layer `ll`'s golden words (same addresses and masks,
+/// the engine's values), for `--log-intermediate`.
+pub fn layer_words(
+    net: &Network,
+    inf: &Inference,
+    shape: &EngineShape,
+    ll: usize,
+    mem: &[Vec<u32>],
+) -> Vec<memory::Check> {
+    let p = inf.plan.layer(ll);
+    let out = inf.result.outputs[ll].as_ref().expect("layer ran");
+    memory::output_checks(&net.desc.layers[ll], p, out, &inf.plan.device)
+        .into_iter()
+        .map(|c| memory::Check {
+            value: data_location(shape, c.address)
+                .filter(|&(_, w)| w < DATA_WORDS)
+                .map_or(0, |(i, w)| mem[i][w] & c.mask),
+            ..c
+        })
+        .collect()
+}
+
 /// Compares the data memories `mem` with the golden output of YAML layer `ll`: the number
 /// of words compared and the first mismatch.
 pub fn compare_layer(
@@ -330,13 +354,19 @@ pub fn simulate(
     bench.load(img, how)?;
     let shape = bench.shape;
     let n = img.layers.len();
-    let mut results: Vec<(usize, Option<Box<Divergence>>, Tensor)> = Vec::new();
+    type Seen = (usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>);
+    let mut results: Vec<Seen> = Vec::new();
     let budget = 200_000_000;
     let cycles = bench.run(n, budget, |k, b| {
         let mem = b.data_memories()?;
         let ll = img.layers[k].layer;
         let (words, mismatch) = compare_layer(net, inf, &shape, ll, &mem);
-        results.push((words, mismatch, unload(net, inf, &shape, ll, &mem)));
+        results.push((
+            words,
+            mismatch,
+            unload(net, inf, &shape, ll, &mem),
+            layer_words(net, inf, &shape, ll, &mem),
+        ));
         Ok(())
     })?;
     let lc = bench.layer_cycles(n)?;
@@ -345,13 +375,16 @@ pub fn simulate(
         .iter()
         .zip(results)
         .zip(lc)
-        .map(|((l, (words, mismatch, output)), cycles)| LayerReport {
-            layer: l.layer,
-            cycles,
-            words,
-            mismatch,
-            output,
-        })
+        .map(
+            |((l, (words, mismatch, output, memory)), cycles)| LayerReport {
+                layer: l.layer,
+                cycles,
+                words,
+                mismatch,
+                output,
+                memory,
+            },
+        )
         .collect::<Vec<_>>();
     let output = layers
         .last()
