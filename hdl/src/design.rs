@@ -281,6 +281,10 @@ pub trait Design {
     fn native(&mut self) -> Option<&mut dyn NativeDesign> {
         None
     }
+    /// Where the Verilog comes from (the emitted file's header says it).
+    fn source(&self) -> &str {
+        "rust-hdl 0.46"
+    }
 }
 
 /// A design that rust-hdl's simulator can run: a rust-hdl block behind its ports.
@@ -346,6 +350,9 @@ impl Design for VerilogDesign {
     }
     fn memories(&mut self) -> Vec<MemorySpec> {
         self.memories.clone()
+    }
+    fn source(&self) -> &str {
+        "Verilog written by hand"
     }
 }
 

@@ -73,11 +73,13 @@ fn guard(path: &Path, force: bool) -> Result<()> {
     Ok(())
 }
 
-/// The Verilog file text of a block: header line, then rust-hdl's output.
+/// The Verilog file text of a block: header line, then its Verilog (rust-hdl's output, or a
+/// design's own Verilog).
 pub fn verilog_file(design: &dyn Design, summary: &str) -> Result<String> {
     Ok(format!(
-        "{HEADER_PREFIX} {} from rust-hdl 0.46: block `{}` ({summary}). Do not edit.\n{}",
+        "{HEADER_PREFIX} {} from {}: block `{}` ({summary}). Do not edit.\n{}",
         env!("CARGO_PKG_VERSION"),
+        design.source(),
         design.name(),
         design.verilog()?
     ))
