@@ -209,7 +209,7 @@ fn sixteen_processors_run_every_test_that_fits_them() {
         }
     }
     println!("{exact} of {} bit-exact on 16 processors", results.len());
-    assert!(exact >= 25, "{exact}");
+    assert_eq!(exact, 27);
 }
 
 #[test]
