@@ -486,12 +486,16 @@ fn bench(net: &CnnNet, iterations: usize) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn load_image(
+/// The network of `net`, its golden inference and its image for an engine of `processors`.
+pub(crate) fn engine_image(
     net: &CnnNet,
-    out: &Path,
     processors: usize,
-    force: bool,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<(
+    edgelearn_hdl::cnn::EngineShape,
+    Network,
+    cnn::Inference,
+    cnn::engine::EngineImage,
+)> {
     let shape = edgelearn_hdl::cnn::EngineShape::with_processors(processors);
     if let Err(e) = shape.check() {
         bail!("--processors: {e}");
@@ -506,6 +510,16 @@ fn load_image(
         &shape,
     )
     .map_err(|e| e.in_file(&network.desc.file))?;
+    Ok((shape, network, inf, img))
+}
+
+fn load_image(
+    net: &CnnNet,
+    out: &Path,
+    processors: usize,
+    force: bool,
+) -> anyhow::Result<ExitCode> {
+    let (shape, network, _, img) = engine_image(net, processors)?;
     let files = img.files();
     for (name, _) in &files {
         fresh_file(&out.join(name), force)?;

@@ -1,10 +1,10 @@
 //! `edgelearn cnn sim`: a network on the CNN engine RTL, every layer compared with the
 //! golden model.
 
-use super::cnn::{fresh_file, load, op_text, options, write};
+use super::cnn::{engine_image, fresh_file, op_text, write};
 use crate::cli::CnnNet;
-use anyhow::{bail, Context};
-use edgelearn_hdl::cnn::{engine, EngineShape};
+use anyhow::Context;
+use edgelearn_hdl::cnn::engine;
 use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::cnn;
@@ -24,23 +24,10 @@ pub fn sim(
     log_dir: Option<&Path>,
     force: bool,
 ) -> anyhow::Result<ExitCode> {
-    let shape = EngineShape::with_processors(processors);
-    if let Err(e) = shape.check() {
-        bail!("--processors: {e}");
-    }
     for p in [vcd, output].into_iter().flatten() {
         fresh_file(p, force)?;
     }
-    let (network, input, inf) = load(net)?;
-    let img = cnn::engine::build(
-        &network.desc,
-        &network.weights,
-        &inf.plan,
-        &input,
-        &options(net),
-        &shape,
-    )
-    .map_err(|e| e.in_file(&network.desc.file))?;
+    let (shape, network, inf, img) = engine_image(net, processors)?;
     let opts = DutOptions {
         vcd: vcd.map(Path::to_path_buf),
         ..DutOptions::default()

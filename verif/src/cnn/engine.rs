@@ -16,7 +16,7 @@ use super::desc::{Activation, DataFormat, Eltwise, LayerDesc, NetworkDesc, Op, P
 use super::error::{CnnError, Result};
 use super::memory;
 use super::ops::Tensor;
-use super::plan::Plan;
+use super::plan::{flatten_chunks, kernel_packing, Plan};
 use super::run::{RunOptions, Semantics};
 use super::weights::NetworkWeights;
 use edgelearn_hdl::cnn::{EngineShape, LAYER_WORDS, MAX_LAYERS, MAX_OUT_CHANNELS};
@@ -503,7 +503,7 @@ pub fn build(
         // Operation, taps and kernels.
         let hw = p.pooled[0] * p.pooled[1];
         let (mode, kh, kw, taps, chunks, pad, dil) = if l.flatten {
-            (1, 1, 9, 9, hw.div_ceil(9), [0, 0], 1)
+            (1, 1, 9, 9, flatten_chunks(p.pooled), [0, 0], 1)
         } else {
             match l.op {
                 Op::Conv2d => {
@@ -567,9 +567,8 @@ pub fn build(
         let out_ch = p.out_ch;
         // Kernel memory.
         let slot = taps * bits;
-        let per_word = 72 / slot;
         let count = in_passes * chunks * out_ch;
-        let words = count.div_ceil(per_word);
+        let (per_word, words) = kernel_packing(taps, bits, count);
         let start = next_col.next_multiple_of(4);
         if start + words > shape.kernel_words {
             return Err(lerr(

@@ -967,11 +967,24 @@ struct WeightUse {
     bias_bytes: usize,
 }
 
+/// Kernel chunks per input channel of a flattening layer over `pooled` pixels: nine
+/// flattened inputs per kernel (docs/cnn-engine-rtl.md).
+pub fn flatten_chunks(pooled: [usize; 2]) -> usize {
+    (pooled[0] * pooled[1]).div_ceil(9)
+}
+
+/// The engine's kernel packing (spec §2.2, D-CNN-RTL): `kernels` kernels of `taps` weights of
+/// `bits` bits each in one processor, a kernel never straddling two 72-bit words. Returns
+/// kernels per word and words.
+pub fn kernel_packing(taps: usize, bits: usize, kernels: usize) -> (usize, usize) {
+    let per_word = (72 / (taps * bits)).max(1);
+    (per_word, kernels.div_ceil(per_word))
+}
+
 /// What a layer's weights `w` cost (spec §2.2; zero without weights): its MACs (every
-/// output value takes `in_ch * kh * kw` products); an estimate of its 72-bit kernel words per
-/// input processor (as many `kh * kw * bits`-bit kernels as fit a word, for `out_ch` outputs
-/// times the input passes, times the pixels when flattening; not the exact ai8x allocation
-/// that §2.2 describes); and its bias bytes. Never fails.
+/// output value takes `in_ch * kh * kw` products); its 72-bit kernel words per processor in
+/// the engine's allocation ([`kernel_packing`] of one kernel per output channel, input pass
+/// and flatten chunk; docs/cnn-engine-rtl.md); and its bias bytes. Never fails.
 fn weight_use(
     l: &LayerDesc,
     w: Option<&LayerWeights>,
@@ -986,18 +999,15 @@ fn weight_use(
     let k = &w.kernels;
     let per_out = (k.in_ch * k.kh * k.kw) as u64;
     let pixels = (out_dim[0] * out_dim[1]) as u64;
-    // The engine's allocation (docs/cnn-engine-rtl.md, D-CNN-RTL): per processor, one kernel
-    // per pass, chunk and output channel, `72 / (taps x bits)` to a word; a flattening layer
-    // has chunks of nine flattened inputs.
     let (taps, chunks) = if l.flatten {
-        (9, (pooled[0] * pooled[1]).div_ceil(9))
+        (9, flatten_chunks(pooled))
     } else {
         (k.kh * k.kw, 1)
     };
-    let per_word = (72 / (taps * w.bits as usize)).max(1);
+    let (_, words) = kernel_packing(taps, w.bits as usize, out_ch * in_passes.0 * chunks);
     WeightUse {
         macs: k.out_ch as u64 * per_out * pixels,
-        kernel_words: (out_ch * in_passes.0 * chunks).div_ceil(per_word),
+        kernel_words: words,
         bias_bytes: w.bias.as_ref().map_or(0, |b| b.len()),
     }
 }
