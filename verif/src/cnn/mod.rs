@@ -13,6 +13,7 @@ pub mod desc;
 pub mod device;
 pub mod engine;
 pub mod error;
+pub mod fc_update;
 pub mod latency;
 pub mod memory;
 pub mod ops;
