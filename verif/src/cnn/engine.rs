@@ -15,7 +15,7 @@
 use super::desc::{Activation, DataFormat, Eltwise, LayerDesc, NetworkDesc, Op, PoolKind};
 use super::error::{CnnError, Result};
 use super::memory;
-use super::ops::Tensor;
+use super::ops::{Kernels, Tensor};
 use super::plan::{flatten_chunks, kernel_packing, Plan};
 use super::run::{RunOptions, Semantics};
 use super::weights::NetworkWeights;
@@ -189,6 +189,147 @@ pub struct KernelAlloc {
     pub per_word: usize,
     /// Kernels per processor.
     pub kernels: usize,
+    /// Where every weight is.
+    pub layout: KernelLayout,
+}
+
+/// Where each weight of one layer sits in the engine's kernel memories (D-CNN-RTL; the
+/// analogue of the MAX78000's processor-ordered `weights.c`, seed 003 Fig. 3b). Kernel
+/// `s = (pass * chunks + chunk) * out_ch + o` of processor `q` (the `r`-th enabled one,
+/// holding input channel `pass * in_thresh + r`) is field `s % per_word` of column
+/// `start + s / per_word`; tap `t` of it is `bits` bits at `(s % per_word) * taps * bits +
+/// t * bits`. A flatten layer's chunk `k`, tap `t` is pixel `9 k + t` of the channel.
+/// [`KernelLayout::encode`] and [`KernelLayout::decode`] are exact inverses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelLayout {
+    /// First column.
+    pub start: usize,
+    /// Columns.
+    pub words: usize,
+    /// Kernels per 72-bit word.
+    pub per_word: usize,
+    /// Bits per weight.
+    pub bits: usize,
+    /// Weights per kernel.
+    pub taps: usize,
+    /// Kernel width (taps per row).
+    pub kw: usize,
+    /// Flatten chunks per channel (1 unless flattening).
+    pub chunks: usize,
+    /// Input passes.
+    pub in_passes: usize,
+    /// Channels per pass.
+    pub in_thresh: usize,
+    /// Input channels.
+    pub in_ch: usize,
+    /// Output channels.
+    pub out_ch: usize,
+    /// Pixels per channel (flatten).
+    pub hw: usize,
+    /// Flattening.
+    pub flatten: bool,
+    /// Identity kernels (passthrough).
+    pub identity: bool,
+    /// Processor map.
+    pub processors: u64,
+}
+
+impl KernelLayout {
+    /// Calls `f(processor, column, bit, kernel index)` for every weight the layer holds;
+    /// the kernel index is `(o, i, ky, kx)` into the layer's [`Kernels`] (`i` the flattened
+    /// input for flatten layers). Fields past the pixels of a flatten chunk and processors
+    /// without an input channel hold zero and are not visited.
+    fn visit(&self, mut f: impl FnMut(usize, usize, usize, (usize, usize, usize, usize))) {
+        let slot = self.taps * self.bits;
+        let enabled = (0..64).filter(|&q| self.processors >> q & 1 == 1);
+        for (rank, proc) in enabled.enumerate() {
+            if rank >= self.in_thresh {
+                continue;
+            }
+            for e in 0..self.in_passes {
+                let c = e * self.in_thresh + rank;
+                if c >= self.in_ch {
+                    continue;
+                }
+                for k in 0..self.chunks {
+                    for o in 0..self.out_ch {
+                        let s = (e * self.chunks + k) * self.out_ch + o;
+                        let word = self.start + s / self.per_word;
+                        let base = (s % self.per_word) * slot;
+                        for t in 0..self.taps {
+                            let idx = if self.flatten {
+                                let pix = 9 * k + t;
+                                if pix >= self.hw {
+                                    continue;
+                                }
+                                (o, c * self.hw + pix, 0, 0)
+                            } else {
+                                (o, c, t / self.kw, t % self.kw)
+                            };
+                            f(proc, word, base + t * self.bits, idx);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shape of the layer's [`Kernels`].
+    pub fn kernel_shape(&self) -> (usize, usize, usize, usize) {
+        if self.flatten {
+            (self.out_ch, self.in_ch * self.hw, 1, 1)
+        } else {
+            (self.out_ch, self.in_ch, self.taps / self.kw, self.kw)
+        }
+    }
+
+    /// Writes `k` into the layer's columns of `mem` (per processor, 72-bit words; the
+    /// columns must exist). Fields of the layer are overwritten, others kept.
+    pub fn encode(&self, k: &Kernels, mem: &mut [Vec<u128>]) {
+        let mask = (1u128 << self.bits) - 1;
+        self.visit(|q, word, bit, (o, i, y, x)| {
+            let v = (k.at(o, i, y, x) as u128) & mask;
+            let col = &mut mem[q][word];
+            *col = (*col & !(mask << bit)) | (v << bit);
+        });
+    }
+
+    fn encode_identity(&self, mem: &mut [Vec<u128>]) {
+        self.visit(|q, word, bit, (o, i, y, x)| {
+            if o == i && y == 0 && x == 0 {
+                mem[q][word] |= 1u128 << bit;
+            }
+        });
+    }
+
+    /// Reads the layer's kernels back from `mem` (two's-complement fields of `bits` bits).
+    pub fn decode(&self, mem: &[Vec<u128>]) -> Kernels {
+        let (out_ch, in_ch, kh, kw) = self.kernel_shape();
+        let mut k = Kernels {
+            out_ch,
+            in_ch,
+            kh,
+            kw,
+            w: vec![0; out_ch * in_ch * kh * kw],
+        };
+        let mask = (1u128 << self.bits) - 1;
+        let sign = 1i64 << (self.bits - 1);
+        self.visit(|q, word, bit, (o, i, y, x)| {
+            let raw = ((mem[q][word] >> bit) & mask) as i64;
+            k.w[((o * in_ch + i) * kh + y) * kw + x] = (raw ^ sign) - sign;
+        });
+        k
+    }
+}
+
+impl EngineImage {
+    /// The kernel layout of YAML layer `layer`, if it has kernels in the image.
+    pub fn layout(&self, layer: usize) -> Option<&KernelLayout> {
+        self.allocs
+            .iter()
+            .find(|a| a.layer == layer)
+            .map(|a| &a.layout)
+    }
 }
 
 /// Everything the engine holds before it runs one inference.
@@ -582,44 +723,29 @@ pub fn build(
             ));
         }
         next_col = start + words;
-        let enabled: Vec<usize> = (0..64).filter(|&q| l.processors >> q & 1 == 1).collect();
-        for (proc, col) in kernels.iter_mut().enumerate() {
+        let layout = KernelLayout {
+            start,
+            words,
+            per_word,
+            bits,
+            taps,
+            kw,
+            chunks,
+            in_passes,
+            in_thresh,
+            in_ch: p.in_ch,
+            out_ch,
+            hw,
+            flatten: l.flatten,
+            identity,
+            processors: l.processors,
+        };
+        for col in kernels.iter_mut() {
             col.resize(next_col, 0);
-            let rank = enabled.iter().position(|&q| q == proc);
-            for e in 0..in_passes {
-                let channel = rank.filter(|&r| r < in_thresh).map(|r| e * in_thresh + r);
-                for k in 0..chunks {
-                    for o in 0..out_ch {
-                        let s = (e * chunks + k) * out_ch + o;
-                        let word = start + s / per_word;
-                        let base = (s % per_word) * slot;
-                        let Some(c) = channel.filter(|&c| c < p.in_ch) else {
-                            continue;
-                        };
-                        for t in 0..taps {
-                            let v: i64 = if identity {
-                                (o == c && t == 0) as i64
-                            } else {
-                                let kern = &w.expect("weighted layer").kernels;
-                                if l.flatten {
-                                    let pix = 9 * k + t;
-                                    if pix >= hw {
-                                        0
-                                    } else {
-                                        kern.at(o, c * hw + pix, 0, 0)
-                                    }
-                                } else if l.op == Op::Conv1d {
-                                    kern.at(o, c, t, 0)
-                                } else {
-                                    kern.at(o, c, t / kw, t % kw)
-                                }
-                            };
-                            let field = (v as u128) & ((1u128 << bits) - 1);
-                            col[word] |= field << (base + t * bits);
-                        }
-                    }
-                }
-            }
+        }
+        match w.filter(|_| !identity) {
+            Some(w) => layout.encode(&w.kernels, &mut kernels),
+            None => layout.encode_identity(&mut kernels),
         }
         allocs.push(KernelAlloc {
             layer: ll,
@@ -627,6 +753,7 @@ pub fn build(
             words,
             per_word,
             kernels: count,
+            layout,
         });
         // Bias.
         let bias_start = bias.len();

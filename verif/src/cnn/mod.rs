@@ -14,6 +14,7 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod fc_update;
+pub mod finetune;
 pub mod latency;
 pub mod memory;
 pub mod ops;

@@ -58,9 +58,15 @@ pub fn load(net: &NetworkDesc, path: &Path, bias: Option<&Path>) -> Result<Netwo
         from_sample_arrays(net, arrays).map_err(|e| e.in_file(&shown))?
     } else if name.ends_with(".npz") {
         let mut arrays = npy::load_npz(path)?;
-        arrays.sort_by_key(|a| natural_key(&a.0));
-        from_sample_arrays(net, arrays.into_iter().map(|(_, a)| a).collect())
-            .map_err(|e| e.in_file(&shown))?
+        if arrays.iter().any(|(k, _)| k.ends_with(".weight")) {
+            // A state dict saved as .npz (what `cnn finetune --out` writes).
+            let ck = state_dict_checkpoint(arrays);
+            from_checkpoint(net, &ck).map_err(|e| e.in_file(&shown))?
+        } else {
+            arrays.sort_by_key(|a| natural_key(&a.0));
+            from_sample_arrays(net, arrays.into_iter().map(|(_, a)| a).collect())
+                .map_err(|e| e.in_file(&shown))?
+        }
     } else {
         let ck = torch::load_checkpoint(path)?;
         from_checkpoint(net, &ck).map_err(|e| e.in_file(&shown))?
@@ -71,6 +77,115 @@ pub fn load(net: &NetworkDesc, path: &Path, bias: Option<&Path>) -> Result<Netwo
         apply_sample_bias(net, &mut w, arrays).map_err(|e| e.in_file(&bshown))?;
     }
     Ok(w)
+}
+
+/// An `.npz` state dict (members named like checkpoint tensors: `conv1.op.weight`,
+/// `fc.op.bias`, `fc.output_shift`, ...) read as a checkpoint without `arch`.
+fn state_dict_checkpoint(arrays: Vec<(String, NpyArray)>) -> Checkpoint {
+    let state_dict = arrays
+        .into_iter()
+        .map(|(k, a)| {
+            let t = torch::Tensor {
+                shape: a.shape.clone(),
+                dtype: torch::DType::Float64,
+                data: a.to_f64(),
+            };
+            (k, t)
+        })
+        .collect();
+    Checkpoint {
+        entries: vec![],
+        state_dict,
+        arch: None,
+        epoch: None,
+    }
+}
+
+/// The weights as an `.npz` state dict that [`load`] reads back to the same integers: per
+/// layer with weights, in layer order, `NAME.weight` (int64, PyTorch layout: `(out, in)`,
+/// `(out, in, k)`, `(out, in, kh, kw)`, or `(in, out, kh, kw)` unflipped for
+/// ConvTranspose2d), `NAME.bias` (the 8-bit bias times `2^(bits-1)`, as a quantized
+/// checkpoint stores it), `NAME.weight_bits` and `NAME.output_shift`. NAME is the checkpoint
+/// key the layer came from (`fc.op`), or `layerNN.op` for sample weights.
+pub fn state_dict_npz(net: &NetworkDesc, w: &NetworkWeights) -> Vec<u8> {
+    let mut members = Vec::new();
+    for (ll, lw) in w.layers.iter().enumerate() {
+        let Some(lw) = lw else { continue };
+        if !consumes_weights(net, ll) {
+            continue;
+        }
+        let prefix = lw
+            .source
+            .strip_suffix(".weight")
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("layer{ll:02}.op"));
+        let scalar_base = match prefix.rsplit_once('.') {
+            Some((base, _)) => base.to_string(),
+            None => prefix.clone(),
+        };
+        let k = &lw.kernels;
+        let (shape, data) = match net.layers[ll].op {
+            Op::Linear => (vec![k.out_ch, k.in_ch], k.w.clone()),
+            Op::Conv1d => (vec![k.out_ch, k.in_ch, k.kh], k.w.clone()),
+            Op::ConvTranspose2d => {
+                let t = unflip_swap(k);
+                (vec![t.out_ch, t.in_ch, t.kh, t.kw], t.w)
+            }
+            _ if k.kh == 1 && k.kw == 1 && net.layers[ll].kernel_size == [1, 1] => {
+                (vec![k.out_ch, k.in_ch, 1, 1], k.w.clone())
+            }
+            _ => (vec![k.out_ch, k.in_ch, k.kh, k.kw], k.w.clone()),
+        };
+        members.push((
+            format!("{prefix}.weight"),
+            npy::encode_npy_i64(&shape, &data),
+        ));
+        if let Some(b) = &lw.bias {
+            let scale = 1i64 << (lw.bits - 1);
+            let v: Vec<i64> = b.iter().map(|v| v * scale).collect();
+            members.push((
+                format!("{prefix}.bias"),
+                npy::encode_npy_i64(&[v.len()], &v),
+            ));
+        }
+        let output_shift = lw.shift as i64 - 8 + lw.bits as i64;
+        members.push((
+            format!("{scalar_base}.weight_bits"),
+            npy::encode_npy_i64(&[1], &[lw.bits as i64]),
+        ));
+        members.push((
+            format!("{scalar_base}.output_shift"),
+            npy::encode_npy_i64(&[1], &[output_shift]),
+        ));
+    }
+    npy::encode_npz(&members)
+}
+
+/// The inverse of [`flip_swap`]: correlation kernels `(out, in, kh, kw)` back to PyTorch
+/// ConvTranspose2d weights `(in, out, kh, kw)`, stored in a [`Kernels`] whose `out_ch` is
+/// the PyTorch first axis.
+fn unflip_swap(k: &Kernels) -> Kernels {
+    let (cout, cin) = (k.out_ch, k.in_ch);
+    let mut w = vec![0; k.w.len()];
+    for o in 0..cout {
+        for i in 0..cin {
+            for y in 0..k.kh {
+                for x in 0..k.kw {
+                    let src = ((o * cin + i) * k.kh + y) * k.kw + x;
+                    let dst = ((i * cout + o) * k.kh + (k.kh - 1 - y)) * k.kw + (k.kw - 1 - x);
+                    w[dst] = k.w[src];
+                }
+            }
+        }
+    }
+    Kernels {
+        out_ch: cin,
+        in_ch: cout,
+        kh: k.kh,
+        kw: k.kw,
+        w,
+    }
 }
 
 fn natural_key(s: &str) -> (String, u64) {

@@ -167,6 +167,24 @@ fn read_file(path: &Path, shown: &str) -> Result<Vec<u8>, FormatError> {
     std::fs::read(path).map_err(|e| FormatError::new(shown, format!("cannot read file: {e}")))
 }
 
+/// Encodes `.npz` archive bytes: each `(name, npy bytes)` as the stored (uncompressed) zip
+/// member `name.npy`, in the order given (as `numpy.savez` writes them).
+pub fn encode_npz(members: &[(String, Vec<u8>)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(zip::DateTime::default());
+    for (name, bytes) in members {
+        zip.start_file(format!("{name}.npy"), opts)
+            .and_then(|_| zip.write_all(bytes).map_err(Into::into))
+            .expect("writing to memory cannot fail");
+    }
+    zip.finish()
+        .expect("writing to memory cannot fail")
+        .into_inner()
+}
+
 /// Reads an `.npz` archive: each `.npy` member as `(name without ".npy", array)`, in archive
 /// order. Members whose names do not end in `.npy` are skipped.
 pub fn load_npz(path: &Path) -> Result<Vec<(String, NpyArray)>, FormatError> {
