@@ -691,6 +691,11 @@ pub enum CnnCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Teach the network a new class by training its last layer on the device, image by
+    /// image (seed 003, Algorithm 1; docs/finetune.md): the frozen layers run on the engine,
+    /// the last layer is updated with softmax cross-entropy, re-quantized, written into the
+    /// kernel memory and read back for the next forward pass.
+    Finetune(FinetuneArgs),
     /// Measure inferences per second of the golden model (single thread).
     Bench {
         #[command(flatten)]
@@ -712,4 +717,69 @@ pub enum CnnCommand {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `edgelearn cnn finetune`.
+#[derive(Debug, clap::Args)]
+pub struct FinetuneArgs {
+    /// Network description (ai8x YAML); its last layer must be fully connected with a
+    /// 32-bit output.
+    #[arg(long, value_name = "NET.yaml")]
+    pub network: PathBuf,
+    /// Pre-trained weights (ai8x quantized checkpoint, or a state-dict .npz).
+    #[arg(long, visible_alias = "weights", value_name = "CK")]
+    pub checkpoint: PathBuf,
+    /// MNIST folder (IDX files, gzipped or not).
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+    /// The output repurposed for the new class (the seed repurposes 0).
+    #[arg(long, value_name = "C")]
+    pub new_class: usize,
+    /// Where the new class comes from: `mirrored9`, horizontally mirrored 9s (a lowercase
+    /// "p"; EMNIST is not available here).
+    #[arg(long, default_value = "mirrored9", value_parser = ["mirrored9"])]
+    pub new_data: String,
+    /// Epochs over the new training images.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Learning rate (the seed's 0.5); a power of two 2^-k (k = 0..7) for `--arith fixed`.
+    #[arg(long, default_value_t = 0.5)]
+    pub lr: f64,
+    /// `float`: float gradient, re-quantized after every update; `fixed`: integers only,
+    /// the arithmetic of the `cnn_fc_update` block.
+    #[arg(long, default_value = "float", value_parser = ["float", "fixed"])]
+    pub arith: String,
+    /// Rounding of the fixed update: `nearest` (half up) or `stochastic` (LFSR).
+    #[arg(long, default_value = "nearest", value_parser = ["nearest", "stochastic"])]
+    pub rounding: String,
+    /// LFSR seed of the stochastic rounding.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u32,
+    /// `golden`: the bit-exact engine model; `verilator`: the CNN engine RTL runs the frozen
+    /// layers and every forward pass of the last layer, and, with `--arith fixed`, the
+    /// `cnn_fc_update` RTL computes every update.
+    #[arg(long, default_value = "golden", value_parser = ["golden", "verilator"])]
+    pub backend: String,
+    /// New-class training images (the seed's 20).
+    #[arg(long, default_value_t = 20)]
+    pub train_images: usize,
+    /// New-class test images (the seed's 10).
+    #[arg(long, default_value_t = 10)]
+    pub test_images: usize,
+    /// Original test images for the forgetting figures (default: the whole test split).
+    #[arg(long, value_name = "N")]
+    pub original_images: Option<usize>,
+    /// Write the report (JSON) here.
+    #[arg(long, value_name = "R.json")]
+    pub report: PathBuf,
+    /// Plot the figures per epoch (PNG).
+    #[arg(long, value_name = "R.png")]
+    pub plot: Option<PathBuf>,
+    /// Write the fine-tuned weights as a state-dict .npz (`cnn run --checkpoint` reads it),
+    /// with a known-answer pair next to it: NAME.sample.npy and NAME.expected.json.
+    #[arg(long, value_name = "WEIGHTS.npz")]
+    pub out: Option<PathBuf>,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
 }

@@ -35,6 +35,7 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
         } => run_net(&net, output.as_deref(), log_intermediate.as_deref(), force),
         CnnCommand::Kat { net, out, force } => kat(&net, &out, force),
         CnnCommand::Bench { net, iterations } => bench(&net, iterations),
+        CnnCommand::Finetune(args) => super::cnn_finetune::finetune(&args),
         CnnCommand::Load {
             net,
             out,

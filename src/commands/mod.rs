@@ -2,6 +2,7 @@
 
 mod bench;
 mod cnn;
+mod cnn_finetune;
 mod cnn_sim;
 mod core;
 mod demo;

@@ -15,6 +15,7 @@ pub mod cnn;
 pub mod conv;
 pub mod designs;
 pub mod fc;
+pub mod finetune;
 pub mod inputs;
 pub mod platform;
 
