@@ -343,3 +343,57 @@ fn rtl_backends_equal_the_golden_run() {
     assert!(r["updater"].as_str().unwrap().contains("RTL"));
     assert!(g["epochs"][2]["mean_weight_change"].as_f64().unwrap() > 0.0);
 }
+
+/// The engine RTL's last-layer pass is checked against the golden layer with the weights
+/// written: a kernel word corrupted inside the engine is named.
+#[test]
+fn a_corrupted_kernel_word_in_the_engine_is_caught() {
+    use edgelearn_sim::dut::DutOptions;
+    use edgelearn_sim::Backend;
+    use edgelearn_verif::cnn::finetune::Engine;
+    use edgelearn_verif::rtl::cnn::CnnBench;
+    use edgelearn_verif::rtl::finetune::RtlEngine;
+    let net = mnist_net();
+    let (inf, img) = mnist_image(&net);
+    let dut = common::simulator()
+        .dut(
+            Backend::Verilator,
+            Box::new(edgelearn_hdl::cnn::engine(&img.shape)),
+            &DutOptions::default(),
+        )
+        .unwrap();
+    let mut e = RtlEngine::new(CnnBench::new(dut, img.shape).unwrap(), &net, &inf, &img).unwrap();
+    let input = edgelearn_verif::cnn::weights::load_input(&data("ai8x/sample_mnist.npy")).unwrap();
+    let x = e.features(&input).unwrap();
+    let layout = img.layout(4).unwrap().clone();
+    let bias = net.weights.layers[4]
+        .as_ref()
+        .unwrap()
+        .bias
+        .clone()
+        .unwrap();
+    e.write_last_layer(&layout, &img.kernels, &bias).unwrap();
+    assert_eq!(e.last_layer(&x).unwrap(), inf.output().data);
+    // One weight flipped behind the bench's back: output 0's weight on the first feature
+    // that is not zero (channel r = processor r, pixel 9 k + t: column start + 10 k, field t).
+    let i = x.iter().position(|&v| v != 0).unwrap();
+    let (r, pix) = (i / 16, i % 16);
+    let col = layout.start + 10 * (pix / 9);
+    let bit = 8 * (pix % 9);
+    let word = img.kernels[r][col] ^ (0x40u128 << bit);
+    for part in 0..3 {
+        e.bench()
+            .write(
+                edgelearn_hdl::cnn::host::kernel(r, col, part),
+                (word >> (32 * part)) as u32,
+            )
+            .unwrap();
+    }
+    let err = e.last_layer(&x).unwrap_err().to_string();
+    assert!(
+        err.contains("forward pass 2")
+            && err.contains("output 0")
+            && err.contains("golden layer gives"),
+        "{err}"
+    );
+}

@@ -31,6 +31,9 @@ pub struct RtlEngine {
     pub network_cycles: u64,
     /// Cycles of all last-layer runs.
     pub last_layer_cycles: u64,
+    /// The last layer as last written (decoded), for the golden check of every pass.
+    w: Vec<i64>,
+    b: Vec<i64>,
 }
 
 fn rtl(e: impl std::fmt::Display) -> CnnError {
@@ -57,12 +60,14 @@ impl RtlEngine {
             net: net.clone(),
             inf: inf.clone(),
             image: image.clone(),
-            last,
             pos,
             images: 0,
             forwards: 0,
             network_cycles: 0,
             last_layer_cycles: 0,
+            w: last.w.clone(),
+            b: last.b.clone(),
+            last,
         })
     }
 
@@ -127,6 +132,8 @@ impl Engine for RtlEngine {
                 }
             }
         }
+        self.w = layout.decode(mem).w;
+        self.b = bias.to_vec();
         let start = self.image.layers[self.pos].bias_start;
         for (i, &v) in bias.iter().enumerate() {
             b.write(host::BIAS + start + i as u32, v as u8 as u32)
@@ -174,6 +181,17 @@ impl Engine for RtlEngine {
                 })?;
                 out.push(b.read_data(inst, word).map_err(rtl)? as i32 as i64);
             }
+        }
+        // Every pass checked against the golden layer with the weights written.
+        let want = crate::cnn::fc_update::forward(&self.w, &self.b, x);
+        if let Some(o) = (0..want.len()).find(|&o| want[o] != out[o]) {
+            return Err(rtl(format!(
+                "{}, layer {ll}, forward pass {}: output {o} is {}, the golden layer gives {}",
+                shape.design_name(),
+                self.forwards,
+                out[o],
+                want[o]
+            )));
         }
         Ok(out)
     }
