@@ -1,6 +1,7 @@
 //! Every block that `edgelearn emit` knows, by emitted name.
 
 use crate::arith::check::ArithCheck;
+use crate::cnn::fc_update::CnnFcUpdate10;
 use crate::design::{Design, Instance};
 use crate::error::{Error, ErrorKind};
 use crate::lel::cache_x4::{LelCacheX4Act, LelCacheX4Grad, LelCacheX4Weight};
@@ -113,6 +114,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "lel_classification",
             summary: "sequential argmax of 10 x 23-bit LC outputs, first max wins, 9 cycles (thesis §4.1.11)",
             build: || boxed("lel_classification", LelClassification::default()),
+        },
+        BlockEntry {
+            name: "cnn_fc_update",
+            summary: "softmax cross-entropy error (10 logits, Q1.12, 37 cycles) and 8-bit weight update of an FC last layer, half-up or LFSR stochastic rounding, 2 cycles per row (issue 16)",
+            build: || boxed("cnn_fc_update", CnnFcUpdate10::default()),
         },
     ]
 }

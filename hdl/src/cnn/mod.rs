@@ -7,6 +7,8 @@
 //! names; [`host`] is its host-port address map, the one place the loader and the benches
 //! take addresses from. The micro-architecture is in docs/cnn-engine-rtl.md.
 
+pub mod fc_update;
+
 use crate::design::{Direction, PortSpec, VerilogDesign};
 
 /// Words of configuration per layer.
