@@ -8,6 +8,7 @@
 pub mod arith_check;
 pub mod cache_x4;
 pub mod classification;
+pub mod cnn_fc_update;
 pub mod lc_forward;
 pub mod lfsr;
 pub mod loss;
@@ -47,6 +48,7 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         }
         "lel_triout_cache" => Some(triout_cache::expected(ports, stim)),
         "lel_classification" => Some(classification::expected(ports, stim)),
+        "cnn_fc_update" => Some(cnn_fc_update::expected(ports, stim)),
         _ => None,
     }
 }
@@ -146,6 +148,14 @@ pub fn named_stimulus(
                 classification::thesis_stimulus(ports, seed, 10).map(|r| r.0)
             } else {
                 classification::random_stimulus(ports, seed, cycles)
+            }
+        }
+        "cnn_fc_update" => {
+            if thesis {
+                let cases = cnn_fc_update::layer_cases(seed, cnn_fc_update::INPUTS);
+                cnn_fc_update::layer_stimulus(ports, &cases[..1], seed as u32).map(|r| r.0)
+            } else {
+                cnn_fc_update::random_stimulus(ports, seed, cycles)
             }
         }
         _ => return None,

@@ -9,12 +9,15 @@
 //!   a core image by image beside [`crate::lel::fc_core::FcCore`] and stops at the first
 //!   divergence.
 //! - [`conv`]: the same for the conv core.
+//! - [`fc_update`]: `cnn_fc_update` driven through its ports, a whole-layer update at a time,
+//!   beside `crate::cnn::fc_update::update_layer`.
 //! - [`inputs`]: what the cores before a core feed it, from the golden network.
 
 pub mod cnn;
 pub mod conv;
 pub mod designs;
 pub mod fc;
+pub mod fc_update;
 pub mod finetune;
 pub mod inputs;
 pub mod platform;
