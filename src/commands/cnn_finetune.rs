@@ -99,7 +99,7 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
     }
 
     let (mut engine, mut updater): (Box<dyn Engine>, Box<dyn Updater>) = match a.backend.as_str() {
-        "verilator" => rtl_backends(&net, &inf, &image, arith)?,
+        "verilator" => rtl_backends(&net, &inf, &image, arith, last.outputs)?,
         _ => (
             Box::new(GoldenEngine::new(&net, &inf)?),
             Box::new(GoldenUpdater::default()),
@@ -193,7 +193,7 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
     let train_secs = t_train.elapsed().as_secs_f64();
     let update_cycles = match arith {
         Arith::Fixed if rep.update_cycles > 0 => rep.update_cycles,
-        _ => (last.outputs * (last.inputs + 1) + 60) as u64,
+        _ => edgelearn_verif::golden::cnn_fc_update::layer_cycles(last.outputs, last.inputs),
     };
     let update_us = update_cycles as f64 / MAX78000_HZ * 1e6;
     let reach = rep.first_epoch_at(0.9);
@@ -333,7 +333,15 @@ fn rtl_backends(
     inf: &edgelearn_verif::cnn::Inference,
     image: &edgelearn_verif::cnn::engine::EngineImage,
     arith: Arith,
+    outputs: usize,
 ) -> anyhow::Result<(Box<dyn Engine>, Box<dyn Updater>)> {
+    /// Outputs of the registered `cnn_fc_update` (the MNIST network's 10).
+    const BLOCK_OUTPUTS: usize = 10;
+    if arith == Arith::Fixed && outputs != BLOCK_OUTPUTS {
+        anyhow::bail!(
+            "--backend verilator --arith fixed: the last layer has {outputs} outputs; the registered cnn_fc_update block has {BLOCK_OUTPUTS}"
+        );
+    }
     use edgelearn_sim::dut::DutOptions;
     use edgelearn_sim::{Backend, Simulator};
     let sim = Simulator::from_env();
@@ -347,7 +355,10 @@ fn rtl_backends(
     let engine = edgelearn_verif::rtl::finetune::RtlEngine::new(bench, net, inf, image)?;
     let updater: Box<dyn Updater> = match arith {
         Arith::Fixed => {
-            anyhow::bail!("not yet")
+            let design = edgelearn_hdl::registry::build("cnn_fc_update")?;
+            let dut = sim.dut(Backend::Verilator, design, &DutOptions::default())?;
+            let bench = edgelearn_verif::rtl::fc_update::FcUpdateBench::new(dut, BLOCK_OUTPUTS)?;
+            Box::new(edgelearn_verif::rtl::finetune::RtlUpdater::new(bench))
         }
         Arith::Float => Box::new(GoldenUpdater::default()),
     };

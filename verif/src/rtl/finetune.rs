@@ -196,3 +196,60 @@ impl Engine for RtlEngine {
         Ok(out)
     }
 }
+
+/// The `cnn_fc_update` RTL as the fine-tuning's fixed updater: every update runs on the
+/// block, its error vector and weights compared with [`crate::cnn::fc_update::update_layer`]
+/// (the first difference is an error naming the update, state, index, expected and got).
+pub struct RtlUpdater {
+    bench: super::fc_update::FcUpdateBench,
+    /// Updates done.
+    pub updates: usize,
+    /// Cycles of all updates.
+    pub cycles: u64,
+}
+
+impl RtlUpdater {
+    /// The updater around a bench of the block.
+    pub fn new(bench: super::fc_update::FcUpdateBench) -> RtlUpdater {
+        RtlUpdater {
+            bench,
+            updates: 0,
+            cycles: 0,
+        }
+    }
+}
+
+impl crate::cnn::finetune::Updater for RtlUpdater {
+    fn name(&self) -> String {
+        "cnn_fc_update RTL".into()
+    }
+
+    fn seed(&mut self, seed: u32) -> Result<()> {
+        self.bench
+            .seed(seed)
+            .map_err(|e| CnnError::new(format!("cnn_fc_update RTL: {e}")))
+    }
+
+    fn update(
+        &mut self,
+        w: &mut [i64],
+        b: &mut [i64],
+        x: &[i64],
+        acc: &[i64],
+        label: usize,
+        p: &crate::cnn::fc_update::UpdateParams,
+    ) -> Result<(Vec<i64>, u64)> {
+        let rep = self
+            .bench
+            .update_layer(w, b, x, acc, label, p)
+            .map_err(|e| CnnError::new(format!("cnn_fc_update RTL: {e}")))?;
+        if let Some(d) = rep.mismatch {
+            return Err(CnnError::new(format!(
+                "cnn_fc_update RTL differs from the golden update: {d}"
+            )));
+        }
+        self.updates += 1;
+        self.cycles += rep.cycles;
+        Ok((rep.err, rep.cycles))
+    }
+}
