@@ -111,6 +111,7 @@ pub fn accuracy_png(path: &Path, r: &TrainReport) -> anyhow::Result<()> {
 /// Fine-tuning per epoch, the seed's Figs. 5-6 side by side: new-class top-1 and top-5,
 /// training top-1 and the original classes' accuracy (left); the mean softmax probability
 /// of the new and of the displaced class on the new test images (right).
+#[allow(clippy::type_complexity)] // the two panels' table: area, caption, axis, top, lines
 pub fn finetune_png(
     path: &Path,
     r: &edgelearn_verif::cnn::finetune::FinetuneReport,

@@ -190,14 +190,13 @@ pub fn update_layer(
     let (o_n, n) = (b.len(), x.len());
     assert_eq!(w.len(), o_n * n);
     let err = softmax_error(acc, label, p.logit_shift);
-    for o in 0..o_n {
-        for i in 0..n {
+    for ((row, bo), &eo) in w.chunks_mut(n.max(1)).zip(b.iter_mut()).zip(&err) {
+        for (wk, &xi) in row.iter_mut().zip(x) {
             let r = lfsr.next_bits(RND_BITS as usize) as u32;
-            let k = o * n + i;
-            w[k] = update_value(w[k], x[i], err[o], p.lr_shift, p.rounding, r);
+            *wk = update_value(*wk, xi, eo, p.lr_shift, p.rounding, r);
         }
         let r = lfsr.next_bits(RND_BITS as usize) as u32;
-        b[o] = update_value(b[o], BIAS_INPUT, err[o], p.lr_shift, p.rounding, r);
+        *bo = update_value(*bo, BIAS_INPUT, eo, p.lr_shift, p.rounding, r);
     }
     err
 }

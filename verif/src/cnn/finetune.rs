@@ -368,6 +368,7 @@ pub fn softmax(acc: &[i64], scale_bits: i32) -> Vec<f64> {
 
 /// The float update of one layer in place (D-FT-REQUANT): `w <- clamp(round(w - lr (p_o -
 /// y_o) x_i))`, biases as weights of the input 128. Returns `p - y`.
+#[allow(clippy::too_many_arguments)] // the layer, its data and the three settings
 pub fn float_update(
     w: &mut [i64],
     b: &mut [i64],
