@@ -89,14 +89,7 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
     let inf = net.infer(&sample, &RunOptions::default(), None)?;
     let image = finetune::engine_image(&net, &inf, &sample)?;
     let last = finetune::LastLayer::from_network(&net, &inf)?;
-    if a.new_class >= last.outputs {
-        anyhow::bail!(
-            "--new-class {}: the network has {} outputs (0..{})",
-            a.new_class,
-            last.outputs,
-            last.outputs - 1
-        );
-    }
+    finetune::check_new_class(opts.new_class, &last)?;
 
     let (mut engine, mut updater): (Box<dyn Engine>, Box<dyn Updater>) = match a.backend.as_str() {
         "verilator" => rtl_backends(&net, &inf, &image, arith, last.outputs)?,

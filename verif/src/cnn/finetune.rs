@@ -220,6 +220,19 @@ impl LastLayer {
     }
 }
 
+/// `new_class` must be one of the last layer's outputs.
+pub fn check_new_class(new_class: usize, last: &LastLayer) -> Result<()> {
+    if new_class >= last.outputs {
+        return Err(CnnError::new(format!(
+            "--new-class {new_class}: the network has {} outputs (0..{})",
+            last.outputs,
+            last.outputs - 1
+        ))
+        .with_key("new-class"));
+    }
+    Ok(())
+}
+
 /// Where the layers run: the frozen ones, and the last one with the weights its kernel
 /// memory holds.
 pub trait Engine {
@@ -569,15 +582,7 @@ pub fn finetune(
     mut on_epoch: impl FnMut(&EpochReport),
 ) -> Result<FinetuneReport> {
     let mut last = LastLayer::from_network(net, inf)?;
-    if opts.new_class >= last.outputs {
-        return Err(CnnError::new(format!(
-            "--new-class {}: the network has {} outputs (0..{})",
-            opts.new_class,
-            last.outputs,
-            last.outputs - 1
-        ))
-        .with_key("new-class"));
-    }
+    check_new_class(opts.new_class, &last)?;
     let layout = image
         .layout(last.layer)
         .ok_or_else(|| CnnError::layer(last.layer, "the engine image has no kernels for it"))?
