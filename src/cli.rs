@@ -132,6 +132,14 @@ pub enum Command {
         /// Train the f32 reference instead of the bit-exact model.
         #[arg(long)]
         float: bool,
+        /// Continue from this checkpoint when it exists, and keep it up to date (every
+        /// --checkpoint-every images and at every epoch's end): a stopped run started again
+        /// with the same arguments ends with the same weights. Bit-exact model only.
+        #[arg(long, value_name = "FILE", conflicts_with = "float")]
+        checkpoint: Option<PathBuf>,
+        /// Images between checkpoints within an epoch.
+        #[arg(long, value_name = "N", default_value_t = 1000, requires = "checkpoint")]
+        checkpoint_every: usize,
         /// Write the JSON report here.
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
@@ -296,6 +304,13 @@ pub enum Command {
         /// Overwrite files in DIR that edgelearn did not write.
         #[arg(long)]
         force: bool,
+    },
+    /// Run regressions: a TOML file of jobs (block benches, networks, cores, platform and
+    /// training runs with their expected outcomes) split into shards for CI matrices and
+    /// cluster job arrays, with JUnit XML and Markdown reports (docs/regress.md).
+    Regress {
+        #[command(subcommand)]
+        command: RegressCommand,
     },
     /// Emit every block, run the thesis matmul test on every backend, print a table.
     Demo {
@@ -782,4 +797,69 @@ pub struct FinetuneArgs {
     /// Overwrite existing files.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RegressCommand {
+    /// Run the jobs of a regression file (or of one shard of it) with J jobs at a time: a log
+    /// and a result per job under DIR/jobs, DIR/summary.json, DIR/junit.xml and
+    /// DIR/summary.md. Exit 1 when any job fails. Running again into the same DIR resumes:
+    /// jobs that finished with the same edgelearn are not run again.
+    Run {
+        /// The regression file (TOML), e.g. regress/nightly.toml.
+        file: PathBuf,
+        /// Run only shard I of N (1-based; deterministic, balanced by estimated cost).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<edgelearn_verif::regress::Shard>,
+        /// Jobs run at once (each one single-threaded simulator process); default: the CPUs.
+        #[arg(long, short = 'j', value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        jobs: Option<u32>,
+        /// Output directory (created; an existing one must be a `regress run` output).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Only jobs whose name contains this text.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// Estimate job costs from the times of an earlier run (its summary.json, or a merged
+        /// one); every shard must be given the same file.
+        #[arg(long, value_name = "SUMMARY.json")]
+        timings: Option<PathBuf>,
+        /// Discard the results of an earlier run in DIR instead of resuming it.
+        #[arg(long)]
+        fresh: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Print the jobs of a regression file: name, kind, estimated seconds, shard, command.
+    List {
+        /// The regression file (TOML).
+        file: PathBuf,
+        /// Split into N shards and print each job's shard (or only shard I with I/N).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<edgelearn_verif::regress::Shard>,
+        /// Split into this many shards (shows the balance).
+        #[arg(long, value_name = "N", conflicts_with = "shard")]
+        shards: Option<usize>,
+        /// Estimate job costs from the times of an earlier run.
+        #[arg(long, value_name = "SUMMARY.json")]
+        timings: Option<PathBuf>,
+        /// Print the edgelearn command lines of every job.
+        #[arg(long)]
+        commands: bool,
+    },
+    /// Merge the output directories of shards into one report: OUT/junit.xml,
+    /// OUT/summary.json and OUT/summary.md (printed too). Exit 1 when any job failed or no
+    /// shard ran it.
+    Merge {
+        /// Shard output directories (each holds a summary.json).
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Where to write the merged report (only printed without it).
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Overwrite an existing merged report.
+        #[arg(long)]
+        force: bool,
+    },
 }

@@ -10,6 +10,7 @@ mod emit;
 mod fusesoc;
 mod platform;
 mod plot;
+mod regress;
 mod regs;
 mod sim;
 mod synth;
@@ -60,6 +61,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => fusesoc::run(&names, all, &out, force),
         Command::Demo { out, seed } => demo::run(&out, seed),
         Command::Regs { root, check, force } => regs::run(&root, check, force),
+        Command::Regress { command } => regress::run(command),
         Command::Bench {
             cycles,
             backends,
@@ -135,11 +137,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             test_images,
             seed,
             float,
+            checkpoint,
+            checkpoint_every,
             report,
             plot,
             force,
             quiet,
         } => train::run(train::Args {
+            checkpoint,
+            checkpoint_every,
             config,
             data,
             epochs,

@@ -4,7 +4,7 @@ use super::plot;
 use anyhow::{bail, Context};
 use edgelearn_verif::datasets::mnist;
 use edgelearn_verif::lel::config::PlatformConfig;
-use edgelearn_verif::lel::train::{train, Mode, Progress};
+use edgelearn_verif::lel::train::{train_with, Checkpoints, Mode, Progress, TrainState};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,6 +17,8 @@ pub struct Args {
     pub test_images: Option<usize>,
     pub seed: Option<u64>,
     pub float: bool,
+    pub checkpoint: Option<PathBuf>,
+    pub checkpoint_every: usize,
     pub report: Option<PathBuf>,
     pub plot: Option<PathBuf>,
     pub force: bool,
@@ -109,12 +111,48 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             });
         }
     };
-    let (report, _) = train(
+    // The checkpoint: read when it exists, rewritten (atomically) as the run goes.
+    let resume = match &a.checkpoint {
+        Some(p) if p.exists() => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read the checkpoint {}", p.display()))?;
+            let state: TrainState = serde_json::from_str(&text).with_context(|| {
+                format!("{} is not a training checkpoint (truncated or another file)", p.display())
+            })?;
+            eprintln!(
+                "resuming from {}: epoch {}, {} images done",
+                p.display(),
+                state.epoch,
+                state.done
+            );
+            Some(state)
+        }
+        Some(p) => {
+            output_path(p, false)?;
+            None
+        }
+        None => None,
+    };
+    let mut save = |s: &TrainState| -> Result<(), String> {
+        let p = a.checkpoint.as_ref().expect("saving needs a path");
+        let tmp = p.with_extension("tmp");
+        let text = serde_json::to_string(s).expect("state serializes");
+        std::fs::write(&tmp, text)
+            .and_then(|_| std::fs::rename(&tmp, p))
+            .map_err(|e| format!("cannot write the checkpoint {}: {e}", p.display()))
+    };
+    let ck = a.checkpoint.as_ref().map(|_| Checkpoints {
+        resume,
+        every: a.checkpoint_every,
+        save: &mut save,
+    });
+    let (report, _) = train_with(
         &cfg,
         mode,
         &train_set,
         &test_set,
         a.epochs,
+        ck,
         &mut on_progress,
     )?;
     bar.finish_and_clear();

@@ -10,4 +10,5 @@ pub mod datasets;
 pub mod formats;
 pub mod golden;
 pub mod lel;
+pub mod regress;
 pub mod rtl;

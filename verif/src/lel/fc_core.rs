@@ -98,6 +98,24 @@ impl FcCore {
         self.wu.position()
     }
 
+    /// Continue from a saved state (a core fresh from [`FcCore::new`] with the same seeds):
+    /// its weights and the weight-update random numbers consumed so far.
+    pub fn restore(&mut self, w: Vec<i32>, wu_position: u64) -> Result<(), String> {
+        if w.len() != self.w.len() {
+            return Err(format!("{} weights, the core has {}", w.len(), self.w.len()));
+        }
+        let b = self.p.weight_bits;
+        if let Some(v) = w.iter().find(|&&v| sat_sym(v as i64, b) != v as i64) {
+            return Err(format!("weight {v} is outside the {b}-bit range"));
+        }
+        if wu_position < self.wu.position() {
+            return Err("the weight-update LFSR is already past the saved position".into());
+        }
+        self.w = w;
+        self.wu.skip(wu_position - self.wu.position());
+        Ok(())
+    }
+
     /// LS_INF: matmul, quantizers, ReLU mask, LC forward, classification.
     pub fn forward(&self, a: &[i32]) -> FcForward {
         let p = &self.p;

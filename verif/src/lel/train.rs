@@ -8,11 +8,12 @@ use crate::datasets::ImageSet;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::time::Instant;
 
 /// Bit-exact or float.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// The integer golden model.
@@ -22,7 +23,7 @@ pub enum Mode {
 }
 
 /// One epoch's figures.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EpochReport {
     /// 1-based.
     pub epoch: usize,
@@ -124,6 +125,59 @@ impl TrainOrder {
     }
 }
 
+/// The state of a bit-exact training run between two images: enough to continue it and
+/// end with the same weights, bit for bit, as a run that was never stopped.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TrainState {
+    /// [`TrainState::FORMAT`].
+    pub format: u32,
+    /// Digest of the configuration and of the training and test images: a state is only
+    /// continued by the run it came from.
+    pub key: String,
+    /// The epoch in progress (1-based; `epochs + 1` once a run is complete).
+    pub epoch: usize,
+    /// Images of that epoch trained so far.
+    pub done: usize,
+    /// Per core: images of that epoch classified right so far.
+    pub right: Vec<usize>,
+    /// Training seconds of that epoch so far.
+    pub seconds: f64,
+    /// The epochs finished.
+    pub reports: Vec<EpochReport>,
+    /// Per FC core: its weights `[k][j][i]`.
+    pub weights: Vec<Vec<i32>>,
+    /// Per FC core: weight-update random numbers consumed.
+    pub wu_position: Vec<u64>,
+}
+
+impl TrainState {
+    /// The file format version.
+    pub const FORMAT: u32 = 1;
+
+    /// The key of a run: configuration and images (not the number of epochs, so a run can
+    /// be continued for more epochs).
+    pub fn key(cfg: &PlatformConfig, train: &ImageSet, test: &ImageSet) -> String {
+        let mut h = Sha256::new();
+        h.update(serde_json::to_string(cfg).expect("config serializes").as_bytes());
+        for set in [train, test] {
+            h.update(format!("{}x{}x{}:{}", set.channels, set.height, set.width, set.len()));
+            h.update(&set.pixels);
+            h.update(&set.labels);
+        }
+        hex::encode(h.finalize())
+    }
+}
+
+/// Checkpointing of a bit-exact run: where to start, and how often to hand out the state.
+pub struct Checkpoints<'a> {
+    /// A state saved by an earlier run with the same key.
+    pub resume: Option<TrainState>,
+    /// Hand out the state every this many images (and at every epoch's end); 0: epoch ends.
+    pub every: usize,
+    /// Receives the states (writes them somewhere durable).
+    pub save: &'a mut dyn FnMut(&TrainState) -> Result<(), String>,
+}
+
 /// Train `cfg` on `train` for `epochs`, evaluating on `test` after every epoch.
 pub fn train(
     cfg: &PlatformConfig,
@@ -133,7 +187,25 @@ pub fn train(
     epochs: usize,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(TrainReport, Option<LelNetwork>), BuildError> {
+    train_with(cfg, mode, train, test, epochs, None, progress)
+}
+
+/// [`train`], continued from a checkpoint and handing out checkpoints (bit-exact mode only).
+pub fn train_with(
+    cfg: &PlatformConfig,
+    mode: Mode,
+    train: &ImageSet,
+    test: &ImageSet,
+    epochs: usize,
+    mut ck: Option<Checkpoints<'_>>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(TrainReport, Option<LelNetwork>), BuildError> {
     let net = LelNetwork::new(cfg)?;
+    if ck.is_some() && mode != Mode::BitExact {
+        return Err(BuildError(
+            "checkpoints are for the bit-exact model (the f32 reference is not resumable)".into(),
+        ));
+    }
     for (name, set) in [("training", train), ("test", test)] {
         if let Some(&l) = set
             .labels
@@ -154,16 +226,67 @@ pub fn train(
     let train_x = prepare_all(cfg, train)?;
     let test_x = prepare_all(cfg, test)?;
     let mut orders = TrainOrder::new(cfg, train.len());
+    let key = TrainState::key(cfg, train, test);
     let mut reports = vec![];
-    for epoch in 1..=epochs {
+    // Where a resumed run starts: epoch, images done in it, right so far, seconds so far.
+    let mut start = (1, 0, vec![0usize; cores], 0.0);
+    if let Some(state) = ck.as_mut().and_then(|c| c.resume.take()) {
+        if state.format != TrainState::FORMAT || state.key != key {
+            return Err(BuildError(
+                "the checkpoint belongs to another run (configuration, seed or images differ); remove it or give another path".into(),
+            ));
+        }
+        if state.epoch > epochs + 1 || (state.epoch == epochs + 1 && state.done > 0) {
+            return Err(BuildError(format!(
+                "the checkpoint is past epoch {}; --epochs {epochs} asks for fewer",
+                state.epoch.min(epochs + 1) - 1
+            )));
+        }
+        let Model::Int(n) = &mut model else {
+            unreachable!("bit-exact checked above")
+        };
+        if state.weights.len() != cores || state.wu_position.len() != cores {
+            return Err(BuildError("the checkpoint has another number of FC cores".into()));
+        }
+        for (x, core) in n.cores.iter_mut().enumerate() {
+            core.restore(state.weights[x].clone(), state.wu_position[x])
+                .map_err(|e| BuildError(format!("the checkpoint's core {x}: {e}")))?;
+        }
+        reports = state.reports;
+        start = (state.epoch, state.done, state.right, state.seconds);
+        for _ in 1..state.epoch {
+            orders.next_epoch();
+        }
+    }
+    let snapshot = |model: &Model, epoch, done, right: &[usize], seconds, reports: &[EpochReport]| {
+        let Model::Int(n) = model else {
+            unreachable!("bit-exact checked above")
+        };
+        TrainState {
+            format: TrainState::FORMAT,
+            key: key.clone(),
+            epoch,
+            done,
+            right: right.to_vec(),
+            seconds,
+            reports: reports.to_vec(),
+            weights: n.cores.iter().map(|c| c.w.clone()).collect(),
+            wu_position: n.cores.iter().map(|c| c.wu_position()).collect(),
+        }
+    };
+    for epoch in start.0..=epochs {
         let order = orders.next_epoch().to_vec();
         progress(Progress::EpochStart {
             epoch,
             images: order.len(),
         });
-        let mut right = vec![0usize; cores];
+        let (first, mut right, before) = if epoch == start.0 {
+            (start.1, std::mem::take(&mut start.2), start.3)
+        } else {
+            (0, vec![0usize; cores], 0.0)
+        };
         let t = Instant::now();
-        for (done, &i) in order.iter().enumerate() {
+        for (done, &i) in order.iter().enumerate().skip(first) {
             let label = train.labels[i] as u32;
             let got = model.train(&train_x[i], label, epoch);
             for (r, g) in right.iter_mut().zip(&got) {
@@ -172,8 +295,15 @@ pub fn train(
             if done % 64 == 63 {
                 progress(Progress::Trained { done: done + 1 });
             }
+            if let Some(c) = ck.as_mut().filter(|c| c.every > 0 && (done + 1) % c.every == 0) {
+                if done + 1 < order.len() {
+                    let s = before + t.elapsed().as_secs_f64();
+                    (c.save)(&snapshot(&model, epoch, done + 1, &right, s, &reports))
+                        .map_err(BuildError)?;
+                }
+            }
         }
-        let seconds = t.elapsed().as_secs_f64();
+        let seconds = before + t.elapsed().as_secs_f64();
         progress(Progress::Trained { done: order.len() });
         let mut test_right = vec![0usize; cores];
         for (i, x) in test_x.iter().enumerate() {
@@ -199,6 +329,10 @@ pub fn train(
         };
         progress(Progress::EpochEnd(report.clone()));
         reports.push(report);
+        if let Some(c) = ck.as_mut() {
+            (c.save)(&snapshot(&model, epoch + 1, 0, &vec![0; cores], 0.0, &reports))
+                .map_err(BuildError)?;
+        }
     }
     let (sha, trained) = match model {
         Model::Int(n) => (n.weights_sha256(), Some(*n)),
