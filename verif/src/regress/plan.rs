@@ -447,6 +447,51 @@ fn out(file: &str) -> String {
     format!("{JOB_DIR}/{file}")
 }
 
+/// Keys every job may have.
+const COMMON_KEYS: &[&str] = &["name", "kind", "expect", "timeout", "cost", "checks"];
+
+/// Each kind and its own keys.
+const KIND_KEYS: &[(&str, &[&str])] = &[
+    ("block", &["block", "stimulus", "backend", "seed", "cycles"]),
+    (
+        "cnn",
+        &[
+            "backend", "case", "index", "network", "checkpoint", "input", "bias", "flags",
+            "processors", "front_door", "output_sha256",
+        ],
+    ),
+    (
+        "core",
+        &[
+            "core", "config", "data", "images", "backend", "check_golden", "infer", "input_gaps",
+            "backpressure", "traffic_seed",
+        ],
+    ),
+    (
+        "platform",
+        &[
+            "config", "data", "images", "test_images", "epochs", "seed", "backend",
+            "check_golden", "axi", "input_gaps", "backpressure", "traffic_seed",
+            "same_as_golden", "weights_sha256",
+        ],
+    ),
+    (
+        "train",
+        &[
+            "config", "data", "images", "test_images", "epochs", "seed", "float",
+            "checkpoint_every", "weights_sha256",
+        ],
+    ),
+    (
+        "finetune",
+        &[
+            "network", "checkpoint", "data", "new_class", "new_data", "epochs", "lr", "arith",
+            "rounding", "seed", "backend", "train_images", "test_images", "original_images",
+        ],
+    ),
+    ("cli", &["args"]),
+];
+
 fn build(t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
     let template = match t.get("name") {
         Some(Value::String(s)) => s.clone(),
@@ -460,6 +505,12 @@ fn build(t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
     let mut f = Fields::new(&format!("job `{id}`"), t);
     f.take("name");
     let kind = f.need_string("kind")?;
+    // Unknown keys first: a misspelt key is named as such, not as the key it misses.
+    if let Some((_, own)) = KIND_KEYS.iter().find(|(k, _)| *k == kind) {
+        if let Some(k) = f.t.keys().find(|k| !COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str())) {
+            return Err(f.err(k, &format!("is not a key of a `{kind}` job (its keys: {})", own.join(", "))));
+        }
+    }
     let expect = match f.string("expect")?.as_deref() {
         None | Some("pass") => Expect::Pass,
         Some("fail") => Expect::Fail,
