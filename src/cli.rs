@@ -138,7 +138,12 @@ pub enum Command {
         #[arg(long, value_name = "FILE", conflicts_with = "float")]
         checkpoint: Option<PathBuf>,
         /// Images between checkpoints within an epoch.
-        #[arg(long, value_name = "N", default_value_t = 1000, requires = "checkpoint")]
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = 1000,
+            requires = "checkpoint"
+        )]
         checkpoint_every: usize,
         /// Write the JSON report here.
         #[arg(long, value_name = "FILE")]

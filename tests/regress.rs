@@ -89,12 +89,19 @@ fn junit(p: &Path) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     let attr = |e: &quick_xml::events::BytesStart, k: &str| -> String {
         e.try_get_attribute(k)
             .unwrap()
-            .map(|a| a.normalized_value(quick_xml::XmlVersion::Explicit1_0).unwrap().into_owned())
+            .map(|a| {
+                a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
+                    .unwrap()
+                    .into_owned()
+            })
             .unwrap_or_default()
     };
     let mut depth = 0;
     loop {
-        match reader.read_event().unwrap_or_else(|e| panic!("{}: not XML: {e}", p.display())) {
+        match reader
+            .read_event()
+            .unwrap_or_else(|e| panic!("{}: not XML: {e}", p.display()))
+        {
             Event::Start(e) | Event::Empty(e) => {
                 let name = e.name().as_ref().to_string();
                 match name.as_str() {
@@ -128,7 +135,16 @@ fn junit(p: &Path) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
 }
 
 fn run_shard(file: &Path, shard: Option<&str>, out: &Path) -> Output {
-    let mut args = vec!["regress", "run", s(file), "--out", s(out), "--jobs", "2", "--quiet"];
+    let mut args = vec![
+        "regress",
+        "run",
+        s(file),
+        "--out",
+        s(out),
+        "--jobs",
+        "2",
+        "--quiet",
+    ];
     if let Some(sh) = shard {
         args.extend(["--shard", sh]);
     }
@@ -147,7 +163,11 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     let whole = json(&all.join("summary.json"));
     let want = verdicts(&whole);
     assert_eq!(want.len(), 22);
-    let failed: Vec<&String> = want.iter().filter(|(_, v)| v.0 != "pass").map(|(k, _)| k).collect();
+    let failed: Vec<&String> = want
+        .iter()
+        .filter(|(_, v)| v.0 != "pass")
+        .map(|(k, _)| k)
+        .collect();
     assert_eq!(failed, vec!["cnn/t-conv1d/golden-wrong-pin"]);
     // The failure says which check, and what it got (the digest of the real output).
     let bad = whole["results"]
@@ -176,7 +196,12 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
             .collect();
         assert!(!ids.is_empty(), "shard {i} has no jobs");
         let has_bad = ids.iter().any(|id| id.ends_with("wrong-pin"));
-        assert_eq!(code(&o), if has_bad { 1 } else { 0 }, "shard {i}: {}", stderr(&o));
+        assert_eq!(
+            code(&o),
+            if has_bad { 1 } else { 0 },
+            "shard {i}: {}",
+            stderr(&o)
+        );
         for id in ids {
             assert!(planned.insert(id.clone()), "{id} planned twice");
         }
@@ -190,7 +215,11 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     args.extend(["--out", s(&merged)]);
     let o = edgelearn(&args);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(stdout(&o).contains("22 jobs, 21 passed, 1 failed, 0 errors"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("22 jobs, 21 passed, 1 failed, 0 errors"),
+        "{}",
+        stdout(&o)
+    );
     let m = json(&merged.join("summary.json"));
     assert_eq!(verdicts(&m), want, "merged shards vs the unsharded run");
     // Logs are named relative to the merged report and exist.
@@ -207,13 +236,19 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     assert_eq!(top, top_all);
     assert_eq!(top["failures"], "1");
     let md = std::fs::read_to_string(merged.join("summary.md")).unwrap();
-    assert!(md.contains("## Failures") && md.contains("golden-wrong-pin"), "{md}");
+    assert!(
+        md.contains("## Failures") && md.contains("golden-wrong-pin"),
+        "{md}"
+    );
     assert!(md.contains("| 3/3 |"), "{md}");
 
     // A shard stopped mid-way resumes: only the jobs without a result run again.
     let again = &dirs[1];
     let sum = json(&again.join("summary.json"));
-    let victim = sum["results"][0]["log"].as_str().unwrap().replace("log.txt", "result.json");
+    let victim = sum["results"][0]["log"]
+        .as_str()
+        .unwrap()
+        .replace("log.txt", "result.json");
     std::fs::remove_file(again.join(&victim)).unwrap();
     let o = run_shard(&file, Some("2/3"), again);
     assert!(stderr(&o).contains("resumed, 1 to run"), "{}", stderr(&o));
@@ -237,10 +272,18 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     // The same shard twice, or shards of two plans, are not merged.
     let o = edgelearn(&["regress", "merge", s(&dirs[0]), s(&dirs[0])]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("shard 1/3 is given twice"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("shard 1/3 is given twice"),
+        "{}",
+        stderr(&o)
+    );
     let o = edgelearn(&["regress", "merge", s(&dirs[0]), s(&all)]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("split the plan differently"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("split the plan differently"),
+        "{}",
+        stderr(&o)
+    );
     // The merged report is not overwritten without --force.
     let o = edgelearn(&args);
     assert_eq!(code(&o), 2);
@@ -276,12 +319,24 @@ fn bad_regression_files_are_refused_naming_the_job_and_key() {
         std::fs::write(&f, format!("{head}{body}")).unwrap();
         let o = edgelearn(&["regress", "list", s(&f)]);
         assert_eq!(code(&o), 2, "{body}: {}", stderr(&o));
-        assert!(stderr(&o).contains(want), "{body}: want {want:?}, got {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(want),
+            "{body}: want {want:?}, got {}",
+            stderr(&o)
+        );
         assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     }
     // A shard out of range; an output directory that is someone else's.
     let file = smoke_with(&d, "");
-    let o = edgelearn(&["regress", "run", s(&file), "--shard", "4/3", "--out", s(&d.join("o"))]);
+    let o = edgelearn(&[
+        "regress",
+        "run",
+        s(&file),
+        "--shard",
+        "4/3",
+        "--out",
+        s(&d.join("o")),
+    ]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("write I/N"), "{}", stderr(&o));
     let theirs = d.join("theirs");
@@ -289,8 +344,15 @@ fn bad_regression_files_are_refused_naming_the_job_and_key() {
     std::fs::write(theirs.join("notes.txt"), "mine").unwrap();
     let o = edgelearn(&["regress", "run", s(&file), "--out", s(&theirs)]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("not a `regress run` output"), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(theirs.join("notes.txt")).unwrap(), "mine");
+    assert!(
+        stderr(&o).contains("not a `regress run` output"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(theirs.join("notes.txt")).unwrap(),
+        "mine"
+    );
     let o = edgelearn(&["regress", "merge", s(&theirs)]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("summary.json"), "{}", stderr(&o));
@@ -335,7 +397,9 @@ fn the_nightly_plan_is_valid_and_its_shards_cover_it() {
     assert_eq!(per.len(), 8, "{per:?}");
     let total: usize = per.values().sum();
     assert!(total > 300, "{total} jobs");
-    for k in ["block", "cnn", "core", "platform", "train", "finetune", "cli"] {
+    for k in [
+        "block", "cnn", "core", "platform", "train", "finetune", "cli",
+    ] {
         assert!(kinds.contains(k), "nightly has no `{k}` job");
     }
     // Its known-answer jobs pass as written (golden model and engine RTL), and so do its
@@ -343,20 +407,39 @@ fn the_nightly_plan_is_valid_and_its_shards_cover_it() {
     let d = tmp("regress", "nightly");
     let out = d.join("o");
     let o = edgelearn(&[
-        "regress", "run", "regress/nightly.toml", "--filter", "t-conv1d/", "--out", s(&out), "--quiet",
+        "regress",
+        "run",
+        "regress/nightly.toml",
+        "--filter",
+        "t-conv1d/",
+        "--out",
+        s(&out),
+        "--quiet",
     ]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let sum = json(&out.join("summary.json"));
     assert_eq!(sum["results"].as_array().unwrap().len(), 2);
     let out = d.join("refuse");
     let o = edgelearn(&[
-        "regress", "run", "regress/nightly.toml", "--filter", "refuse/", "--out", s(&out), "--quiet",
+        "regress",
+        "run",
+        "regress/nightly.toml",
+        "--filter",
+        "refuse/",
+        "--out",
+        s(&out),
+        "--quiet",
     ]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
 }
 
 /// MNIST's first `n` training images and first 50 test images.
-fn small_mnist(n: usize) -> (edgelearn_verif::datasets::ImageSet, edgelearn_verif::datasets::ImageSet) {
+fn small_mnist(
+    n: usize,
+) -> (
+    edgelearn_verif::datasets::ImageSet,
+    edgelearn_verif::datasets::ImageSet,
+) {
     let data = mnist::load(&root().join("data/mnist-10k")).unwrap();
     (data.train.truncated(n), data.test.truncated(50))
 }
@@ -380,7 +463,16 @@ fn training_resumes_mid_epoch_bit_exactly() {
         every: 25,
         save: &mut save,
     };
-    let (same, _) = train_with(&cfg, Mode::BitExact, &train, &test, 2, Some(ck), &mut |_| {}).unwrap();
+    let (same, _) = train_with(
+        &cfg,
+        Mode::BitExact,
+        &train,
+        &test,
+        2,
+        Some(ck),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(same.weights_sha256, whole.weights_sha256);
     // 4 within each epoch (25, 50, 75, 100) and one at each epoch's end.
     assert_eq!(states.len(), 10);
@@ -393,10 +485,27 @@ fn training_resumes_mid_epoch_bit_exactly() {
             every: 25,
             save: &mut ignore,
         };
-        let (r, _) = train_with(&cfg, Mode::BitExact, &train, &test, 2, Some(ck), &mut |_| {}).unwrap();
-        assert_eq!(r.weights_sha256, whole.weights_sha256, "from epoch {} image {}", st.epoch, st.done);
+        let (r, _) = train_with(
+            &cfg,
+            Mode::BitExact,
+            &train,
+            &test,
+            2,
+            Some(ck),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(
+            r.weights_sha256, whole.weights_sha256,
+            "from epoch {} image {}",
+            st.epoch, st.done
+        );
         for (a, b) in r.epochs.iter().zip(&whole.epochs) {
-            assert_eq!(a.train_accuracy, b.train_accuracy, "from epoch {} image {}", st.epoch, st.done);
+            assert_eq!(
+                a.train_accuracy, b.train_accuracy,
+                "from epoch {} image {}",
+                st.epoch, st.done
+            );
             assert_eq!(a.test_accuracy, b.test_accuracy);
         }
     }
@@ -409,7 +518,16 @@ fn training_resumes_mid_epoch_bit_exactly() {
         every: 0,
         save: &mut ignore,
     };
-    let e = train_with(&other, Mode::BitExact, &train, &test, 2, Some(ck), &mut |_| {}).unwrap_err();
+    let e = train_with(
+        &other,
+        Mode::BitExact,
+        &train,
+        &test,
+        2,
+        Some(ck),
+        &mut |_| {},
+    )
+    .unwrap_err();
     assert!(e.0.contains("another run"), "{e}");
 }
 
@@ -418,8 +536,16 @@ fn a_killed_training_run_resumes_from_its_checkpoint() {
     let d = tmp("regress", "ckpt");
     let ck = d.join("train.ckpt");
     let base = [
-        "train", "--config", "configs/mnist.toml", "--data", "data/mnist-10k", "--images", "3000",
-        "--test-images", "20", "--quiet",
+        "train",
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "3000",
+        "--test-images",
+        "20",
+        "--quiet",
     ];
     let o = edgelearn(&base);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -433,13 +559,17 @@ fn a_killed_training_run_resumes_from_its_checkpoint() {
     // Start it, and kill it once it has written a checkpoint.
     let mut args: Vec<&str> = base.to_vec();
     args.extend(["--checkpoint", s(&ck), "--checkpoint-every", "100"]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_edgelearn"))
-        .current_dir(root())
-        .args(&args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = std::process::Command::new(
+        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
+    )
+    .current_dir(root())
+    .args(&args)
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     let t = std::time::Instant::now();
     while !ck.exists() && t.elapsed().as_secs() < 60 {
         std::thread::sleep(std::time::Duration::from_millis(2));
@@ -459,5 +589,9 @@ fn a_killed_training_run_resumes_from_its_checkpoint() {
     other.extend(["--seed", "7"]);
     let o = edgelearn(&other);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("belongs to another run"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("belongs to another run"),
+        "{}",
+        stderr(&o)
+    );
 }

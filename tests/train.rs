@@ -6,10 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn edgelearn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
-        .args(args)
-        .output()
-        .expect("run edgelearn")
+    Command::new(
+        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
+    )
+    .args(args)
+    .output()
+    .expect("run edgelearn")
 }
 
 fn root() -> PathBuf {

@@ -6,14 +6,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn edgelearn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
-        .args(args)
-        .env(
-            "EDGELEARN_WORK_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-        )
-        .output()
-        .expect("run edgelearn")
+    Command::new(
+        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
+    )
+    .args(args)
+    .env(
+        "EDGELEARN_WORK_DIR",
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+    )
+    .output()
+    .expect("run edgelearn")
 }
 
 fn ok(args: &[&str]) -> String {

@@ -84,7 +84,10 @@ fn load_plan(file: &Path, timings: Option<&Path>) -> anyhow::Result<Plan> {
             }
         }
         if seconds.is_empty() {
-            bail!("{} holds no job times (a regress summary.json)", t.display());
+            bail!(
+                "{} holds no job times (a regress summary.json)",
+                t.display()
+            );
         }
         for job in &mut plan.jobs {
             if let Some(&s) = seconds.get(&job.id) {
@@ -116,15 +119,27 @@ fn select<'a>(plan: &'a Plan, shard: Shard, filter: Option<&str>) -> Vec<&'a Job
 fn slug(id: &str) -> String {
     let safe: String = id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(80)
         .collect();
-    format!("{safe}-{}", &hex::encode(Sha256::digest(id.as_bytes()))[..8])
+    format!(
+        "{safe}-{}",
+        &hex::encode(Sha256::digest(id.as_bytes()))[..8]
+    )
 }
 
 /// Shell-style quoting for the log.
 fn quote(a: &str) -> String {
-    if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c)) {
+    if !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
         a.to_string()
     } else {
         format!("'{}'", a.replace('\'', "'\\''"))
@@ -219,7 +234,11 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
         filter: a.filter.clone(),
     };
     let write_summary = |s: &mut Summary, done: &BTreeMap<String, JobResult>| {
-        s.results = s.planned.iter().filter_map(|id| done.get(id).cloned()).collect();
+        s.results = s
+            .planned
+            .iter()
+            .filter_map(|id| done.get(id).cloned())
+            .collect();
         s.seconds = t0.elapsed().as_secs_f64();
         write_atomic(
             &out.join("summary.json"),
@@ -282,7 +301,12 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
         let names = |r: &BTreeSet<String>| {
             let v: Vec<&str> = r.iter().map(String::as_str).take(3).collect();
             let more = r.len().saturating_sub(3);
-            v.join(", ") + &if more > 0 { format!(" +{more}") } else { String::new() }
+            v.join(", ")
+                + &if more > 0 {
+                    format!(" +{more}")
+                } else {
+                    String::new()
+                }
         };
         loop {
             match rx.recv_timeout(Duration::from_millis(500)) {
@@ -387,7 +411,8 @@ impl JobContext<'_> {
     fn run(&self, job: &Job, fingerprint: String) -> anyhow::Result<JobResult> {
         let rel = Path::new("jobs").join(slug(&job.id));
         let dir = self.out.join(&rel);
-        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
         // Reports of an earlier, interrupted attempt must not be read as this one's
         // (checkpoints stay: they are how a long job resumes).
         for c in &job.checks {
@@ -395,8 +420,8 @@ impl JobContext<'_> {
         }
         let _ = std::fs::remove_file(dir.join(REPORT));
         let log_path = dir.join("log.txt");
-        let mut log =
-            File::create(&log_path).with_context(|| format!("cannot write {}", log_path.display()))?;
+        let mut log = File::create(&log_path)
+            .with_context(|| format!("cannot write {}", log_path.display()))?;
         let t = Instant::now();
         let dir_s = dir.to_string_lossy().into_owned();
         let mut result = JobResult {
@@ -423,7 +448,10 @@ impl JobContext<'_> {
             log.flush()?;
             let ended = self.spawn(&args, &log, deadline)?;
             let want = if last { job.expect.exit_code() } else { 0 };
-            let what = format!("`edgelearn {}`", args.iter().take(2).cloned().collect::<Vec<_>>().join(" "));
+            let what = format!(
+                "`edgelearn {}`",
+                args.iter().take(2).cloned().collect::<Vec<_>>().join(" ")
+            );
             match ended {
                 Ended::Exit(code) => {
                     writeln!(log, "[exit {code}]")?;
@@ -448,13 +476,21 @@ impl JobContext<'_> {
                 Ended::Signal(s) => {
                     writeln!(log, "[killed by signal {s}]")?;
                     result.verdict = Verdict::Error;
-                    result.message = format!("{what} was killed by signal {s}: {}", last_message(&log_path));
+                    result.message = format!(
+                        "{what} was killed by signal {s}: {}",
+                        last_message(&log_path)
+                    );
                     break;
                 }
                 Ended::TimedOut => {
-                    writeln!(log, "[stopped after the job's timeout of {} s]", job.timeout)?;
+                    writeln!(
+                        log,
+                        "[stopped after the job's timeout of {} s]",
+                        job.timeout
+                    )?;
                     result.verdict = Verdict::Error;
-                    result.message = format!("{what} timed out (the job's timeout is {} s)", job.timeout);
+                    result.message =
+                        format!("{what} timed out (the job's timeout is {} s)", job.timeout);
                     break;
                 }
             }
@@ -462,16 +498,27 @@ impl JobContext<'_> {
         if result.verdict == Verdict::Pass && job.expect == Expect::Pass {
             let read = |f: &str| -> Result<serde_json::Value, String> {
                 let p = dir.join(f);
-                let text = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {f}: {e}"))?;
+                let text =
+                    std::fs::read_to_string(&p).map_err(|e| format!("cannot read {f}: {e}"))?;
                 serde_json::from_str(&text).map_err(|e| format!("{f} is not JSON: {e}"))
             };
-            result.checks = job.checks.iter().map(|c| report::evaluate(c, &read)).collect();
+            result.checks = job
+                .checks
+                .iter()
+                .map(|c| report::evaluate(c, &read))
+                .collect();
             if let Some(bad) = result.checks.iter().find(|c| !c.ok) {
                 result.verdict = Verdict::Fail;
                 result.message = format!("check {} failed: got {}", bad.check, bad.got);
             }
             for c in &result.checks {
-                writeln!(log, "[check {}: {} (got {})]", c.check, if c.ok { "ok" } else { "FAILED" }, c.got)?;
+                writeln!(
+                    log,
+                    "[check {}: {} (got {})]",
+                    c.check,
+                    if c.ok { "ok" } else { "FAILED" },
+                    c.got
+                )?;
             }
         }
         if result.verdict == Verdict::Pass {
@@ -584,7 +631,13 @@ fn list(
         if shard.is_some_and(|x| x.index != s + 1) {
             continue;
         }
-        println!("{:<56} {:<9} {:>9.1} {:>6}", j.id, j.kind, j.cost, format!("{}/{count}", s + 1));
+        println!(
+            "{:<56} {:<9} {:>9.1} {:>6}",
+            j.id,
+            j.kind,
+            j.cost,
+            format!("{}/{count}", s + 1)
+        );
         if commands {
             for step in &j.steps {
                 let shown: Vec<String> = step.iter().map(|a| quote(a)).collect();
@@ -593,9 +646,18 @@ fn list(
         }
     }
     for (i, (n, c)) in load.iter().enumerate() {
-        eprintln!("shard {}/{count}: {n} jobs, about {}", i + 1, report::duration(*c));
+        eprintln!(
+            "shard {}/{count}: {n} jobs, about {}",
+            i + 1,
+            report::duration(*c)
+        );
     }
-    eprintln!("{} jobs in `{}`, plan {}", plan.jobs.len(), plan.name, &plan.digest()[..12]);
+    eprintln!(
+        "{} jobs in `{}`, plan {}",
+        plan.jobs.len(),
+        plan.name,
+        &plan.digest()[..12]
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -604,7 +666,11 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>, force: bool) -> anyhow::Result<Ex
     for d in dirs {
         let p = d.join("summary.json");
         let text = std::fs::read_to_string(&p).with_context(|| {
-            format!("cannot read {} (is {} a `regress run` output?)", p.display(), d.display())
+            format!(
+                "cannot read {} (is {} a `regress run` output?)",
+                p.display(),
+                d.display()
+            )
         })?;
         let mut s: Summary = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a regress summary", p.display()))?;
@@ -632,9 +698,7 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>, force: bool) -> anyhow::Result<Ex
         }
         std::fs::create_dir_all(o).with_context(|| format!("cannot create {}", o.display()))?;
         let abs = std::path::absolute(o)?;
-        let xml = report::junit(&m.regress, &m.results, &|r| {
-            log_tail(&abs, r)
-        });
+        let xml = report::junit(&m.regress, &m.results, &|r| log_tail(&abs, r));
         write_atomic(&o.join("junit.xml"), &xml)?;
         write_atomic(
             &o.join("summary.json"),

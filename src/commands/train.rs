@@ -117,7 +117,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read the checkpoint {}", p.display()))?;
             let state: TrainState = serde_json::from_str(&text).with_context(|| {
-                format!("{} is not a training checkpoint (truncated or another file)", p.display())
+                format!(
+                    "{} is not a training checkpoint (truncated or another file)",
+                    p.display()
+                )
             })?;
             eprintln!(
                 "resuming from {}: epoch {}, {} images done",

@@ -25,13 +25,17 @@ pub fn s(p: &Path) -> &str {
 
 /// `edgelearn ARGS`, run from the repository root.
 pub fn edgelearn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_edgelearn"))
-        .current_dir(root())
-        .env(
-            "EDGELEARN_WORK_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-        )
-        .args(args)
-        .output()
-        .expect("run edgelearn")
+    Command::new(
+        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
+    )
+    .current_dir(root())
+    .env(
+        "EDGELEARN_WORK_DIR",
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+    )
+    .args(args)
+    .output()
+    .expect("run edgelearn")
 }

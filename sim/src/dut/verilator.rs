@@ -282,6 +282,26 @@ fn parallelism() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
+/// An exclusive advisory lock on `path` (created), held until the file is dropped.
+fn build_lock(path: &Path) -> Result<std::fs::File> {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns; blocks until the lock is free.
+        let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+        if r != 0 {
+            return Err(Error::io(path, std::io::Error::last_os_error()));
+        }
+    }
+    Ok(f)
+}
+
 /// Publish the directory `tmp` as `dir` (atomic rename); if another process won, use its.
 fn publish(tmp: &Path, dir: &Path) {
     if std::fs::rename(tmp, dir).is_err() {
@@ -414,6 +434,17 @@ pub fn build(
             library: std::path::absolute(&lib).map_err(|e| Error::io(&lib, e))?,
             cached: true,
             seconds: 0.0,
+        });
+    }
+    // Processes that need the same model at once (regression jobs, test binaries) wait for
+    // the first to build it instead of building it again each.
+    std::fs::create_dir_all(&base).map_err(|e| Error::io(&base, e))?;
+    let _lock = build_lock(&base.join(format!("{name}-{}.lock", &key[..16])))?;
+    if lib.is_file() {
+        return Ok(BuildInfo {
+            library: std::path::absolute(&lib).map_err(|e| Error::io(&lib, e))?,
+            cached: true,
+            seconds: t.elapsed().as_secs_f64(),
         });
     }
     let vroot = verilator_root()?;

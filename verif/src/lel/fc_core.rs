@@ -102,7 +102,11 @@ impl FcCore {
     /// its weights and the weight-update random numbers consumed so far.
     pub fn restore(&mut self, w: Vec<i32>, wu_position: u64) -> Result<(), String> {
         if w.len() != self.w.len() {
-            return Err(format!("{} weights, the core has {}", w.len(), self.w.len()));
+            return Err(format!(
+                "{} weights, the core has {}",
+                w.len(),
+                self.w.len()
+            ));
         }
         let b = self.p.weight_bits;
         if let Some(v) = w.iter().find(|&&v| sat_sym(v as i64, b) != v as i64) {

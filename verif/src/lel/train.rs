@@ -158,9 +158,19 @@ impl TrainState {
     /// be continued for more epochs).
     pub fn key(cfg: &PlatformConfig, train: &ImageSet, test: &ImageSet) -> String {
         let mut h = Sha256::new();
-        h.update(serde_json::to_string(cfg).expect("config serializes").as_bytes());
+        h.update(
+            serde_json::to_string(cfg)
+                .expect("config serializes")
+                .as_bytes(),
+        );
         for set in [train, test] {
-            h.update(format!("{}x{}x{}:{}", set.channels, set.height, set.width, set.len()));
+            h.update(format!(
+                "{}x{}x{}:{}",
+                set.channels,
+                set.height,
+                set.width,
+                set.len()
+            ));
             h.update(&set.pixels);
             h.update(&set.labels);
         }
@@ -246,7 +256,9 @@ pub fn train_with(
             unreachable!("bit-exact checked above")
         };
         if state.weights.len() != cores || state.wu_position.len() != cores {
-            return Err(BuildError("the checkpoint has another number of FC cores".into()));
+            return Err(BuildError(
+                "the checkpoint has another number of FC cores".into(),
+            ));
         }
         for (x, core) in n.cores.iter_mut().enumerate() {
             core.restore(state.weights[x].clone(), state.wu_position[x])
@@ -258,22 +270,23 @@ pub fn train_with(
             orders.next_epoch();
         }
     }
-    let snapshot = |model: &Model, epoch, done, right: &[usize], seconds, reports: &[EpochReport]| {
-        let Model::Int(n) = model else {
-            unreachable!("bit-exact checked above")
+    let snapshot =
+        |model: &Model, epoch, done, right: &[usize], seconds, reports: &[EpochReport]| {
+            let Model::Int(n) = model else {
+                unreachable!("bit-exact checked above")
+            };
+            TrainState {
+                format: TrainState::FORMAT,
+                key: key.clone(),
+                epoch,
+                done,
+                right: right.to_vec(),
+                seconds,
+                reports: reports.to_vec(),
+                weights: n.cores.iter().map(|c| c.w.clone()).collect(),
+                wu_position: n.cores.iter().map(|c| c.wu_position()).collect(),
+            }
         };
-        TrainState {
-            format: TrainState::FORMAT,
-            key: key.clone(),
-            epoch,
-            done,
-            right: right.to_vec(),
-            seconds,
-            reports: reports.to_vec(),
-            weights: n.cores.iter().map(|c| c.w.clone()).collect(),
-            wu_position: n.cores.iter().map(|c| c.wu_position()).collect(),
-        }
-    };
     for epoch in start.0..=epochs {
         let order = orders.next_epoch().to_vec();
         progress(Progress::EpochStart {
@@ -295,7 +308,10 @@ pub fn train_with(
             if done % 64 == 63 {
                 progress(Progress::Trained { done: done + 1 });
             }
-            if let Some(c) = ck.as_mut().filter(|c| c.every > 0 && (done + 1) % c.every == 0) {
+            if let Some(c) = ck
+                .as_mut()
+                .filter(|c| c.every > 0 && (done + 1) % c.every == 0)
+            {
                 if done + 1 < order.len() {
                     let s = before + t.elapsed().as_secs_f64();
                     (c.save)(&snapshot(&model, epoch, done + 1, &right, s, &reports))
@@ -330,8 +346,15 @@ pub fn train_with(
         progress(Progress::EpochEnd(report.clone()));
         reports.push(report);
         if let Some(c) = ck.as_mut() {
-            (c.save)(&snapshot(&model, epoch + 1, 0, &vec![0; cores], 0.0, &reports))
-                .map_err(BuildError)?;
+            (c.save)(&snapshot(
+                &model,
+                epoch + 1,
+                0,
+                &vec![0; cores],
+                0.0,
+                &reports,
+            ))
+            .map_err(BuildError)?;
         }
     }
     let (sha, trained) = match model {

@@ -167,7 +167,8 @@ impl Plan {
 
     /// Parse `text` (named `file`, relative paths against `dir`).
     pub fn parse(text: &str, file: &Path, dir: &Path) -> Result<Plan> {
-        let top: Table = toml::from_str(text).map_err(|e| PlanError(e.to_string().trim().into()))?;
+        let top: Table =
+            toml::from_str(text).map_err(|e| PlanError(e.to_string().trim().into()))?;
         for k in top.keys() {
             if k != "regress" && k != "job" {
                 return Err(PlanError(format!(
@@ -189,7 +190,10 @@ impl Plan {
             return Err(PlanError("[regress]: `timeout` must be positive".into()));
         }
         let root = dir.join(&root_rel).canonicalize().map_err(|e| {
-            PlanError(format!("[regress]: `root` {root_rel} (from {}): {e}", dir.display()))
+            PlanError(format!(
+                "[regress]: `root` {root_rel} (from {}): {e}",
+                dir.display()
+            ))
         })?;
         if !root.is_dir() {
             return Err(PlanError(format!(
@@ -199,7 +203,11 @@ impl Plan {
         }
         let entries = match top.get("job") {
             Some(Value::Array(a)) => a.clone(),
-            Some(_) => return Err(PlanError("`job` must be an array of tables (`[[job]]`)".into())),
+            Some(_) => {
+                return Err(PlanError(
+                    "`job` must be an array of tables (`[[job]]`)".into(),
+                ))
+            }
             None => vec![],
         };
         let mut jobs = vec![];
@@ -336,18 +344,26 @@ fn expand(t: &Table, index: usize) -> Result<Vec<Table>> {
     let matrix = match base.remove("matrix") {
         None => return Ok(vec![base]),
         Some(Value::Table(m)) => m,
-        Some(_) => return Err(PlanError(format!("{label}: `matrix` must be a table of arrays"))),
+        Some(_) => {
+            return Err(PlanError(format!(
+                "{label}: `matrix` must be a table of arrays"
+            )))
+        }
     };
     let mut out = vec![base];
     for (key, values) in &matrix {
         let Value::Array(values) = values else {
-            return Err(PlanError(format!("{label}: `matrix.{key}` must be an array")));
+            return Err(PlanError(format!(
+                "{label}: `matrix.{key}` must be an array"
+            )));
         };
         if values.is_empty() {
             return Err(PlanError(format!("{label}: `matrix.{key}` is empty")));
         }
         if matches!(key.as_str(), "name" | "kind" | "matrix") {
-            return Err(PlanError(format!("{label}: `{key}` cannot be a matrix key")));
+            return Err(PlanError(format!(
+                "{label}: `{key}` cannot be a matrix key"
+            )));
         }
         let mut next = vec![];
         for t in &out {
@@ -358,10 +374,17 @@ fn expand(t: &Table, index: usize) -> Result<Vec<Table>> {
                         "{label}: `{key}` is both a key of the job and of its matrix"
                     )));
                 }
-                let name = t.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+                let name = t
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 if !name.contains(&format!("{{{key}}}")) {
                     let sep = if name.is_empty() { "" } else { "/" };
-                    t.insert("name".into(), Value::String(format!("{name}{sep}{}", plain(v))));
+                    t.insert(
+                        "name".into(),
+                        Value::String(format!("{name}{sep}{}", plain(v))),
+                    );
                 }
                 t.insert(key.clone(), v.clone());
                 next.push(t);
@@ -387,7 +410,9 @@ fn fill(template: &str, t: &Table) -> Result<String> {
     while let Some(a) = rest.find('{') {
         out.push_str(&rest[..a]);
         let Some(b) = rest[a..].find('}') else {
-            return Err(PlanError(format!("job `{template}`: unclosed `{{` in the name")));
+            return Err(PlanError(format!(
+                "job `{template}`: unclosed `{{` in the name"
+            )));
         };
         let key = &rest[a + 1..a + b];
         match t.get(key) {
@@ -422,7 +447,10 @@ fn path_arg(f: &mut Fields, key: &str, root: &Path) -> Result<Option<String>> {
     match f.string(key)? {
         None => Ok(None),
         Some(p) if root.join(&p).exists() => Ok(Some(p)),
-        Some(p) => Err(f.err(key, &format!("names {p}, which does not exist under {}", root.display()))),
+        Some(p) => Err(f.err(
+            key,
+            &format!("names {p}, which does not exist under {}", root.display()),
+        )),
     }
 }
 
@@ -456,37 +484,84 @@ const KIND_KEYS: &[(&str, &[&str])] = &[
     (
         "cnn",
         &[
-            "backend", "case", "index", "network", "checkpoint", "input", "bias", "flags",
-            "processors", "front_door", "output_sha256",
+            "backend",
+            "case",
+            "index",
+            "network",
+            "checkpoint",
+            "input",
+            "bias",
+            "flags",
+            "processors",
+            "front_door",
+            "output_sha256",
         ],
     ),
     (
         "core",
         &[
-            "core", "config", "data", "images", "backend", "check_golden", "infer", "input_gaps",
-            "backpressure", "traffic_seed",
+            "core",
+            "config",
+            "data",
+            "images",
+            "backend",
+            "check_golden",
+            "infer",
+            "input_gaps",
+            "backpressure",
+            "traffic_seed",
         ],
     ),
     (
         "platform",
         &[
-            "config", "data", "images", "test_images", "epochs", "seed", "backend",
-            "check_golden", "axi", "input_gaps", "backpressure", "traffic_seed",
-            "same_as_golden", "weights_sha256",
+            "config",
+            "data",
+            "images",
+            "test_images",
+            "epochs",
+            "seed",
+            "backend",
+            "check_golden",
+            "axi",
+            "input_gaps",
+            "backpressure",
+            "traffic_seed",
+            "same_as_golden",
+            "weights_sha256",
         ],
     ),
     (
         "train",
         &[
-            "config", "data", "images", "test_images", "epochs", "seed", "float",
-            "checkpoint_every", "weights_sha256",
+            "config",
+            "data",
+            "images",
+            "test_images",
+            "epochs",
+            "seed",
+            "float",
+            "checkpoint_every",
+            "weights_sha256",
         ],
     ),
     (
         "finetune",
         &[
-            "network", "checkpoint", "data", "new_class", "new_data", "epochs", "lr", "arith",
-            "rounding", "seed", "backend", "train_images", "test_images", "original_images",
+            "network",
+            "checkpoint",
+            "data",
+            "new_class",
+            "new_data",
+            "epochs",
+            "lr",
+            "arith",
+            "rounding",
+            "seed",
+            "backend",
+            "train_images",
+            "test_images",
+            "original_images",
         ],
     ),
     ("cli", &["args"]),
@@ -500,15 +575,26 @@ fn build(t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
     };
     let id = fill(&template, &t)?;
     if id.is_empty() || id.chars().any(|c| c.is_control()) {
-        return Err(PlanError(format!("job `{id}`: the name must be printable and not empty")));
+        return Err(PlanError(format!(
+            "job `{id}`: the name must be printable and not empty"
+        )));
     }
     let mut f = Fields::new(&format!("job `{id}`"), t);
     f.take("name");
     let kind = f.need_string("kind")?;
     // Unknown keys first: a misspelt key is named as such, not as the key it misses.
     if let Some((_, own)) = KIND_KEYS.iter().find(|(k, _)| *k == kind) {
-        if let Some(k) = f.t.keys().find(|k| !COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str())) {
-            return Err(f.err(k, &format!("is not a key of a `{kind}` job (its keys: {})", own.join(", "))));
+        if let Some(k) =
+            f.t.keys()
+                .find(|k| !COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str()))
+        {
+            return Err(f.err(
+                k,
+                &format!(
+                    "is not a key of a `{kind}` job (its keys: {})",
+                    own.join(", ")
+                ),
+            ));
         }
     }
     let expect = match f.string("expect")?.as_deref() {
@@ -561,13 +647,17 @@ fn build(t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
 
 fn parse_checks(id: &str, v: Value) -> Result<Vec<Check>> {
     let Value::Array(a) = v else {
-        return Err(PlanError(format!("job `{id}`: `checks` must be an array of tables")));
+        return Err(PlanError(format!(
+            "job `{id}`: `checks` must be an array of tables"
+        )));
     };
     a.into_iter()
         .enumerate()
         .map(|(i, v)| {
             let Value::Table(t) = v else {
-                return Err(PlanError(format!("job `{id}`: checks[{i}] must be a table")));
+                return Err(PlanError(format!(
+                    "job `{id}`: checks[{i}] must be a table"
+                )));
             };
             let mut f = Fields::new(&format!("job `{id}`, checks[{i}]"), t);
             let file = f.string("file")?.unwrap_or_else(|| REPORT.into());
@@ -621,12 +711,23 @@ fn block(f: &mut Fields) -> Result<(Vec<Vec<String>>, f64)> {
     let stim = f.one_of("stimulus", &["thesis", "random"], "thesis")?;
     let backend = f.one_of(
         "backend",
-        &["native", "icarus", "verilator", "verilator-bench", "netlist"],
+        &[
+            "native",
+            "icarus",
+            "verilator",
+            "verilator-bench",
+            "netlist",
+        ],
         "native",
     )?;
     let seed = f.int("seed")?.unwrap_or(1);
     let cycles = f.int("cycles")?;
-    let mut gen = vec!["stimulus".into(), block.clone(), "--kind".into(), stim.clone()];
+    let mut gen = vec![
+        "stimulus".into(),
+        block.clone(),
+        "--kind".into(),
+        stim.clone(),
+    ];
     opt(&mut gen, "--seed", Some(seed));
     opt(&mut gen, "--cycles", cycles);
     gen.extend(s(&["--out", &out("stimulus.csv"), "--force"]));
@@ -646,7 +747,10 @@ fn block(f: &mut Fields) -> Result<(Vec<Vec<String>>, f64)> {
         5_000.0
     };
     // The cores are ~50x the logic of a unit block.
-    let scale = if block.contains("core") || block.contains("platform") || block.starts_with("cnn_engine") {
+    let scale = if block.contains("core")
+        || block.contains("platform")
+        || block.starts_with("cnn_engine")
+    {
         50.0
     } else {
         1.0
@@ -676,8 +780,17 @@ fn cnn(
         let mut w = row[2].split(" + ");
         weights = at(w.next().unwrap_or(""));
         bias = w.next().map(at);
-        input = dir.join(case).join("input.npy").to_string_lossy().into_owned();
-        flags.extend(row.get(3).into_iter().flat_map(|x| x.split_whitespace()).map(String::from));
+        input = dir
+            .join(case)
+            .join("input.npy")
+            .to_string_lossy()
+            .into_owned();
+        flags.extend(
+            row.get(3)
+                .into_iter()
+                .flat_map(|x| x.split_whitespace())
+                .map(String::from),
+        );
         for k in ["network", "checkpoint", "input", "bias"] {
             if f.t.contains_key(k) {
                 return Err(f.err(k, "cannot be given with `case` (INDEX.tsv names it)"));
@@ -711,7 +824,12 @@ fn cnn(
             let key = case.clone().unwrap_or_default();
             match t.get(&key) {
                 Some(Value::String(h)) => checks.push(output_pin(h)),
-                Some(v) => return Err(f.err("output_sha256", &format!("`{key}` must be a string, not {v}"))),
+                Some(v) => {
+                    return Err(f.err(
+                        "output_sha256",
+                        &format!("`{key}` must be a string, not {v}"),
+                    ))
+                }
                 None => {
                     return Err(PlanError(format!(
                         "job `{id}`: `output_sha256` has no entry for case `{key}`"
@@ -720,7 +838,10 @@ fn cnn(
             }
         }
         Some(v) => {
-            return Err(f.err("output_sha256", &format!("must be a string or a table, not {v}")))
+            return Err(f.err(
+                "output_sha256",
+                &format!("must be a string or a table, not {v}"),
+            ))
         }
     }
     Ok((vec![args], if backend == "rtl" { 12.0 } else { 1.5 }))
@@ -768,7 +889,11 @@ fn core(f: &mut Fields, root: &Path) -> Result<(Vec<Vec<String>>, f64)> {
     args.extend(["--images".into(), images.to_string()]);
     let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
     args.extend(["--backend".into(), backend.clone()]);
-    if !f.t.get("check_golden").is_some_and(|v| v.as_bool() == Some(false)) {
+    if !f
+        .t
+        .get("check_golden")
+        .is_some_and(|v| v.as_bool() == Some(false))
+    {
         args.push("--check-golden".into());
     }
     f.take("check_golden");
@@ -796,7 +921,11 @@ fn platform(
     args.extend(common.iter().cloned());
     let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
     args.extend(["--backend".into(), backend]);
-    if !f.t.get("check_golden").is_some_and(|v| v.as_bool() == Some(false)) {
+    if !f
+        .t
+        .get("check_golden")
+        .is_some_and(|v| v.as_bool() == Some(false))
+    {
         args.push("--check-golden".into());
     }
     f.take("check_golden");

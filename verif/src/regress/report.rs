@@ -246,7 +246,10 @@ pub fn merge(summaries: &[Summary]) -> Result<Merged, String> {
     let mut planned = BTreeSet::new();
     for s in summaries {
         if s.format != FORMAT {
-            return Err(format!("summary format {} (this edgelearn reads {FORMAT})", s.format));
+            return Err(format!(
+                "summary format {} (this edgelearn reads {FORMAT})",
+                s.format
+            ));
         }
         if s.plan_sha256 != first.plan_sha256 || s.all_jobs != first.all_jobs {
             return Err(format!(
@@ -342,11 +345,7 @@ fn secs(x: f64) -> String {
 /// JUnit XML (the schema Jenkins, GitHub and GitLab read): one `<testsuite>` per job kind,
 /// one `<testcase>` per job, `<failure>` for a failed verification and `<error>` for a job
 /// that could not run, the tail of its log in `<system-out>`. `log_tail` gives that text.
-pub fn junit(
-    name: &str,
-    results: &[JobResult],
-    log_tail: &dyn Fn(&JobResult) -> String,
-) -> String {
+pub fn junit(name: &str, results: &[JobResult], log_tail: &dyn Fn(&JobResult) -> String) -> String {
     let mut kinds: BTreeMap<&str, Vec<&JobResult>> = BTreeMap::new();
     for r in results {
         kinds.entry(r.kind.as_str()).or_default().push(r);
@@ -467,9 +466,19 @@ pub fn markdown(m: &Merged) -> String {
     );
     o += "| shard | jobs | wall time | host |\n|---|---:|---:|---|\n";
     for s in &m.shards {
-        o += &format!("| {} | {} | {} | {} |\n", s.shard, s.jobs, duration(s.seconds), s.host);
+        o += &format!(
+            "| {} | {} | {} | {} |\n",
+            s.shard,
+            s.jobs,
+            duration(s.seconds),
+            s.host
+        );
     }
-    let bad: Vec<&JobResult> = m.results.iter().filter(|r| r.verdict != Verdict::Pass).collect();
+    let bad: Vec<&JobResult> = m
+        .results
+        .iter()
+        .filter(|r| r.verdict != Verdict::Pass)
+        .collect();
     if !bad.is_empty() {
         o += "\n## Failures\n\n| job | verdict | why | log |\n|---|---|---|---|\n";
         for r in &bad {
@@ -486,7 +495,10 @@ pub fn markdown(m: &Merged) -> String {
     slow.sort_by(|a, b| b.seconds.total_cmp(&a.seconds).then(a.id.cmp(&b.id)));
     o += "\n## Slowest jobs\n\n| job | seconds | estimate | shard |\n|---|---:|---:|---:|\n";
     for r in slow.iter().take(10) {
-        o += &format!("| `{}` | {:.1} | {:.1} | {} |\n", r.id, r.seconds, r.cost, r.shard);
+        o += &format!(
+            "| `{}` | {:.1} | {:.1} | {} |\n",
+            r.id, r.seconds, r.cost, r.shard
+        );
     }
     o += "\n## All jobs\n\n| job | kind | verdict | seconds | shard | message |\n|---|---|---|---:|---:|---|\n";
     for r in &m.results {

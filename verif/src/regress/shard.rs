@@ -29,7 +29,11 @@ impl FromStr for Shard {
     type Err = PlanError;
 
     fn from_str(s: &str) -> Result<Shard, PlanError> {
-        let bad = || PlanError(format!("shard `{s}`: write I/N with 1 <= I <= N (e.g. 2/3)"));
+        let bad = || {
+            PlanError(format!(
+                "shard `{s}`: write I/N with 1 <= I <= N (e.g. 2/3)"
+            ))
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let (index, count) = (
             i.trim().parse::<usize>().map_err(|_| bad())?,
@@ -68,7 +72,10 @@ mod tests {
 
     #[test]
     fn shard_syntax() {
-        assert_eq!("2/3".parse::<Shard>().unwrap(), Shard { index: 2, count: 3 });
+        assert_eq!(
+            "2/3".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 3 }
+        );
         for bad in ["0/3", "4/3", "3", "a/b", "1/0", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
