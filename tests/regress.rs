@@ -151,6 +151,28 @@ fn run_shard(file: &Path, shard: Option<&str>, out: &Path) -> Output {
     edgelearn(&args)
 }
 
+/// Run a Slurm recipe script as Slurm would (`bash SCRIPT ARGS` with the task's
+/// environment), with this build of edgelearn.
+fn slurm(script: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let exe = std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into());
+    let mut c = std::process::Command::new("bash");
+    c.arg(script)
+        .args(args)
+        .current_dir(root())
+        .env("EDGELEARN", exe)
+        .env("SLURM_CPUS_PER_TASK", "2")
+        .env(
+            "EDGELEARN_WORK_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+        );
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run bash")
+}
+
 #[test]
 fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     let d = tmp("regress", "shards");
@@ -181,12 +203,18 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     assert!(msg.contains("d82f290cdd9e01ad"), "{msg}");
     assert!(all.join(bad["log"].as_str().unwrap()).is_file());
 
-    // Three shards: disjoint, together the whole list; only the one with the bad job fails.
+    // Three shards, each run by the Slurm recipe as array task I of 3: disjoint, together
+    // the whole list; only the one with the bad job fails.
+    let slurm_out = d.join("slurm");
     let mut planned = BTreeSet::new();
     let mut dirs = vec![];
     for i in 1..=3 {
-        let out = d.join(format!("shard-{i}"));
-        let o = run_shard(&file, Some(&format!("{i}/3")), &out);
+        let out = slurm_out.join(format!("shard-{i}"));
+        let o = slurm(
+            "regress/slurm/shard.sbatch",
+            &["3"],
+            &[("SLURM_ARRAY_TASK_ID", &i.to_string()), ("REGRESS", s(&file)), ("OUT", s(&slurm_out))],
+        );
         let sum = json(&out.join("summary.json"));
         let ids: Vec<String> = sum["planned"]
             .as_array()
@@ -209,11 +237,9 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     }
     assert_eq!(planned, want.keys().cloned().collect::<BTreeSet<_>>());
 
-    let merged = d.join("merged");
-    let mut args = vec!["regress", "merge"];
-    args.extend(dirs.iter().map(|p| s(p)));
-    args.extend(["--out", s(&merged)]);
-    let o = edgelearn(&args);
+    // The recipe's merge job.
+    let merged = slurm_out.join("merged");
+    let o = slurm("regress/slurm/merge.sbatch", &[], &[("OUT", s(&slurm_out))]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(
         stdout(&o).contains("22 jobs, 21 passed, 1 failed, 0 errors"),
@@ -260,6 +286,9 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
         .filter(|r| r["resumed"] == false)
         .collect();
     assert_eq!(fresh.len(), 1);
+    let mut args = vec!["regress", "merge"];
+    args.extend(dirs.iter().map(|p| s(p)));
+    args.extend(["--out", s(&merged)]);
     let o = edgelearn(&args.iter().copied().chain(["--force"]).collect::<Vec<_>>());
     assert_eq!(code(&o), 1);
     assert_eq!(verdicts(&json(&merged.join("summary.json"))), want);

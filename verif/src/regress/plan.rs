@@ -985,7 +985,7 @@ fn train(f: &mut Fields, root: &Path, checks: &mut Vec<Check>) -> Result<(Vec<Ve
     if let Some(h) = f.string("weights_sha256")? {
         checks.push(weights_pin(&h));
     }
-    Ok((vec![args], 2.0 + (images * epochs) as f64 * 0.01))
+    Ok((vec![args], 2.0 + (images * epochs) as f64 * 0.0005))
 }
 
 /// `cnn finetune` with its report.
