@@ -832,7 +832,7 @@ pub enum RegressCommand {
         /// Discard the results of an earlier run in DIR instead of resuming it.
         #[arg(long)]
         fresh: bool,
-        /// No progress bar.
+        /// No progress bar: one line per finished job instead (for CI and cluster logs).
         #[arg(long)]
         quiet: bool,
     },

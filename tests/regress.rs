@@ -213,7 +213,11 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
         let o = slurm(
             "regress/slurm/shard.sbatch",
             &["3"],
-            &[("SLURM_ARRAY_TASK_ID", &i.to_string()), ("REGRESS", s(&file)), ("OUT", s(&slurm_out))],
+            &[
+                ("SLURM_ARRAY_TASK_ID", &i.to_string()),
+                ("REGRESS", s(&file)),
+                ("OUT", s(&slurm_out)),
+            ],
         );
         let sum = json(&out.join("summary.json"));
         let ids: Vec<String> = sum["planned"]

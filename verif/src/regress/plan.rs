@@ -298,6 +298,14 @@ impl Fields {
         }
     }
 
+    fn flag_or(&mut self, key: &str, default: bool) -> Result<bool> {
+        Ok(if self.t.contains_key(key) {
+            self.flag(key)?
+        } else {
+            default
+        })
+    }
+
     fn strings(&mut self, key: &str) -> Result<Vec<String>> {
         match self.t.remove(key) {
             None => Ok(vec![]),
@@ -889,14 +897,9 @@ fn core(f: &mut Fields, root: &Path) -> Result<(Vec<Vec<String>>, f64)> {
     args.extend(["--images".into(), images.to_string()]);
     let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
     args.extend(["--backend".into(), backend.clone()]);
-    if !f
-        .t
-        .get("check_golden")
-        .is_some_and(|v| v.as_bool() == Some(false))
-    {
+    if f.flag_or("check_golden", true)? {
         args.push("--check-golden".into());
     }
-    f.take("check_golden");
     if f.flag("infer")? {
         args.push("--infer".into());
     }
@@ -921,14 +924,9 @@ fn platform(
     args.extend(common.iter().cloned());
     let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
     args.extend(["--backend".into(), backend]);
-    if !f
-        .t
-        .get("check_golden")
-        .is_some_and(|v| v.as_bool() == Some(false))
-    {
+    if f.flag_or("check_golden", true)? {
         args.push("--check-golden".into());
     }
-    f.take("check_golden");
     if f.flag("axi")? {
         args.push("--axi".into());
     }
