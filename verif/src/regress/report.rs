@@ -518,3 +518,148 @@ pub fn markdown(m: &Merged) -> String {
 fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(pointer: &str, rule: Rule) -> Check {
+        Check {
+            file: "r.json".into(),
+            pointer: pointer.into(),
+            rule,
+        }
+    }
+
+    fn result(id: &str, verdict: Verdict, message: &str) -> JobResult {
+        JobResult {
+            id: id.into(),
+            kind: "cli".into(),
+            verdict,
+            expected: Expect::Pass,
+            exit_code: Some(1),
+            message: message.into(),
+            seconds: 1.5,
+            cost: 2.0,
+            shard: 1,
+            log: "jobs/x/log.txt".into(),
+            checks: vec![],
+            fingerprint: String::new(),
+            resumed: false,
+        }
+    }
+
+    #[test]
+    fn rules() {
+        let doc = json!({"a": 1, "b": [1, 2], "s": "x", "f": 0.5, "g": {"s": "x"}});
+        let read = |f: &str| -> Result<Json, String> {
+            match f {
+                "r.json" | "g.json" => Ok(doc.clone()),
+                _ => Err(format!("cannot read {f}")),
+            }
+        };
+        let ok = |c: Check| evaluate(&c, &read).ok;
+        // TOML's 1.0 equals JSON's 1.
+        assert!(ok(check("/a", Rule::Equals(json!(1.0)))));
+        assert!(!ok(check("/a", Rule::Equals(json!(2)))));
+        assert!(ok(check("/f", Rule::Min(0.5))) && !ok(check("/f", Rule::Min(0.51))));
+        assert!(ok(check("/f", Rule::Max(0.5))) && !ok(check("/f", Rule::Max(0.49))));
+        assert!(!ok(check("/s", Rule::Min(0.0))), "a string is not a number");
+        assert!(ok(check("/b", Rule::Sha256(json_sha256(&json!([1, 2]))))));
+        let same = |p: &str| Rule::SameAs {
+            file: "g.json".into(),
+            pointer: p.into(),
+        };
+        assert!(ok(check("/s", same("/g/s"))) && !ok(check("/a", same("/g/s"))));
+        let missing = evaluate(&check("/nope", Rule::Min(0.0)), &read);
+        assert!(
+            !missing.ok && missing.got.contains("has no `/nope`"),
+            "{missing:?}"
+        );
+        let c = Check {
+            file: "gone.json".into(),
+            ..check("/a", Rule::Min(0.0))
+        };
+        assert!(evaluate(&c, &read).got.contains("cannot read gone.json"));
+    }
+
+    #[test]
+    fn junit_escapes_names_messages_and_control_characters() {
+        let rs = vec![
+            result(
+                "a<b>&\"c\"",
+                Verdict::Fail,
+                "got <1> & \u{1b}[31mred\u{1b}[0m",
+            ),
+            result("ok", Verdict::Pass, ""),
+            result("gone", Verdict::Error, "not run"),
+        ];
+        let xml = junit("n&m", &rs, &|_| "tail \u{7} with a bell".into());
+        let mut reader = quick_xml::Reader::from_str(&xml);
+        let mut names = vec![];
+        loop {
+            match reader.read_event().expect("well-formed XML") {
+                quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
+                    if e.name().as_ref() == "testcase" =>
+                {
+                    let a = e.try_get_attribute("name").unwrap().unwrap();
+                    names.push(
+                        a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
+                            .unwrap()
+                            .into_owned(),
+                    );
+                }
+                quick_xml::events::Event::Eof => break,
+                _ => {}
+            }
+        }
+        assert_eq!(names, vec!["a<b>&\"c\"", "ok", "gone"]);
+        assert!(xml.contains("<failure") && xml.contains("<error") && !xml.contains('\u{1b}'));
+        assert!(
+            xml.contains(r#"tests="3" failures="1" errors="1""#),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn merge_names_missing_shards_and_refuses_mixed_plans() {
+        let summary = |index: usize, planned: &[&str], results: Vec<JobResult>| Summary {
+            format: FORMAT,
+            regress: "r".into(),
+            file: "r.toml".into(),
+            plan_sha256: "p".repeat(64),
+            shard: Shard { index, count: 3 },
+            all_jobs: ["a", "b", "c"].iter().map(|s| s.to_string()).collect(),
+            planned: planned.iter().map(|s| s.to_string()).collect(),
+            results,
+            seconds: 1.0,
+            host: "h".into(),
+            filter: None,
+        };
+        let s1 = summary(1, &["a"], vec![result("a", Verdict::Pass, "")]);
+        // Shard 2 planned b but was stopped before it finished; shard 3 never reported.
+        let s2 = summary(2, &["b"], vec![]);
+        let m = merge(&[s1.clone(), s2]).unwrap();
+        assert_eq!(
+            m.totals,
+            Totals {
+                jobs: 3,
+                pass: 1,
+                fail: 0,
+                error: 2
+            }
+        );
+        assert!(m.results[1].message.contains("stopped before it finished"));
+        assert!(m.results[2].message.contains("no results of shard 3/3"));
+        let mut other = s1.clone();
+        other.shard.index = 2;
+        other.plan_sha256 = "q".repeat(64);
+        assert!(merge(&[s1.clone(), other])
+            .unwrap_err()
+            .contains("another regression plan"));
+        assert!(merge(&[s1.clone(), s1])
+            .unwrap_err()
+            .contains("given twice"));
+    }
+}
