@@ -346,6 +346,10 @@ fn bad_regression_files_are_refused_naming_the_job_and_key() {
         ("[[job]]\nname = \"k\"\nkind = \"cli\"\nargs = [\"blocks\"]\nchecks = [{ pointer = \"/a\" }]\n", "give `equals`, `min`"),
         ("[[job]\nname = 1\n", "smoke.toml"),
         ("[regres]\n", "unknown top-level key `regres`"),
+        (
+            "[[job]]\nname = \"k\"\nkind = \"cli\"\nargs = [\"blocks\"]\nchecks = [{ file = \"../../x.json\", min = 1 }]\n",
+            "must be a file of the job's directory",
+        ),
     ];
     for (body, want) in cases {
         let f = d.join("smoke.toml");

@@ -311,7 +311,15 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
         loop {
             match rx.recv_timeout(Duration::from_millis(500)) {
                 Ok(r) => {
-                    let r = r?;
+                    let r = match r {
+                        Ok(r) => r,
+                        Err(e) => {
+                            // The shard cannot go on (its directory is unwritable): start
+                            // nothing more, let the running jobs end.
+                            queue.lock().expect("queue").clear();
+                            return Err(e);
+                        }
+                    };
                     if r.verdict != Verdict::Pass {
                         failed += 1;
                         bar.println(format!(

@@ -669,6 +669,12 @@ fn parse_checks(id: &str, v: Value) -> Result<Vec<Check>> {
             };
             let mut f = Fields::new(&format!("job `{id}`, checks[{i}]"), t);
             let file = f.string("file")?.unwrap_or_else(|| REPORT.into());
+            if !inside_job(&file) {
+                return Err(f.err(
+                    "file",
+                    "must be a file of the job's directory (relative, no `..`)",
+                ));
+            }
             let pointer = f.string("pointer")?.unwrap_or_default();
             if !pointer.is_empty() && !pointer.starts_with('/') {
                 return Err(f.err("pointer", "must start with `/` (a JSON pointer)"));
@@ -692,6 +698,12 @@ fn parse_checks(id: &str, v: Value) -> Result<Vec<Check>> {
                     Some((a, b)) => (a.to_string(), b.to_string()),
                     None => (other.clone(), pointer.clone()),
                 };
+                if !inside_job(&file) {
+                    return Err(f.err(
+                        "same_as",
+                        "must name a file of the job's directory (relative, no `..`)",
+                    ));
+                }
                 rules.push(Rule::SameAs { file, pointer });
             }
             f.done()?;
@@ -711,6 +723,15 @@ fn parse_checks(id: &str, v: Value) -> Result<Vec<Check>> {
         })
         .collect::<Result<Vec<_>>>()
         .map(|v| v.into_iter().flatten().collect())
+}
+
+/// A relative path that stays in the job's directory (the runner removes these files before
+/// the job runs, so a check never reads a stale one).
+fn inside_job(file: &str) -> bool {
+    let p = Path::new(file);
+    !file.is_empty()
+        && p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 /// `stimulus` then `sim --check`: block x stimulus kind x backend x seed.
