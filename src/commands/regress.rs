@@ -339,10 +339,9 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            bar.set_message(format!(
-                "{failed} failed | {}",
-                names(&running.lock().expect("running"))
-            ));
+            let now = names(&running.lock().expect("running"));
+            let sep = if now.is_empty() { "" } else { " | running " };
+            bar.set_message(format!("{failed} failed{sep}{now}"));
         }
         Ok(())
     })?;
