@@ -632,3 +632,51 @@ fn a_killed_training_run_resumes_from_its_checkpoint() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_rerun_resumes_its_own_checkpoint_and_never_another_jobs() {
+    let d = tmp("regress", "resume");
+    let f = d.join("t.toml");
+    let write = |epochs: u32| {
+        std::fs::write(
+            &f,
+            format!(
+                "[regress]\nname = \"t\"\nroot = {:?}\n[[job]]\nname = \"train/mnist\"\nkind = \"train\"\nconfig = \"configs/mnist.toml\"\ndata = \"data/mnist-10k\"\nimages = 64\ntest_images = 50\nepochs = {epochs}\n",
+                root().display().to_string()
+            ),
+        )
+        .unwrap()
+    };
+    let out = d.join("o");
+    let log = || {
+        let sum = json(&out.join("summary.json"));
+        std::fs::read_to_string(out.join(sum["results"][0]["log"].as_str().unwrap())).unwrap()
+    };
+    write(2);
+    let o = run_shard(&f, None, &out);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!log().contains("resuming from"));
+    let sha = json(&out.join("summary.json"))["results"][0]["fingerprint"].clone();
+    // The attempt was interrupted after its checkpoint, before its result: the job runs
+    // again and continues from its own checkpoint.
+    let dir = out.join(
+        json(&out.join("summary.json"))["results"][0]["log"]
+            .as_str()
+            .unwrap()
+            .replace("/log.txt", ""),
+    );
+    std::fs::remove_file(dir.join("result.json")).unwrap();
+    let o = run_shard(&f, None, &out);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(log().contains("resuming from"), "{}", log());
+    assert_eq!(
+        json(&out.join("summary.json"))["results"][0]["fingerprint"],
+        sha
+    );
+    // The job changed (1 epoch now): its old directory, with the 2-epoch checkpoint, is
+    // discarded, not resumed.
+    write(1);
+    let o = run_shard(&f, None, &out);
+    assert_eq!(code(&o), 0, "{}{}", stderr(&o), log());
+    assert!(!log().contains("resuming from"), "{}", log());
+}

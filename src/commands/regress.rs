@@ -418,8 +418,16 @@ impl JobContext<'_> {
     fn run(&self, job: &Job, fingerprint: String) -> anyhow::Result<JobResult> {
         let rel = Path::new("jobs").join(slug(&job.id));
         let dir = self.out.join(&rel);
+        // What an earlier attempt left (checkpoints, reports) is kept only when it was the same
+        // job run by the same edgelearn: another build must not resume a stale checkpoint.
+        let mark = dir.join("fingerprint");
+        if std::fs::read_to_string(&mark).ok().as_deref() != Some(fingerprint.as_str()) {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::write(&mark, &fingerprint)
+            .with_context(|| format!("cannot write {}", mark.display()))?;
         // Reports of an earlier, interrupted attempt must not be read as this one's
         // (checkpoints stay: they are how a long job resumes).
         for c in &job.checks {
