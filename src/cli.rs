@@ -502,6 +502,12 @@ pub enum PlatformCommand {
         /// its AXI4-Stream ports.
         #[arg(long)]
         axi: bool,
+        /// Continue from this checkpoint when it exists, and rewrite it after every epoch
+        /// whose weights, read back from the RTL, equal the golden model's: a stopped run
+        /// started again with the same arguments re-INITs the platform with the saved
+        /// weights and LFSR states and ends with the same weights.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
     },
 }
 

@@ -680,3 +680,60 @@ fn a_rerun_resumes_its_own_checkpoint_and_never_another_jobs() {
     assert_eq!(code(&o), 0, "{}{}", stderr(&o), log());
     assert!(!log().contains("resuming from"), "{}", log());
 }
+
+#[test]
+fn a_platform_run_resumes_from_its_epoch_checkpoint_bit_exactly() {
+    let d = tmp("regress", "platform-ckpt");
+    let ck = d.join("platform.ckpt");
+    let common = [
+        "--config",
+        "configs/mnist.toml",
+        "--data",
+        "data/mnist-10k",
+        "--images",
+        "16",
+        "--test-images",
+        "8",
+        "--quiet",
+    ];
+    let sha = |o: &Output| {
+        stdout(o)
+            .lines()
+            .find_map(|l| l.strip_prefix("weights_sha256 ").map(String::from))
+            .unwrap_or_else(|| panic!("{}{}", stdout(o), stderr(o)))
+    };
+    let run = |extra: &[&str]| {
+        let mut args = vec!["platform", "train"];
+        args.extend(common);
+        args.extend(extra);
+        edgelearn(&args)
+    };
+    // The golden model's weights after 2 epochs.
+    let mut g = vec!["train"];
+    g.extend(common);
+    g.extend(["--epochs", "2"]);
+    let golden = edgelearn(&g);
+    assert!(golden.status.success(), "{}", stderr(&golden));
+    // One epoch on the RTL, checkpointed; then the run is asked for two: it re-INITs the
+    // platform with the saved weights and weight-update LFSR states and trains epoch 2,
+    // every image checked against the golden model.
+    let o = run(&["--epochs", "1", "--checkpoint", s(&ck)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["--epochs", "2", "--checkpoint", s(&ck), "--check-golden"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming from"), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("epoch 1:"),
+        "epoch 1 ran again: {}",
+        stderr(&o)
+    );
+    assert_eq!(sha(&o), sha(&golden));
+    // The checkpoint of this run does not continue another one.
+    let o = run(&["--epochs", "2", "--checkpoint", s(&ck), "--seed", "3"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("belongs to another run"),
+        "{}",
+        stderr(&o)
+    );
+}

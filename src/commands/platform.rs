@@ -45,6 +45,31 @@ struct Args {
     force: bool,
     quiet: bool,
     axi: bool,
+    checkpoint: Option<PathBuf>,
+}
+
+/// What `--checkpoint` saves after an epoch: the golden network's state (equal to the
+/// RTL's, read back) and what the report has gathered so far.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct PlatformState {
+    /// [`PlatformState::FORMAT`].
+    format: u32,
+    /// The run: configuration, images, design.
+    key: String,
+    /// Epochs finished.
+    epochs_done: usize,
+    /// Per FC core: weights `[k][j][i]` and weight-update random numbers consumed.
+    weights: Vec<Vec<i32>>,
+    wu_position: Vec<u64>,
+    /// The report so far.
+    epochs: Vec<Value>,
+    reports: Vec<EpochReport>,
+    first_run: Option<RunStats>,
+    sim_cycles: u64,
+}
+
+impl PlatformState {
+    const FORMAT: u32 = 1;
 }
 
 pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
@@ -69,7 +94,9 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             force,
             quiet,
             axi,
+            checkpoint,
         } => train(Args {
+            checkpoint,
             config,
             data,
             images,
@@ -126,6 +153,7 @@ pub fn demo_run(
         force: false,
         quiet: true,
         axi: false,
+        checkpoint: None,
     })
 }
 
@@ -188,6 +216,7 @@ struct Prepared {
 
 /// One session on a fresh model: reset, INIT, the epochs. An error comes with the cycle it
 /// happened at.
+#[allow(clippy::too_many_arguments)]
 fn session(
     a: &Args,
     p: &Prepared,
@@ -195,10 +224,35 @@ fn session(
     opts: &DutOptions,
     name: &str,
     quiet: bool,
+    resume: Option<&PlatformState>,
+    save: &mut dyn FnMut(&PlatformState) -> anyhow::Result<()>,
     built: &mut dyn FnMut(f64),
 ) -> Result<Outcome, (RtlError, u64)> {
     let cfg = &p.cfg;
     let mut net = p.net.clone();
+    let mut out = Outcome::default();
+    let mut seeds = lfsr_seeds(cfg);
+    let mut start = 1;
+    let mut cycles_before = 0;
+    if let Some(st) = resume {
+        for (x, core) in net.cores.iter_mut().enumerate() {
+            core.restore(st.weights[x].clone(), st.wu_position[x])
+                .map_err(|e| {
+                    (
+                        RtlError::Other(format!("the checkpoint's FC core {x}: {e}")),
+                        0,
+                    )
+                })?;
+            // The hardware's weight-update LFSR continues from the state the golden stream
+            // is at (the LC LFSRs are re-seeded every image anyway).
+            seeds[x].1 = core.wu_state();
+        }
+        out.epochs = st.epochs.clone();
+        out.reports = st.reports.clone();
+        out.first_run = st.first_run.clone();
+        cycles_before = st.sim_cycles;
+        start = st.epochs_done + 1;
+    }
     let design = if a.axi {
         designs::platform_axi_design(name, cfg)
     } else {
@@ -213,19 +267,20 @@ fn session(
     built(t.elapsed().as_secs_f64());
     let fc = [net.cores[0].p.clone(), net.cores[1].p.clone()];
     let mut bench = PlatformBench::new(dut, shape, fc, &a.traffic).map_err(|e| (e, 0))?;
-    let mut out = Outcome::default();
     let r = (|| -> Result<(), RtlError> {
         bench.reset()?;
         configure(&mut bench, &net, 1)?;
-        let seeds = lfsr_seeds(cfg);
         bench.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])?;
         let mut orders = TrainOrder::new(cfg, p.train_x.len());
+        for _ in 1..start {
+            orders.next_epoch();
+        }
         let check = PlatformCheck {
             outputs: a.check_golden,
             weights_every: a.check_golden.then_some(1),
         };
         let b = bar(quiet);
-        for epoch in 1..=a.epochs {
+        for epoch in start..=a.epochs {
             let order = orders.next_epoch().to_vec();
             b.reset();
             b.set_length(order.len() as u64);
@@ -316,6 +371,29 @@ fn session(
                 "images_per_second": er.images as f64 / secs,
                 "test_cycles": test.as_ref().map(|t| t.cycles),
             }));
+            if a.checkpoint.is_some() {
+                // Saved only when the RTL holds the golden model's weights, so a resumed run
+                // cannot hide a divergence behind a re-INIT.
+                let got = bench.read_weights()?;
+                if got[0] == net.cores[0].w && got[1] == net.cores[1].w {
+                    let st = PlatformState {
+                        format: PlatformState::FORMAT,
+                        key: String::new(),
+                        epochs_done: epoch,
+                        weights: net.cores.iter().map(|c| c.w.clone()).collect(),
+                        wu_position: net.cores.iter().map(|c| c.wu_position()).collect(),
+                        epochs: out.epochs.clone(),
+                        reports: out.reports.clone(),
+                        first_run: out.first_run.clone(),
+                        sim_cycles: cycles_before + bench.dut().cycle(),
+                    };
+                    save(&st).map_err(|e| RtlError::Other(format!("{e:#}")))?;
+                } else {
+                    b.suspend(|| {
+                        eprintln!("epoch {epoch}: the RTL's weights differ from the golden model's; no checkpoint written")
+                    });
+                }
+            }
         }
         b.finish_and_clear();
         let got = bench.read_weights()?;
@@ -326,7 +404,7 @@ fn session(
         out.golden_sha256 = net.weights_sha256();
         Ok(())
     })();
-    out.sim_cycles = bench.dut().cycle();
+    out.sim_cycles = cycles_before + bench.dut().cycle();
     let _ = bench.dut().finish();
     match r {
         Ok(()) => Ok(out),
@@ -401,6 +479,62 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
             ""
         }
     );
+    // The checkpoint: read when it exists, rewritten (atomically) after every epoch.
+    let key = format!(
+        "{name}:{}",
+        edgelearn_verif::lel::train::TrainState::key(&cfg, &train_set, &test_set)
+    );
+    let resume = match &a.checkpoint {
+        Some(p) if p.exists() => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read the checkpoint {}", p.display()))?;
+            let st: PlatformState = serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{} is not a platform checkpoint (truncated or another file)",
+                    p.display()
+                )
+            })?;
+            if st.format != PlatformState::FORMAT || st.key != key {
+                bail!(
+                    "the checkpoint {} belongs to another run (design, configuration, seed or images differ); remove it or give another path",
+                    p.display()
+                );
+            }
+            if st.weights.len() != 2 || st.wu_position.len() != 2 {
+                bail!("the checkpoint {} does not hold two FC cores", p.display());
+            }
+            if st.epochs_done > a.epochs {
+                bail!(
+                    "the checkpoint {} is past epoch {}; --epochs {} asks for fewer",
+                    p.display(),
+                    st.epochs_done,
+                    a.epochs
+                );
+            }
+            eprintln!(
+                "resuming from {}: {} epoch(s) done; the platform is re-INITed with their weights",
+                p.display(),
+                st.epochs_done
+            );
+            Some(st)
+        }
+        Some(p) => {
+            output_path(p, false)?;
+            None
+        }
+        None => None,
+    };
+    let mut save = |st: &PlatformState| -> anyhow::Result<()> {
+        let p = a.checkpoint.as_ref().expect("saving needs a path");
+        let st = PlatformState {
+            key: key.clone(),
+            ..st.clone()
+        };
+        let tmp = p.with_extension("tmp");
+        std::fs::write(&tmp, serde_json::to_string(&st).expect("state serializes"))
+            .and_then(|_| std::fs::rename(&tmp, p))
+            .with_context(|| format!("cannot write the checkpoint {}", p.display()))
+    };
     let sim = Simulator::from_env();
     let opts = DutOptions {
         vcd: a.vcd.clone(),
@@ -409,10 +543,20 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     };
     let mut build_seconds = 0.0;
     let t = Instant::now();
-    let result = session(&a, &prepared, &sim, &opts, &name, a.quiet, &mut |s| {
-        build_seconds = s;
-        eprintln!("model ready in {s:.1} s");
-    });
+    let result = session(
+        &a,
+        &prepared,
+        &sim,
+        &opts,
+        &name,
+        a.quiet,
+        resume.as_ref(),
+        &mut save,
+        &mut |s| {
+            build_seconds = s;
+            eprintln!("model ready in {s:.1} s");
+        },
+    );
     let wall = t.elapsed().as_secs_f64();
     let mut report = json!({
         "command": "platform train",
@@ -448,7 +592,17 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
                     vcd_window: Some(w),
                     ..opts.clone()
                 };
-                let _ = session(&a, &prepared, &sim, &opts, &name, true, &mut |_| {});
+                let _ = session(
+                    &a,
+                    &prepared,
+                    &sim,
+                    &opts,
+                    &name,
+                    true,
+                    resume.as_ref(),
+                    &mut |_| Ok(()),
+                    &mut |_| {},
+                );
                 eprintln!(
                     "wrote {} (cycles {}..{}, around cycle {cycle})",
                     path.display(),

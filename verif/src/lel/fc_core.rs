@@ -93,6 +93,12 @@ impl FcCore {
         FcCore { p, w, b, wu }
     }
 
+    /// The weight-update LFSR's seed that continues the stream from here (a checkpoint
+    /// re-seeds the hardware with it).
+    pub fn wu_state(&self) -> u32 {
+        self.wu.state()
+    }
+
     /// Weight-update random numbers consumed so far.
     pub fn wu_position(&self) -> u64 {
         self.wu.position()

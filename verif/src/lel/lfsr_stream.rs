@@ -131,6 +131,17 @@ impl PeriodicStream {
     pub fn position(&self) -> u64 {
         self.count
     }
+
+    /// The 17-bit LFSR state a stream must be seeded with to continue exactly where this
+    /// one is: `PeriodicStream::new(s.state(), b)` reads the same chunks from here on (how a
+    /// checkpoint re-seeds the hardware's LFSR).
+    pub fn state(&self) -> u32 {
+        let p = period();
+        p.position
+            .iter()
+            .position(|&t| t as u64 == self.pos)
+            .expect("every position of the period has a state") as u32
+    }
 }
 
 /// Consecutive `b`-bit chunks (b in 9..=14) of the serial LFSR sequence from a seed.
@@ -232,6 +243,27 @@ pub fn lc_weights(seed: u32, inputs: usize, classes: usize, weight_bits: u32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_seeded_with_its_state_continues_it() {
+        for (seed, b, skip) in [
+            (1u32, 14u32, 0u64),
+            (0x1abcd, 14, 12_345),
+            (77, 9, 999_999),
+            (5, 56, 3),
+        ] {
+            let mut s = PeriodicStream::new(seed, b);
+            s.skip(skip);
+            let mut t = PeriodicStream::new(s.state(), b);
+            for _ in 0..1000 {
+                assert_eq!(
+                    s.next_chunk(),
+                    t.next_chunk(),
+                    "seed {seed:#x}, b {b}, skip {skip}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn chunk_stream_equals_serial_bits() {

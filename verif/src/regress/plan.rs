@@ -959,7 +959,15 @@ fn platform(
     opt(&mut args, "--input-gaps", f.number("input_gaps")?);
     opt(&mut args, "--backpressure", f.number("backpressure")?);
     opt(&mut args, "--traffic-seed", f.int("traffic_seed")?);
-    args.extend(s(&["--report", &out(REPORT), "--force", "--quiet"]));
+    // Checkpointed after every epoch in the job's directory: a stopped job resumes.
+    args.extend(s(&[
+        "--checkpoint",
+        &out("platform.ckpt"),
+        "--report",
+        &out(REPORT),
+        "--force",
+        "--quiet",
+    ]));
     let mut steps = vec![];
     if f.flag("same_as_golden")? {
         let mut g = s(&["train"]);

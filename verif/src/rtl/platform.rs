@@ -61,7 +61,7 @@ pub struct CoreResult {
 }
 
 /// Counters of one PL_TRAIN / PL_INF run, read from the registers.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct RunStats {
     /// Images.
     pub images: usize,
