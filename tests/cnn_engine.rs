@@ -3,6 +3,8 @@
 //! checkpoints, every vendored ai8x layer test (pinned), the memory layouts, and clear errors
 //! for malformed descriptions, checkpoints and arrays (with a brief fuzz of the parsers).
 
+mod common;
+
 use edgelearn_verif::cnn::{self, desc::NetworkDesc, Device, Network, RunOptions, Semantics};
 use edgelearn_verif::formats::npy::{encode_npy_i64, parse_npy_all};
 use edgelearn_verif::formats::torch;
@@ -12,14 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn edgelearn(args: &[&str]) -> Output {
-    Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .args(args)
-    .output()
-    .expect("run edgelearn")
+    Command::new(common::cli::exe())
+        .args(args)
+        .output()
+        .expect("run edgelearn")
 }
 
 fn root() -> PathBuf {

@@ -347,18 +347,14 @@ fn icarus_replay_of_a_front_door_run_agrees_in_four_states() {
 // ---------------------------------------------------------------- command line
 
 fn edgelearn(args: &[&str]) -> Output {
-    Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .args(args)
-    .env(
-        "EDGELEARN_WORK_DIR",
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-    )
-    .output()
-    .unwrap()
+    Command::new(common::cli::exe())
+        .args(args)
+        .env(
+            "EDGELEARN_WORK_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+        )
+        .output()
+        .unwrap()
 }
 
 fn s(p: &Path) -> &str {

@@ -798,9 +798,7 @@ fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let stim = dir.join("m.csv");
-    let exe = &std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into());
+    let exe = &common::cli::exe();
     let out = Command::new(exe)
         .args(["stimulus", "lel_matmul", "--out", stim.to_str().unwrap()])
         .output()

@@ -1,19 +1,17 @@
 //! `edgelearn emit`: file and module naming, the manifest, compiling every emitted file
 //! together, lint, synthesis, and the error cases.
 
+mod common;
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn edgelearn(args: &[&str]) -> std::process::Output {
-    Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .args(args)
-    .output()
-    .expect("run edgelearn")
+    Command::new(common::cli::exe())
+        .args(args)
+        .output()
+        .expect("run edgelearn")
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -2,6 +2,8 @@
 //! command line reads: each is a clear error (exit 2, `error:` naming the file, no panic),
 //! answered at once. See: issue 10.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -33,11 +35,7 @@ fn edgelearn(args: &[&str]) -> (Output, Duration) {
     let out = Command::new("sh")
         .arg("-c")
         .arg(line)
-        .arg(
-            std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-                .map(std::path::PathBuf::from)
-                .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-        )
+        .arg(common::cli::exe())
         .args(args)
         .output()
         .expect("run edgelearn");
@@ -324,24 +322,20 @@ fn r10_hung_tool_is_stopped_and_named() {
     assert!(out.status.success());
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let t = Instant::now();
-    let out = Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .env("PATH", path)
-    .env("EDGELEARN_WORK_DIR", d.join("work"))
-    .args([
-        "--tool-timeout",
-        "2",
-        "sim",
-        "lel_matmul",
-        "--stimulus",
-        s(&stim),
-    ])
-    .args(["--backend", "icarus", "--cycles", "50"])
-    .output()
-    .unwrap();
+    let out = Command::new(common::cli::exe())
+        .env("PATH", path)
+        .env("EDGELEARN_WORK_DIR", d.join("work"))
+        .args([
+            "--tool-timeout",
+            "2",
+            "sim",
+            "lel_matmul",
+            "--stimulus",
+            s(&stim),
+        ])
+        .args(["--backend", "icarus", "--cycles", "50"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("`vvp` did not finish within 2 s"), "{err}");

@@ -27,6 +27,20 @@ fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
 
+/// The `weights_sha256` line a training command prints.
+fn weights_sha(o: &Output) -> String {
+    stdout(o)
+        .lines()
+        .find_map(|l| l.strip_prefix("weights_sha256 ").map(String::from))
+        .unwrap_or_else(|| {
+            panic!(
+                "no weights_sha256 in the output: {}{}",
+                stdout(o),
+                stderr(o)
+            )
+        })
+}
+
 fn json(p: &Path) -> Json {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     serde_json::from_str(&text).unwrap()
@@ -154,9 +168,7 @@ fn run_shard(file: &Path, shard: Option<&str>, out: &Path) -> Output {
 /// Run a Slurm recipe script as Slurm would (`bash SCRIPT ARGS` with the task's
 /// environment), with this build of edgelearn.
 fn slurm(script: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let exe = std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into());
+    let exe = common::cli::exe();
     let mut c = std::process::Command::new("bash");
     c.arg(script)
         .args(args)
@@ -488,7 +500,10 @@ fn training_resumes_mid_epoch_bit_exactly() {
     )
     .unwrap();
     let (train, test) = small_mnist(120);
-    let (whole, _) = train_with(&cfg, Mode::BitExact, &train, &test, 2, None, &mut |_| {}).unwrap();
+    let run = |ck: Option<Checkpoints<'_>>| {
+        train_with(&cfg, Mode::BitExact, &train, &test, 2, ck, &mut |_| {}).unwrap()
+    };
+    let (whole, _) = run(None);
     // Every state a checkpointed run hands out.
     let mut states = vec![];
     let mut save = |s: &TrainState| {
@@ -500,16 +515,7 @@ fn training_resumes_mid_epoch_bit_exactly() {
         every: 25,
         save: &mut save,
     };
-    let (same, _) = train_with(
-        &cfg,
-        Mode::BitExact,
-        &train,
-        &test,
-        2,
-        Some(ck),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (same, _) = run(Some(ck));
     assert_eq!(same.weights_sha256, whole.weights_sha256);
     // 4 within each epoch (25, 50, 75, 100) and one at each epoch's end.
     assert_eq!(states.len(), 10);
@@ -522,16 +528,7 @@ fn training_resumes_mid_epoch_bit_exactly() {
             every: 25,
             save: &mut ignore,
         };
-        let (r, _) = train_with(
-            &cfg,
-            Mode::BitExact,
-            &train,
-            &test,
-            2,
-            Some(ck),
-            &mut |_| {},
-        )
-        .unwrap();
+        let (r, _) = run(Some(ck));
         assert_eq!(
             r.weights_sha256, whole.weights_sha256,
             "from epoch {} image {}",
@@ -586,27 +583,18 @@ fn a_killed_training_run_resumes_from_its_checkpoint() {
     ];
     let o = edgelearn(&base);
     assert!(o.status.success(), "{}", stderr(&o));
-    let sha = |o: &Output| {
-        stdout(o)
-            .lines()
-            .find_map(|l| l.strip_prefix("weights_sha256 ").map(String::from))
-            .unwrap()
-    };
+    let sha = weights_sha;
     let want = sha(&o);
     // Start it, and kill it once it has written a checkpoint.
     let mut args: Vec<&str> = base.to_vec();
     args.extend(["--checkpoint", s(&ck), "--checkpoint-every", "100"]);
-    let mut child = std::process::Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .current_dir(root())
-    .args(&args)
-    .stdout(std::process::Stdio::null())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = std::process::Command::new(common::cli::exe())
+        .current_dir(root())
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let t = std::time::Instant::now();
     while !ck.exists() && t.elapsed().as_secs() < 60 {
         std::thread::sleep(std::time::Duration::from_millis(2));
@@ -696,12 +684,7 @@ fn a_platform_run_resumes_from_its_epoch_checkpoint_bit_exactly() {
         "8",
         "--quiet",
     ];
-    let sha = |o: &Output| {
-        stdout(o)
-            .lines()
-            .find_map(|l| l.strip_prefix("weights_sha256 ").map(String::from))
-            .unwrap_or_else(|| panic!("{}{}", stdout(o), stderr(o)))
-    };
+    let sha = weights_sha;
     let run = |extra: &[&str]| {
         let mut args = vec!["platform", "train"];
         args.extend(common);

@@ -166,23 +166,19 @@ fn an_unknown_design_or_target_is_an_error_naming_the_valid_ones() {
 #[test]
 fn a_missing_yowasp_tool_says_how_to_install_it() {
     let d = tmp("no-yowasp");
-    let out = std::process::Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .current_dir(cli::root())
-    .env("EDGELEARN_YOWASP_BIN", &d)
-    .args([
-        "synth",
-        "ecp5-85k",
-        "--top",
-        "lel_lfsr56",
-        "--out",
-        s(&d.join("o")),
-    ])
-    .output()
-    .unwrap();
+    let out = std::process::Command::new(common::cli::exe())
+        .current_dir(cli::root())
+        .env("EDGELEARN_YOWASP_BIN", &d)
+        .args([
+            "synth",
+            "ecp5-85k",
+            "--top",
+            "lel_lfsr56",
+            "--out",
+            s(&d.join("o")),
+        ])
+        .output()
+        .unwrap();
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(

@@ -1,19 +1,17 @@
 //! `edgelearn train` on real MNIST: per-core accuracies, bit-identical repeats, the float
 //! reference, the thesis configuration, and clear errors for bad data and configurations.
 
+mod common;
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn edgelearn(args: &[&str]) -> Output {
-    Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .args(args)
-    .output()
-    .expect("run edgelearn")
+    Command::new(common::cli::exe())
+        .args(args)
+        .output()
+        .expect("run edgelearn")
 }
 
 fn root() -> PathBuf {

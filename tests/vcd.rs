@@ -2,22 +2,20 @@
 //! equal, a one-bit flip at one cycle is found at exactly that signal and cycle, golden
 //! traces check VCDs, plots are drawn, and VCDs of designs from elsewhere are read.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn edgelearn(args: &[&str]) -> Output {
-    Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .args(args)
-    .env(
-        "EDGELEARN_WORK_DIR",
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-    )
-    .output()
-    .expect("run edgelearn")
+    Command::new(common::cli::exe())
+        .args(args)
+        .env(
+            "EDGELEARN_WORK_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+        )
+        .output()
+        .expect("run edgelearn")
 }
 
 fn ok(args: &[&str]) -> String {

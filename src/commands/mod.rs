@@ -1,6 +1,7 @@
 //! Glue between the command line and the library crates.
 
 mod bench;
+mod checkpoint;
 mod cnn;
 mod cnn_finetune;
 mod cnn_sim;

@@ -1,7 +1,7 @@
 //! `edgelearn platform train`: the whole LEL platform in RTL, trained in the loop.
 
-use super::plot;
 use super::train::output_path;
+use super::{checkpoint, plot};
 use crate::cli::{PlatformCommand, ReactiveBackend};
 use anyhow::{bail, Context};
 use edgelearn_sim::dut::DutOptions;
@@ -484,56 +484,43 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         "{name}:{}",
         edgelearn_verif::lel::train::TrainState::key(&cfg, &train_set, &test_set)
     );
-    let resume = match &a.checkpoint {
-        Some(p) if p.exists() => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read the checkpoint {}", p.display()))?;
-            let st: PlatformState = serde_json::from_str(&text).with_context(|| {
-                format!(
-                    "{} is not a platform checkpoint (truncated or another file)",
-                    p.display()
-                )
-            })?;
-            if st.format != PlatformState::FORMAT || st.key != key {
-                bail!(
-                    "the checkpoint {} belongs to another run (design, configuration, seed or images differ); remove it or give another path",
-                    p.display()
-                );
-            }
-            if st.weights.len() != 2 || st.wu_position.len() != 2 {
-                bail!("the checkpoint {} does not hold two FC cores", p.display());
-            }
-            if st.epochs_done > a.epochs {
-                bail!(
-                    "the checkpoint {} is past epoch {}; --epochs {} asks for fewer",
-                    p.display(),
-                    st.epochs_done,
-                    a.epochs
-                );
-            }
-            eprintln!(
-                "resuming from {}: {} epoch(s) done; the platform is re-INITed with their weights",
-                p.display(),
-                st.epochs_done
-            );
-            Some(st)
-        }
-        Some(p) => {
-            output_path(p, false)?;
-            None
-        }
+    let resume: Option<PlatformState> = match &a.checkpoint {
+        Some(p) => checkpoint::load(p, "platform")?,
         None => None,
     };
+    if let (Some(p), Some(st)) = (&a.checkpoint, &resume) {
+        if st.format != PlatformState::FORMAT || st.key != key {
+            bail!(
+                "the checkpoint {} belongs to another run (design, configuration, seed or images differ); remove it or give another path",
+                p.display()
+            );
+        }
+        if st.weights.len() != 2 || st.wu_position.len() != 2 {
+            bail!("the checkpoint {} does not hold two FC cores", p.display());
+        }
+        if st.epochs_done > a.epochs {
+            bail!(
+                "the checkpoint {} is past epoch {}; --epochs {} asks for fewer",
+                p.display(),
+                st.epochs_done,
+                a.epochs
+            );
+        }
+        eprintln!(
+            "resuming from {}: {} epoch(s) done; the platform is re-INITed with their weights",
+            p.display(),
+            st.epochs_done
+        );
+    }
     let mut save = |st: &PlatformState| -> anyhow::Result<()> {
         let p = a.checkpoint.as_ref().expect("saving needs a path");
-        let st = PlatformState {
-            key: key.clone(),
-            ..st.clone()
-        };
-        let tmp = p.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_string(&st).expect("state serializes"))
-            .and_then(|_| std::fs::rename(&tmp, p))
-            .with_context(|| format!("cannot write the checkpoint {}", p.display()))
+        checkpoint::save(
+            p,
+            &PlatformState {
+                key: key.clone(),
+                ..st.clone()
+            },
+        )
     };
     let sim = Simulator::from_env();
     let opts = DutOptions {

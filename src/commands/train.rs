@@ -1,6 +1,6 @@
 //! `edgelearn train`.
 
-use super::plot;
+use super::{checkpoint, plot};
 use anyhow::{bail, Context};
 use edgelearn_verif::datasets::mnist;
 use edgelearn_verif::lel::config::PlatformConfig;
@@ -112,37 +112,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
     };
     // The checkpoint: read when it exists, rewritten (atomically) as the run goes.
-    let resume = match &a.checkpoint {
-        Some(p) if p.exists() => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read the checkpoint {}", p.display()))?;
-            let state: TrainState = serde_json::from_str(&text).with_context(|| {
-                format!(
-                    "{} is not a training checkpoint (truncated or another file)",
-                    p.display()
-                )
-            })?;
-            eprintln!(
-                "resuming from {}: epoch {}, {} images done",
-                p.display(),
-                state.epoch,
-                state.done
-            );
-            Some(state)
-        }
-        Some(p) => {
-            output_path(p, false)?;
-            None
-        }
+    let resume: Option<TrainState> = match &a.checkpoint {
+        Some(p) => checkpoint::load(p, "training")?,
         None => None,
     };
+    if let (Some(p), Some(st)) = (&a.checkpoint, &resume) {
+        eprintln!(
+            "resuming from {}: epoch {}, {} images done",
+            p.display(),
+            st.epoch,
+            st.done
+        );
+    }
     let mut save = |s: &TrainState| -> Result<(), String> {
         let p = a.checkpoint.as_ref().expect("saving needs a path");
-        let tmp = p.with_extension("tmp");
-        let text = serde_json::to_string(s).expect("state serializes");
-        std::fs::write(&tmp, text)
-            .and_then(|_| std::fs::rename(&tmp, p))
-            .map_err(|e| format!("cannot write the checkpoint {}: {e}", p.display()))
+        checkpoint::save(p, s).map_err(|e| format!("{e:#}"))
     };
     let ck = a.checkpoint.as_ref().map(|_| Checkpoints {
         resume,

@@ -23,19 +23,23 @@ pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// The `edgelearn` binary: where cargo built it, or where nextest extracted it from an
+/// archive (`NEXTEST_BIN_EXE_edgelearn`, docs/regress.md).
+pub fn exe() -> PathBuf {
+    std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into())
+}
+
 /// `edgelearn ARGS`, run from the repository root.
 pub fn edgelearn(args: &[&str]) -> Output {
-    Command::new(
-        std::env::var_os("NEXTEST_BIN_EXE_edgelearn")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_edgelearn").into()),
-    )
-    .current_dir(root())
-    .env(
-        "EDGELEARN_WORK_DIR",
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-    )
-    .args(args)
-    .output()
-    .expect("run edgelearn")
+    Command::new(exe())
+        .current_dir(root())
+        .env(
+            "EDGELEARN_WORK_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
+        )
+        .args(args)
+        .output()
+        .expect("run edgelearn")
 }

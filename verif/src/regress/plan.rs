@@ -913,6 +913,20 @@ fn train_common(f: &mut Fields, root: &Path, args: &mut Vec<String>) -> Result<(
     Ok((images.unwrap_or(8000), epochs))
 }
 
+/// The options of a reactive bench (`core run`, `platform train`): the simulator, the
+/// golden comparison (on unless `check_golden = false`) and the stream traffic. The backend.
+fn reactive(f: &mut Fields, args: &mut Vec<String>) -> Result<String> {
+    let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
+    args.extend(["--backend".into(), backend.clone()]);
+    if f.flag_or("check_golden", true)? {
+        args.push("--check-golden".into());
+    }
+    opt(args, "--input-gaps", f.number("input_gaps")?);
+    opt(args, "--backpressure", f.number("backpressure")?);
+    opt(args, "--traffic-seed", f.int("traffic_seed")?);
+    Ok(backend)
+}
+
 /// `core run CORE --check-golden`.
 fn core(f: &mut Fields, root: &Path) -> Result<(Vec<Vec<String>>, f64)> {
     let core = f.need_string("core")?;
@@ -921,17 +935,10 @@ fn core(f: &mut Fields, root: &Path) -> Result<(Vec<Vec<String>>, f64)> {
     args.extend(["--data".into(), need_path(f, "data", root)?]);
     let images = f.int("images")?.unwrap_or(1);
     args.extend(["--images".into(), images.to_string()]);
-    let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
-    args.extend(["--backend".into(), backend.clone()]);
-    if f.flag_or("check_golden", true)? {
-        args.push("--check-golden".into());
-    }
+    let backend = reactive(f, &mut args)?;
     if f.flag("infer")? {
         args.push("--infer".into());
     }
-    opt(&mut args, "--input-gaps", f.number("input_gaps")?);
-    opt(&mut args, "--backpressure", f.number("backpressure")?);
-    opt(&mut args, "--traffic-seed", f.int("traffic_seed")?);
     args.extend(s(&["--report", &out(REPORT), "--force", "--quiet"]));
     let per = if backend == "native" { 60.0 } else { 0.3 };
     Ok((vec![args], 20.0 + images as f64 * per))
@@ -948,17 +955,10 @@ fn platform(
     let (images, epochs) = train_common(f, root, &mut common)?;
     let mut args = s(&["platform", "train"]);
     args.extend(common.iter().cloned());
-    let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
-    args.extend(["--backend".into(), backend]);
-    if f.flag_or("check_golden", true)? {
-        args.push("--check-golden".into());
-    }
+    reactive(f, &mut args)?;
     if f.flag("axi")? {
         args.push("--axi".into());
     }
-    opt(&mut args, "--input-gaps", f.number("input_gaps")?);
-    opt(&mut args, "--backpressure", f.number("backpressure")?);
-    opt(&mut args, "--traffic-seed", f.int("traffic_seed")?);
     // Checkpointed after every epoch in the job's directory: a stopped job resumes.
     args.extend(s(&[
         "--checkpoint",
