@@ -419,6 +419,10 @@ pub enum CoreCommand {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Clock every block at every edge (the design's simulation gates off): the reference
+        /// run the gated Verilator model is checked against (docs/decisions.md D-SIM-GATE).
+        #[arg(long)]
+        ungated: bool,
     },
 }
 
@@ -508,6 +512,10 @@ pub enum PlatformCommand {
         /// weights and LFSR states and ends with the same weights.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<PathBuf>,
+        /// Clock every block at every edge (the design's simulation gates off): the reference
+        /// run the gated Verilator model is checked against (docs/decisions.md D-SIM-GATE).
+        #[arg(long)]
+        ungated: bool,
     },
 }
 

@@ -694,6 +694,7 @@ fn vcd_of_the_in_process_model_has_the_bench_layout() {
         vcd: Some(vcd.clone()),
         vcd_depth: Some(1),
         vcd_window: None,
+        ungated: false,
     };
     let mut d = simulator()
         .dut(Backend::Verilator, block("lel_matmul"), &opts)

@@ -285,6 +285,12 @@ pub trait Design {
     fn source(&self) -> &str {
         "rust-hdl 0.46"
     }
+    /// Instance paths (below the top module) of the design's
+    /// [`SimGate`](crate::sim_gate::SimGate)s: the clocks the in-process Verilator model may
+    /// hold at an edge (docs/decisions.md D-SIM-GATE). Empty for most designs.
+    fn sim_gates(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A design that rust-hdl's simulator can run: a rust-hdl block behind its ports.
@@ -491,6 +497,9 @@ impl<T: DutIo> Design for Instance<T> {
     }
     fn verilog(&self) -> Result<String, Error> {
         verilog_named(&self.name, &self.block)
+    }
+    fn sim_gates(&self) -> Vec<String> {
+        crate::sim_gate::sim_gates(&self.block)
     }
     fn memories(&mut self) -> Vec<MemorySpec> {
         let mut out = Vec::new();

@@ -15,6 +15,7 @@ pub mod lel;
 pub mod mem;
 pub mod prelude;
 pub mod registry;
+pub mod sim_gate;
 
 pub use num_bigint;
 

@@ -358,6 +358,7 @@ impl Simulator {
                 vcd,
                 vcd_depth,
                 vcd_window: None,
+                ungated: false,
             },
         )?;
         let mut stats = RunStats {

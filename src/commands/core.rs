@@ -38,6 +38,7 @@ pub fn run(cmd: CoreCommand) -> anyhow::Result<ExitCode> {
             dump_weights,
             force,
             quiet,
+            ungated,
         } => run_core(Args {
             core,
             config,
@@ -61,6 +62,7 @@ pub fn run(cmd: CoreCommand) -> anyhow::Result<ExitCode> {
             dump_weights,
             force,
             quiet,
+            ungated,
         }),
     }
 }
@@ -80,6 +82,7 @@ struct Args {
     dump_weights: Option<PathBuf>,
     force: bool,
     quiet: bool,
+    ungated: bool,
 }
 
 fn bar(quiet: bool, n: usize) -> ProgressBar {
@@ -161,6 +164,7 @@ fn run_core(a: Args) -> anyhow::Result<ExitCode> {
         vcd: a.vcd.clone(),
         vcd_depth: a.vcd_depth,
         vcd_window: None,
+        ungated: a.ungated,
     };
     let mut report = json!({
         "command": "core run",

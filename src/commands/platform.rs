@@ -46,6 +46,7 @@ struct Args {
     quiet: bool,
     axi: bool,
     checkpoint: Option<PathBuf>,
+    ungated: bool,
 }
 
 /// What `--checkpoint` saves after an epoch: the golden network's state (equal to the
@@ -95,6 +96,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             quiet,
             axi,
             checkpoint,
+            ungated,
         } => train(Args {
             checkpoint,
             config,
@@ -122,6 +124,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             force,
             quiet,
             axi,
+            ungated,
         }),
     }
 }
@@ -154,6 +157,7 @@ pub fn demo_run(
         quiet: true,
         axi: false,
         checkpoint: None,
+        ungated: false,
     })
 }
 
@@ -527,6 +531,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         vcd: a.vcd.clone(),
         vcd_depth: a.vcd_depth,
         vcd_window: a.vcd.as_ref().map(|_| a.vcd_window.unwrap_or((0, 20_000))),
+        ungated: a.ungated,
     };
     let mut build_seconds = 0.0;
     let t = Instant::now();

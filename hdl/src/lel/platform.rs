@@ -51,7 +51,15 @@ use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCoreShape, LelFcCore};
 use super::packet_fifo::PacketFifo;
 use super::stream_slice::StreamSlice;
+use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
+
+/// Bits of the conv core's inputs a [`SimGate`] watches: data 32, valid, label 4, model_cfg
+/// 32, instr 3, output ready, reset.
+const CONV_WATCH: usize = 74;
+/// Bits of an FC core's inputs a [`SimGate`] watches: data 32, valid, label 4, model_cfg 32,
+/// seeds 34, instr 3, output ready, reset.
+const FC_WATCH: usize = 108;
 
 /// The register file: word addresses (byte address / 4) and fields, generated from
 /// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
@@ -211,10 +219,13 @@ pub struct PlatformCore {
     pub rv_lc0: [Signal<Out, Bits<23>>; 10],
     /// FC1's LC outputs.
     pub rv_lc1: [Signal<Out, Bits<23>>; 10],
-    // Cores and FIFOs.
+    // Cores and FIFOs; each core's clock passes a simulation gate (D-SIM-GATE).
     conv: LelConvCore,
     fc0: LelFcCore,
     fc1: LelFcCore,
+    gate_conv: SimGate<CONV_WATCH>,
+    gate_fc0: SimGate<FC_WATCH>,
+    gate_fc1: SimGate<FC_WATCH>,
     in_fifo: PacketFifo,
     mid_fifo: PacketFifo,
     out_fifo: PacketFifo,
@@ -348,6 +359,9 @@ impl PlatformCore {
             conv: LelConvCore::new(shape.conv, &shape.kernels),
             fc0: LelFcCore::new(shape.fc0),
             fc1: LelFcCore::new(shape.fc1),
+            gate_conv: Default::default(),
+            gate_fc0: Default::default(),
+            gate_fc1: Default::default(),
             in_fifo: PacketFifo::new(d_in),
             mid_fifo: PacketFifo::new(d_mid),
             out_fifo: PacketFifo::new(d_out),
@@ -464,9 +478,12 @@ impl Logic for PlatformCore {
             self.lr_tab[j].clock.next = self.clock.val();
             self.lr_tab[j].d.next = self.lr_tab[j].q.val();
         }
-        self.conv.clock.next = self.clock.val();
-        self.fc0.clock.next = self.clock.val();
-        self.fc1.clock.next = self.clock.val();
+        self.gate_conv.clock.next = self.clock.val();
+        self.gate_fc0.clock.next = self.clock.val();
+        self.gate_fc1.clock.next = self.clock.val();
+        self.conv.clock.next = self.gate_conv.gclock.val();
+        self.fc0.clock.next = self.gate_fc0.gclock.val();
+        self.fc1.clock.next = self.gate_fc1.gclock.val();
         self.in_fifo.clock.next = self.clock.val();
         self.mid_fifo.clock.next = self.clock.val();
         self.out_fifo.clock.next = self.clock.val();
@@ -939,6 +956,38 @@ impl Logic for PlatformCore {
         if self.rd_fc1.val() {
             self.fc1.m_tready.next = self.m_tready.val();
         }
+
+        // ---- Simulation gates: a core is left unclocked by the gated Verilator model only
+        // while idle with its inputs held (D-SIM-GATE); in hardware these are wires.
+        self.gate_conv.busy.next = (self.conv.conv_state.val() != self.s_idle.val())
+            | self.conv.m_tvalid.val();
+        self.gate_conv.watch.next = bit_cast::<CONV_WATCH, 32>(self.conv.s_tdata.val())
+            | (bit_cast::<CONV_WATCH, 32>(self.conv.model_cfg.val()) << 32)
+            | (bit_cast::<CONV_WATCH, 4>(self.conv.s_tuser.val()) << 64)
+            | (bit_cast::<CONV_WATCH, 3>(self.conv.instr.val()) << 68)
+            | (bit_cast::<CONV_WATCH, 1>(self.conv.s_tvalid.val().into()) << 71)
+            | (bit_cast::<CONV_WATCH, 1>(self.conv.m_tready.val().into()) << 72)
+            | (bit_cast::<CONV_WATCH, 1>(self.conv.reset.val().into()) << 73);
+        self.gate_fc0.busy.next =
+            (self.fc0.layer_state.val() != self.s_idle.val()) | self.fc0.m_tvalid.val();
+        self.gate_fc0.watch.next = bit_cast::<FC_WATCH, 32>(self.fc0.s_tdata.val())
+            | (bit_cast::<FC_WATCH, 32>(self.fc0.model_cfg.val()) << 32)
+            | (bit_cast::<FC_WATCH, 34>(self.fc0.seeds.val()) << 64)
+            | (bit_cast::<FC_WATCH, 4>(self.fc0.s_tuser.val()) << 98)
+            | (bit_cast::<FC_WATCH, 3>(self.fc0.instr.val()) << 102)
+            | (bit_cast::<FC_WATCH, 1>(self.fc0.s_tvalid.val().into()) << 105)
+            | (bit_cast::<FC_WATCH, 1>(self.fc0.m_tready.val().into()) << 106)
+            | (bit_cast::<FC_WATCH, 1>(self.fc0.reset.val().into()) << 107);
+        self.gate_fc1.busy.next =
+            (self.fc1.layer_state.val() != self.s_idle.val()) | self.fc1.m_tvalid.val();
+        self.gate_fc1.watch.next = bit_cast::<FC_WATCH, 32>(self.fc1.s_tdata.val())
+            | (bit_cast::<FC_WATCH, 32>(self.fc1.model_cfg.val()) << 32)
+            | (bit_cast::<FC_WATCH, 34>(self.fc1.seeds.val()) << 64)
+            | (bit_cast::<FC_WATCH, 4>(self.fc1.s_tuser.val()) << 98)
+            | (bit_cast::<FC_WATCH, 3>(self.fc1.instr.val()) << 102)
+            | (bit_cast::<FC_WATCH, 1>(self.fc1.s_tvalid.val().into()) << 105)
+            | (bit_cast::<FC_WATCH, 1>(self.fc1.m_tready.val().into()) << 106)
+            | (bit_cast::<FC_WATCH, 1>(self.fc1.reset.val().into()) << 107);
 
         self.m_tdata.next = 0.into();
         self.m_tvalid.next = false;

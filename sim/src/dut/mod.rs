@@ -44,6 +44,9 @@ pub struct DutOptions {
     pub vcd_depth: Option<usize>,
     /// Record only rising edges `start..end` (cycles counted from 0); Verilator only.
     pub vcd_window: Option<(u64, u64)>,
+    /// Clock every block at every edge: the design's simulation gates off (Verilator only;
+    /// the reference the gates are checked against, docs/decisions.md D-SIM-GATE).
+    pub ungated: bool,
 }
 
 /// A design under test, stepped from Rust.
@@ -122,6 +125,16 @@ pub trait Dut {
 
     /// Flush and close the VCD (also done on drop, where errors cannot be reported).
     fn finish(&mut self) -> Result<()>;
+
+    /// Simulation clock gates on (the default) or off: with them off every block is clocked
+    /// at every edge, which is what every other backend does and the reference the gates are
+    /// checked against (docs/decisions.md D-SIM-GATE). A backend without gates ignores it.
+    fn set_sim_gating(&mut self, _on: bool) {}
+    /// Each simulation gate (instance path) with the rising edges at which it clocked its
+    /// block so far; empty for a backend or design without gates.
+    fn sim_gate_ticks(&self) -> Vec<(String, u64)> {
+        Vec::new()
+    }
 
     /// An error about this design's testbench use.
     fn misuse(&self, message: String) -> crate::Error {

@@ -19,11 +19,19 @@
 
 #define EL_EXPORT extern "C" __attribute__((visibility("default")))
 @SET_CLOCK@
+@DIRECT_EVAL@
 
 namespace {
 const char* const PORT_NAMES[] = {@PORT_NAMES@};
 const int PORT_WIDTHS[] = {@PORT_WIDTHS@};
 constexpr int NPORTS = @NPORTS@;
+// The design's simulation clock gates (D-SIM-GATE): the wrapper's `sim_clock_<i>` inputs
+// and `sim_awake_<i>` outputs.
+constexpr int NGATES = @NGATES@;
+const char* const GATE_NAMES[] = {@GATE_NAMES@};
+// Edges all gates are clocked after the model is made or a memory is written through the
+// backdoor (the gates' own hold: their inputs may not show such a change).
+constexpr uint64_t WAKE_EDGES = @WAKE_EDGES@;
 
 struct Model {
     std::unique_ptr<VerilatedContext> ctx;
@@ -35,7 +43,31 @@ struct Model {
     uint64_t cycle = 0;
     bool low_done = false;
     std::string error;
+    // Gates: the clock input and the decision of each, edges clocked, gating on or off, and
+    // edges left during which every gate is clocked.
+    uint8_t* gclk[NGATES > 0 ? NGATES : 1];
+    const uint8_t* gawake[NGATES > 0 ? NGATES : 1];
+    uint64_t gticks[NGATES > 0 ? NGATES : 1] = {};
+    bool gating = true;
+    uint64_t wake = WAKE_EDGES;
 };
+
+// Set each gate's clock for the coming rising edge: high when the gate is awake (or gating
+// is off, or the model is waking up), low otherwise.
+inline void gates_decide(Model* m) {
+    if (NGATES == 0) return;
+    const bool all = !m->gating || m->wake > 0;
+    if (m->wake > 0) m->wake--;
+    for (int i = 0; i < NGATES; i++) {
+        const uint8_t tick = (all || *m->gawake[i]) ? 1 : 0;
+        *m->gclk[i] = tick;
+        m->gticks[i] += tick;
+    }
+}
+
+inline void gates_low(Model* m) {
+    for (int i = 0; i < NGATES; i++) *m->gclk[i] = 0;
+}
 
 inline void dump(Model* m, uint64_t t) {
 #if VM_TRACE
@@ -57,9 +89,14 @@ inline void step_one(Model* m, bool dirty) {
     if (!m->vcd)
 #endif
     {
+        // A gate decides from the inputs of this cycle: evaluate poked inputs first (the
+        // clocks do not move, so nothing is clocked).
+        if (NGATES > 0 && dirty) EL_EVAL(t);
+        gates_decide(m);
+        EL_GATES_FAST(t);
         EL_FAST_EDGE(t);
         EL_SET_CLOCK(t, 1);
-        t->eval();
+        EL_EVAL(t);
         m->low_done = false;
         m->cycle++;
         return;
@@ -67,8 +104,10 @@ inline void step_one(Model* m, bool dirty) {
 #endif
     if (dirty || !m->low_done) {
         EL_SET_CLOCK(t, 0);
+        gates_low(m);
         t->eval();
     }
+    gates_decide(m);
     dump(m, m->cycle * 10000);
     EL_SET_CLOCK(t, 1);
     t->eval();
@@ -77,11 +116,21 @@ inline void step_one(Model* m, bool dirty) {
     m->cycle++;
 }
 
-inline void put(void* p, int width, uint64_t v) {
-    if (width <= 8) *static_cast<uint8_t*>(p) = static_cast<uint8_t>(v);
-    else if (width <= 16) *static_cast<uint16_t*>(p) = static_cast<uint16_t>(v);
-    else if (width <= 32) *static_cast<uint32_t*>(p) = static_cast<uint32_t>(v);
-    else *static_cast<uint64_t*>(p) = v;
+// Store a port value; true when it changed.
+template <typename T>
+inline bool store(void* p, uint64_t v) {
+    T* q = static_cast<T*>(p);
+    const T n = static_cast<T>(v);
+    const bool changed = *q != n;
+    *q = n;
+    return changed;
+}
+
+inline bool put(void* p, int width, uint64_t v) {
+    if (width <= 8) return store<uint8_t>(p, v);
+    if (width <= 16) return store<uint16_t>(p, v);
+    if (width <= 32) return store<uint32_t>(p, v);
+    return store<uint64_t>(p, v);
 }
 
 inline uint64_t get(const void* p, int width) {
@@ -92,7 +141,7 @@ inline uint64_t get(const void* p, int width) {
 }
 }  // namespace
 
-EL_EXPORT uint32_t el_abi_version() { return 1; }
+EL_EXPORT uint32_t el_abi_version() { return 2; }
 EL_EXPORT const char* el_top_name() { return "@TOP@"; }
 EL_EXPORT int el_port_count() { return NPORTS; }
 EL_EXPORT const char* el_port_name(int i) { return PORT_NAMES[i]; }
@@ -105,7 +154,9 @@ EL_EXPORT void* el_create() {
     m->ctx->fatalOnVpiError(false);
     m->top.reset(new @CLASS@{m->ctx.get(), "TOP"});
 @PORT_BINDINGS@
+@GATE_BINDINGS@
     EL_SET_CLOCK(m->top, 0);
+    gates_low(m);
     m->top->eval();
     m->low_done = true;
     return m;
@@ -149,6 +200,7 @@ EL_EXPORT void el_trace_close(void* h) {
     auto* m = static_cast<Model*>(h);
     if (m->vcd) {
         EL_SET_CLOCK(m->top, 0);
+        gates_low(m);
         m->top->eval();
         m->low_done = true;
         m->vcd->dump(m->cycle * 10000);
@@ -164,6 +216,7 @@ EL_EXPORT void el_trace_close(void* h) {
 EL_EXPORT void el_settle(void* h) {
     auto* m = static_cast<Model*>(h);
     EL_SET_CLOCK(m->top, 0);
+    gates_low(m);
     m->top->eval();
     m->low_done = true;
 }
@@ -175,14 +228,25 @@ EL_EXPORT void el_step(void* h, uint64_t n, int dirty) {
 
 EL_EXPORT uint64_t el_cycle(void* h) { return static_cast<Model*>(h)->cycle; }
 
+EL_EXPORT int el_gate_count() { return NGATES; }
+EL_EXPORT const char* el_gate_name(int i) { return GATE_NAMES[i]; }
+// Rising edges at which gate `i` clocked its block.
+EL_EXPORT uint64_t el_gate_ticks(void* h, int i) { return static_cast<Model*>(h)->gticks[i]; }
+// Gating on (1) or off (0: every block at every edge, the reference of the gates).
+EL_EXPORT void el_set_gating(void* h, int on) { static_cast<Model*>(h)->gating = on != 0; }
+// Clock every gate at the next WAKE_EDGES edges (after a backdoor write).
+EL_EXPORT void el_wake(void* h) { static_cast<Model*>(h)->wake = WAKE_EDGES; }
+
 // For each of `cycles` cycles: poke ins[k] = stim[c * nin + k], step, out[c * nout + k] =
 // peek outs[k]. Ports up to 64 bits.
 EL_EXPORT void el_run_batch(void* h, uint64_t cycles, int nin, const int* ins, const uint64_t* stim,
                             int nout, const int* outs, uint64_t* out) {
     auto* m = static_cast<Model*>(h);
     for (uint64_t c = 0; c < cycles; c++) {
-        for (int k = 0; k < nin; k++) put(m->ports[ins[k]], PORT_WIDTHS[ins[k]], stim[c * nin + k]);
-        step_one(m, true);
+        bool dirty = c == 0;
+        for (int k = 0; k < nin; k++)
+            dirty |= put(m->ports[ins[k]], PORT_WIDTHS[ins[k]], stim[c * nin + k]);
+        step_one(m, dirty);
         for (int k = 0; k < nout; k++) out[c * nout + k] = get(m->ports[outs[k]], PORT_WIDTHS[outs[k]]);
     }
 }

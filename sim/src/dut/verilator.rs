@@ -19,6 +19,7 @@ use super::{check_load, check_peek, check_poke, find_memory, Dut, DutOptions, Po
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools;
 use edgelearn_hdl::design::{Design, Direction, MemorySpec, PortSpec};
+use edgelearn_hdl::sim_gate::SIM_GATE_HOLD;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -135,22 +136,57 @@ fn plain_identifier(name: &str) -> bool {
         && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
 }
 
-/// The member of Verilator 5's root class holding the clock's value at the last
-/// evaluation, if the generated model has one and nothing in it triggers on a falling edge
-/// of the clock (then one evaluation per cycle is exact: docs/decisions.md D-VERILATOR).
-fn fast_edge_member(obj: &Path, top: &str, clock: &str) -> Option<String> {
+/// What the one-evaluation rising edge needs (docs/decisions.md D-VERILATOR, D-SIM-GATE): the
+/// member of Verilator 5's root class holding the clock's value at the last evaluation, and
+/// the same for each gate clock (`None` for a gate whose clock triggers nothing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FastEdge {
+    /// The clock's member.
+    pub clock: String,
+    /// Each gate clock's member.
+    pub gates: Vec<Option<String>>,
+}
+
+/// The [`FastEdge`] of a generated model, if one evaluation per cycle is exact for it: the
+/// clock and the gate clocks are the only signals anything triggers on, and nothing triggers
+/// on a falling edge of them.
+fn fast_edge_member(obj: &Path, top: &str, clock: &str, gates: usize) -> Option<FastEdge> {
     let root_h = std::fs::read_to_string(obj.join(format!("V{top}___024root.h"))).ok()?;
     // Verilator 5.006 names it `__Vtrigrprev__TOP__clock`, 5.048 `__Vtrigprevexpr___TOP__clock__0`.
-    let member = [
-        format!("__Vtrigrprev__TOP__{clock}"),
-        format!("__Vtrigprevexpr___TOP__{clock}__0"),
-    ]
-    .into_iter()
-    .find(|m| root_h.contains(&format!(" {m};")))?;
-    let negedge = [
-        format!("(~ (IData)(vlSelf->{clock}))"),
-        format!("(~ (IData)(vlSelfRef.{clock}))"),
-    ];
+    let member = |sig: &str| {
+        [
+            format!("__Vtrigrprev__TOP__{sig}"),
+            format!("__Vtrigprevexpr___TOP__{sig}__0"),
+        ]
+        .into_iter()
+        .find(|m| root_h.contains(&format!(" {m};")))
+    };
+    let fast = FastEdge {
+        clock: member(clock)?,
+        gates: (0..gates).map(|i| member(&format!("sim_clock_{i}"))).collect(),
+    };
+    // Any other trigger (a derived clock, an event) would need its own falling edge.
+    let known: Vec<&String> = std::iter::once(&fast.clock)
+        .chain(fast.gates.iter().flatten())
+        .collect();
+    let others = root_h
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("__Vtrigrprev") || w.starts_with("__Vtrigprevexpr"))
+        .any(|w| !known.iter().any(|k| k.as_str() == w));
+    if others {
+        return None;
+    }
+    let mut signals = vec![clock.to_string()];
+    signals.extend((0..gates).map(|i| format!("sim_clock_{i}")));
+    let negedge: Vec<String> = signals
+        .iter()
+        .flat_map(|c| {
+            [
+                format!("(~ (IData)(vlSelf->{c}))"),
+                format!("(~ (IData)(vlSelfRef.{c}))"),
+            ]
+        })
+        .collect();
     for e in std::fs::read_dir(obj).ok()? {
         let p = e.ok()?.path();
         if p.extension().is_some_and(|x| x == "cpp") {
@@ -160,11 +196,16 @@ fn fast_edge_member(obj: &Path, top: &str, clock: &str) -> Option<String> {
             }
         }
     }
-    Some(member)
+    Some(fast)
 }
 
 /// The shim for a design; `fast_edge` is the member [`fast_edge_member`] found, if any.
-pub fn shim_source(top: &str, ports: &[PortSpec], fast_edge: Option<&str>) -> String {
+pub fn shim_source(
+    top: &str,
+    ports: &[PortSpec],
+    gates: &[String],
+    fast_edge: Option<&FastEdge>,
+) -> String {
     let names: Vec<String> = ports.iter().map(|p| format!("\"{}\"", p.name)).collect();
     let widths: Vec<String> = ports.iter().map(|p| p.width.to_string()).collect();
     let bindings: Vec<String> = ports
@@ -191,24 +232,79 @@ pub fn shim_source(top: &str, ports: &[PortSpec], fast_edge: Option<&str>) -> St
         .replace("@SET_CLOCK@", &set_clock)
         .replace(
             "@FAST_EDGE@",
-            &fast_edge.map_or(String::new(), |m| {
-                format!("#define EL_FAST_EDGE(t) ((t)->rootp->{m} = 0)")
+            &fast_edge.map_or(String::new(), |f| {
+                format!("#define EL_FAST_EDGE(t) ((t)->rootp->{} = 0)", f.clock)
             }),
         )
+        .replace("@DIRECT_EVAL@", &direct_eval(top, fast_edge))
         .replace("@ROOT_HEADER@", &format!("V{top}___024root.h"))
+        .replace("@NGATES@", &gates.len().to_string())
+        .replace(
+            "@GATE_NAMES@",
+            &if gates.is_empty() {
+                "\"\"".to_string()
+            } else {
+                gates
+                    .iter()
+                    .map(|g| format!("\"{g}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        )
+        .replace("@WAKE_EDGES@", &SIM_GATE_HOLD.to_string())
+        .replace(
+            "@GATE_BINDINGS@",
+            &(0..gates.len())
+                .map(|i| {
+                    format!(
+                        "    m->gclk[{i}] = &m->top->sim_clock_{i};\n    m->gawake[{i}] = &m->top->sim_awake_{i};"
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+}
+
+/// The fast path's evaluation and gate-clock macros (only with [`FastEdge`]).
+fn direct_eval(top: &str, fast_edge: Option<&FastEdge>) -> String {
+    let Some(f) = fast_edge else {
+        return String::new();
+    };
+    let gates: String = f
+        .gates
+        .iter()
+        .flatten()
+        .map(|m| format!(" (t)->rootp->{m} = 0;"))
+        .collect();
+    format!(
+        "#if VM_TRACE\n\
+         #define EL_EVAL(t) (t)->eval()\n\
+         #else\n\
+         // One evaluation without eval()'s end-of-step bookkeeping (the thread message queue and\n\
+         // deferred deletes), which a model without threads or classes does not use.\n\
+         class V{top}___024root;\n\
+         void V{top}___024root___eval(V{top}___024root* vlSelf);\n\
+         #define EL_EVAL(t) V{top}___024root___eval((t)->rootp)\n\
+         #endif\n\
+         // Mark every gate clock as low at the last evaluation (the rising edge is then exact).\n\
+         #define EL_GATES_FAST(t) do {{{gates} }} while (0)\n"
+    )
 }
 
 /// The top module Verilator compiles: `<name>_tb`, the design under `dut` with the same
 /// ports, so the model's scopes (VCD, memories) are those of the Verilog bench:
-/// `TOP.<name>_tb.dut.<...>`.
-pub fn wrapper(name: &str, ports: &[PortSpec]) -> String {
+/// `TOP.<name>_tb.dut.<...>`. Each simulation gate `i` (an instance path below `dut`) gets
+/// an input `sim_clock_i` that drives the gate's clock and an output `sim_awake_i`, its
+/// decision (docs/decisions.md D-SIM-GATE).
+pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String]) -> String {
+    let mut names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+    for i in 0..gates.len() {
+        names.push(format!("sim_clock_{i}"));
+        names.push(format!("sim_awake_{i}"));
+    }
     let mut v = format!(
         "// edgelearn in-process Verilator top: {name} under `dut`.\nmodule {name}_tb({});\n",
-        ports
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        names.join(", ")
     );
     for p in ports {
         let dir = match p.direction {
@@ -221,6 +317,17 @@ pub fn wrapper(name: &str, ports: &[PortSpec]) -> String {
             String::new()
         };
         v += &format!("    {dir} wire {range}{};\n", p.name);
+    }
+    for (i, g) in gates.iter().enumerate() {
+        let path = if g.is_empty() {
+            "dut".to_string()
+        } else {
+            format!("dut.{g}")
+        };
+        v += &format!(
+            "    input wire sim_clock_{i};\n    output wire sim_awake_{i};\n    \
+             assign {path}.sim_clock = sim_clock_{i};\n    assign sim_awake_{i} = {path}.sim_awake;\n"
+        );
     }
     v += &format!(
         "    {name} dut({});\nendmodule\n",
@@ -375,6 +482,7 @@ pub fn build(
     name: &str,
     verilog: &str,
     ports: &[PortSpec],
+    gates: &[String],
     trace: Option<Option<usize>>,
 ) -> Result<BuildInfo> {
     for p in ports {
@@ -412,10 +520,14 @@ pub fn build(
             flags.push((d + 1).to_string());
         }
     }
+    if !gates.is_empty() {
+        // The gates' simulation branch (D-SIM-GATE).
+        flags.push("+define+EDGELEARN_SIM_CLOCKS".into());
+    }
     // The key holds the shim as generated before Verilator runs; what Verilator adds to it
     // is a function of the rest of the key.
-    let shim = shim_source(&top, ports, None);
-    let wrap = wrapper(name, ports);
+    let shim = shim_source(&top, ports, gates, None);
+    let wrap = wrapper(name, ports, gates);
     let cxx_flags = CXX_FLAGS.join(" ");
     let key = sha256_hex(&[
         verilog,
@@ -468,10 +580,10 @@ pub fn build(
         let fast = ports
             .iter()
             .find(|p| p.clock)
-            .and_then(|c| fast_edge_member(&obj, &top, &c.name));
+            .and_then(|c| fast_edge_member(&obj, &top, &c.name, gates.len()));
         write(
             &tmp.join("shim.cpp"),
-            &shim_source(&top, ports, fast.as_deref()),
+            &shim_source(&top, ports, gates, fast.as_ref()),
         )?;
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
             .map_err(|e| Error::io(&obj, e))?
@@ -586,6 +698,8 @@ type FnMemFind = unsafe extern "C" fn(
     *mut i32,
 ) -> *mut std::ffi::c_void;
 type FnList = unsafe extern "C" fn(*mut std::ffi::c_void, *mut i8, usize) -> usize;
+type FnGateTicks = unsafe extern "C" fn(*mut std::ffi::c_void, i32) -> u64;
+type FnSetGating = unsafe extern "C" fn(*mut std::ffi::c_void, i32);
 
 /// The entry points of a loaded model library.
 struct Api {
@@ -599,6 +713,10 @@ struct Api {
     run_batch: FnBatch,
     mem_find: FnMemFind,
     list_public: FnList,
+    gate_ticks: FnGateTicks,
+    set_gating: FnSetGating,
+    wake: FnHandle,
+    gates: Vec<String>,
     // Keeps the library loaded while the functions above are used.
     _lib: Arc<libloading::Library>,
 }
@@ -613,9 +731,20 @@ impl Api {
         unsafe {
             let abi: libloading::Symbol<unsafe extern "C" fn() -> u32> =
                 lib.get(b"el_abi_version\0").map_err(err)?;
-            if abi() != 1 {
-                return Err(model_error(name, "the library's shim ABI is not version 1"));
+            if abi() != 2 {
+                return Err(model_error(name, "the library's shim ABI is not version 2"));
             }
+            let count: libloading::Symbol<unsafe extern "C" fn() -> i32> =
+                lib.get(b"el_gate_count\0").map_err(err)?;
+            let gate_name: libloading::Symbol<unsafe extern "C" fn(i32) -> *const i8> =
+                lib.get(b"el_gate_name\0").map_err(err)?;
+            let gates = (0..count())
+                .map(|i| {
+                    std::ffi::CStr::from_ptr(gate_name(i))
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
             Ok(Api {
                 create: *lib.get::<FnCreate>(b"el_create\0").map_err(err)?,
                 destroy: *lib.get::<FnHandle>(b"el_destroy\0").map_err(err)?,
@@ -627,6 +756,10 @@ impl Api {
                 run_batch: *lib.get::<FnBatch>(b"el_run_batch\0").map_err(err)?,
                 mem_find: *lib.get::<FnMemFind>(b"el_mem_find\0").map_err(err)?,
                 list_public: *lib.get::<FnList>(b"el_list_public\0").map_err(err)?,
+                gate_ticks: *lib.get::<FnGateTicks>(b"el_gate_ticks\0").map_err(err)?,
+                set_gating: *lib.get::<FnSetGating>(b"el_set_gating\0").map_err(err)?,
+                wake: *lib.get::<FnHandle>(b"el_wake\0").map_err(err)?,
+                gates,
                 _lib: lib.clone(),
             })
         }
@@ -731,7 +864,8 @@ impl VerilatorDut {
         let memories = design.memories();
         let verilog = design.verilog()?;
         let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
-        let build = build(root, &name, &verilog, &ports, trace)?;
+        let gates = design.sim_gates();
+        let build = build(root, &name, &verilog, &ports, &gates, trace)?;
         let api = Api::load(&name, &build.library)?;
         // SAFETY: `el_create` returns a new model owned by this value until `el_destroy`.
         let handle = unsafe { (api.create)() };
@@ -776,6 +910,9 @@ impl VerilatorDut {
             window: opts.vcd_window,
             build,
         };
+        if opts.ungated {
+            dut.set_sim_gating(false);
+        }
         dut.mems = (0..dut.memories.len())
             .map(|i| dut.find_mem(i))
             .collect::<Result<_>>()?;
@@ -929,8 +1066,14 @@ impl Dut for VerilatorDut {
                 spec.name, spec.width
             )));
         }
-        self.slots[port.0].write(&[value]);
-        self.dirty = true;
+        // Only a change needs an evaluation before the next peek or edge.
+        let slot = self.slots[port.0];
+        let mut old = [0u64];
+        slot.read(&mut old);
+        if old[0] != value {
+            slot.write(&[value]);
+            self.dirty = true;
+        }
         Ok(())
     }
 
@@ -1015,6 +1158,9 @@ impl Dut for VerilatorDut {
             slot.write(e);
         }
         self.dirty = true;
+        // A gated block reading this memory sees the change only when clocked.
+        // SAFETY: the handle is live; the call only sets a counter.
+        unsafe { (self.api.wake)(self.handle) };
         Ok(())
     }
 
@@ -1098,6 +1244,21 @@ impl Dut for VerilatorDut {
         self.cycle += cycles as u64;
         // A VCD window opens or closes at the end of the batch that reaches its edge.
         self.window_edge()
+    }
+
+    fn set_sim_gating(&mut self, on: bool) {
+        // SAFETY: the handle is live; the call only sets a flag.
+        unsafe { (self.api.set_gating)(self.handle, on as i32) };
+    }
+
+    fn sim_gate_ticks(&self) -> Vec<(String, u64)> {
+        self.api
+            .gates
+            .iter()
+            .enumerate()
+            // SAFETY: the handle is live and `i` is below the shim's gate count.
+            .map(|(i, g)| (g.clone(), unsafe { (self.api.gate_ticks)(self.handle, i as i32) }))
+            .collect()
     }
 
     fn finish(&mut self) -> Result<()> {

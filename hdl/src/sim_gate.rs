@@ -1,0 +1,136 @@
+//! SimGate: the clock of a block that the simulator may leave idle. In hardware (every
+//! backend but edgelearn's in-process Verilator model) `gclock` is `clock`: a wire, no logic,
+//! nothing for synthesis. In the in-process Verilator model (`EDGELEARN_SIM_CLOCKS` defined)
+//! `gclock` is driven by the harness, which raises it together with `clock` except at the
+//! edges where the block behind the gate cannot change: Verilator then skips that block's
+//! sequential logic and every combinational statement that depends only on it
+//! (docs/decisions.md D-SIM-GATE).
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock` | in | 1 | the clock of the parent |
+//! | `busy` | in | 1 | the block may change with its inputs held (an FSM away from idle, a stream beat waiting, an enable) |
+//! | `watch` | in | W | every input of the block behind the gate, concatenated |
+//! | `gclock` | out | 1 | the clock of the block behind the gate |
+//!
+//! The rule the simulation model applies (an edge is skipped only when the block is at a
+//! fixed point): the block is clocked at the next edge when `busy` is high, when `watch`
+//! differs from its value one cycle earlier, or when it changed at any of the last
+//! [`SIM_GATE_HOLD`] edges. So a block is left alone only after its inputs have been constant
+//! for that many cycles while it was not busy; its designer asserts (and the tests check, by
+//! comparing gated with ungated runs cycle by cycle) that such a block no longer changes.
+//! `sim_awake` (the decision) is computed from registers and from `watch`/`busy`, so a
+//! design whose top-level inputs reach `watch` combinationally is still gated correctly: the
+//! harness evaluates poked inputs before it reads `sim_awake`.
+//! Golden: the pass-through (`gclock = clock`; `edgelearn_verif::golden::sim_gate`). Tests:
+//! `tests/sim_gate.rs`.
+
+use rust_hdl::prelude::*;
+
+/// Edges a gated block keeps its clock after its inputs last changed (the longest pipeline
+/// or drain of a gated block while not busy must be shorter).
+pub const SIM_GATE_HOLD: usize = 64;
+
+/// The marker in the gate's Verilog by which [`sim_gates`] finds the instances.
+const MARKER: &str = "// edgelearn:sim-gate";
+
+/// The clock of a gated block: `clock` in hardware, the harness's in simulation.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct SimGate<const W: usize> {
+    /// The parent's clock.
+    pub clock: Signal<In, Clock>,
+    /// The block may change with its inputs held.
+    pub busy: Signal<In, Bit>,
+    /// The block's inputs.
+    pub watch: Signal<In, Bits<W>>,
+    /// The block's clock.
+    pub gclock: Signal<Out, Clock>,
+}
+
+impl<const W: usize> Default for SimGate<W> {
+    fn default() -> Self {
+        assert!(W >= 1, "SimGate<{W}>: watch at least one bit");
+        Self {
+            clock: Default::default(),
+            busy: Default::default(),
+            watch: Default::default(),
+            gclock: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for SimGate<W> {
+    fn update(&mut self) {
+        // rust-hdl's simulator and every Verilog backend but the gated Verilator model.
+        self.gclock.next = self.clock.val();
+    }
+
+    fn connect(&mut self) {
+        self.gclock.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let hold_bits = usize::BITS - SIM_GATE_HOLD.leading_zeros();
+        Verilog::Custom(format!(
+            "{MARKER}\n\
+             `ifdef EDGELEARN_SIM_CLOCKS\n\
+             // Simulation only: edgelearn's in-process Verilator harness drives sim_clock and\n\
+             // raises it with `clock` when sim_awake is high (docs/decisions.md D-SIM-GATE).\n\
+             wire sim_clock;\n\
+             reg [{w1}:0] watch_q;\n\
+             reg [{h1}:0] hold;\n\
+             wire changed = watch != watch_q;\n\
+             wire sim_awake = busy | changed | (hold != {hold_bits}'d0);\n\
+             always @(posedge clock) begin\n\
+             \x20  watch_q <= watch;\n\
+             \x20  hold <= changed ? {hold_bits}'d{hold} : (hold != {hold_bits}'d0 ? hold - {hold_bits}'d1 : {hold_bits}'d0);\n\
+             end\n\
+             always @(*) gclock = sim_clock;\n\
+             `else\n\
+             always @(*) gclock = clock;\n\
+             `endif\n",
+            w1 = W - 1,
+            h1 = hold_bits - 1,
+            hold = SIM_GATE_HOLD,
+        ))
+    }
+}
+
+/// The Verilog instance paths (below the top module, `.`-separated) of every [`SimGate`] in
+/// `block`, in visiting order: the gates the in-process Verilator model drives.
+pub fn sim_gates<B: Block>(block: &B) -> Vec<String> {
+    struct Finder {
+        path: Vec<String>,
+        found: Vec<String>,
+    }
+    impl Probe for Finder {
+        fn visit_start_scope(&mut self, name: &str, node: &dyn Block) {
+            self.path.push(name.to_string());
+            if let Verilog::Custom(v) = node.hdl() {
+                if v.starts_with(MARKER) {
+                    // The first scope is the top module itself.
+                    self.found.push(self.path[1..].join("."));
+                }
+            }
+        }
+        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+            self.path.pop();
+        }
+    }
+    let mut f = Finder {
+        path: Vec::new(),
+        found: Vec::new(),
+    };
+    block.accept("top", &mut f);
+    f.found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sim_gate_is_synthesizable() {
+        crate::synth_check::assert_synthesizable("sim_gate", SimGate::<8>::default());
+    }
+}
