@@ -285,10 +285,10 @@ pub trait Design {
     fn source(&self) -> &str {
         "rust-hdl 0.46"
     }
-    /// Instance paths (below the top module) of the design's
-    /// [`SimGate`](crate::sim_gate::SimGate)s: the clocks the in-process Verilator model may
-    /// hold at an edge (docs/decisions.md D-SIM-GATE). Empty for most designs.
-    fn sim_gates(&self) -> Vec<String> {
+    /// The design's [`SimGate`](crate::sim_gate::SimGate)s: the clocks the in-process
+    /// Verilator model may hold at an edge (docs/decisions.md D-SIM-GATE). Empty for most
+    /// designs.
+    fn sim_gates(&self) -> Vec<crate::sim_gate::GateSite> {
         Vec::new()
     }
 }
@@ -485,7 +485,17 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
     })?;
     let mut defines = ModuleDefines::default();
     block.accept(name, &mut defines);
-    Ok(defines.defines())
+    let gates = crate::sim_gate::sim_gates(block);
+    if gates.is_empty() {
+        return Ok(defines.defines());
+    }
+    crate::sim_gate::patch_gate_clocks(name, &defines.defines(), &gates).map_err(|detail| {
+        ErrorKind::Check {
+            block: name.to_string(),
+            detail,
+        }
+        .into()
+    })
 }
 
 impl<T: DutIo> Design for Instance<T> {
@@ -498,7 +508,7 @@ impl<T: DutIo> Design for Instance<T> {
     fn verilog(&self) -> Result<String, Error> {
         verilog_named(&self.name, &self.block)
     }
-    fn sim_gates(&self) -> Vec<String> {
+    fn sim_gates(&self) -> Vec<crate::sim_gate::GateSite> {
         crate::sim_gate::sim_gates(&self.block)
     }
     fn memories(&mut self) -> Vec<MemorySpec> {

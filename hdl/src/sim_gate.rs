@@ -35,6 +35,12 @@ pub const SIM_GATE_HOLD: usize = 64;
 const MARKER: &str = "// edgelearn:sim-gate";
 
 /// The clock of a gated block: `clock` in hardware, the harness's in simulation.
+///
+/// The gated block is a sibling of the gate (`drives` names it). Its parent connects the
+/// block's clock to `clock` as usual; the emitted Verilog then takes the block's clock from
+/// the gate instead ([`patch_gate_clocks`]). rust-hdl's simulator keeps the direct
+/// connection: there every assignment on the clock's path is one more settling round, so a
+/// clock through the gate would reach the block's registers after the data they sample.
 #[derive(Clone, Debug, LogicBlock)]
 pub struct SimGate<const W: usize> {
     /// The parent's clock.
@@ -43,18 +49,21 @@ pub struct SimGate<const W: usize> {
     pub busy: Signal<In, Bit>,
     /// The block's inputs.
     pub watch: Signal<In, Bits<W>>,
-    /// The block's clock.
+    /// The block's clock (in the emitted Verilog).
     pub gclock: Signal<Out, Clock>,
+    _drives: &'static str,
 }
 
-impl<const W: usize> Default for SimGate<W> {
-    fn default() -> Self {
+impl<const W: usize> SimGate<W> {
+    /// The gate of the sibling block (field) `drives`.
+    pub fn new(drives: &'static str) -> Self {
         assert!(W >= 1, "SimGate<{W}>: watch at least one bit");
         Self {
             clock: Default::default(),
             busy: Default::default(),
             watch: Default::default(),
             gclock: Default::default(),
+            _drives: drives,
         }
     }
 }
@@ -72,7 +81,7 @@ impl<const W: usize> Logic for SimGate<W> {
     fn hdl(&self) -> Verilog {
         let hold_bits = usize::BITS - SIM_GATE_HOLD.leading_zeros();
         Verilog::Custom(format!(
-            "{MARKER}\n\
+            "{MARKER} {drives}\n\
              `ifdef EDGELEARN_SIM_CLOCKS\n\
              // Simulation only: edgelearn's in-process Verilator harness drives sim_clock and\n\
              // raises it with `clock` when sim_awake is high (docs/decisions.md D-SIM-GATE).\n\
@@ -89,6 +98,7 @@ impl<const W: usize> Logic for SimGate<W> {
              `else\n\
              always @(*) gclock = clock;\n\
              `endif\n",
+            drives = self._drives,
             w1 = W - 1,
             h1 = hold_bits - 1,
             hold = SIM_GATE_HOLD,
@@ -96,20 +106,33 @@ impl<const W: usize> Logic for SimGate<W> {
     }
 }
 
-/// The Verilog instance paths (below the top module, `.`-separated) of every [`SimGate`] in
-/// `block`, in visiting order: the gates the in-process Verilator model drives.
-pub fn sim_gates<B: Block>(block: &B) -> Vec<String> {
+/// A [`SimGate`] of a design: its instance path below the top module (`.`-separated) and
+/// the sibling block whose clock it supplies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GateSite {
+    /// Instance path of the gate, e.g. `core.gate_conv`.
+    pub path: String,
+    /// The gated sibling, e.g. `conv`.
+    pub drives: String,
+}
+
+/// Every [`SimGate`] in `block`, in visiting order.
+pub fn sim_gates<B: Block>(block: &B) -> Vec<GateSite> {
     struct Finder {
         path: Vec<String>,
-        found: Vec<String>,
+        found: Vec<GateSite>,
     }
     impl Probe for Finder {
         fn visit_start_scope(&mut self, name: &str, node: &dyn Block) {
             self.path.push(name.to_string());
             if let Verilog::Custom(v) = node.hdl() {
-                if v.starts_with(MARKER) {
+                if let Some(rest) = v.strip_prefix(MARKER) {
+                    let drives = rest.lines().next().unwrap_or("").trim().to_string();
                     // The first scope is the top module itself.
-                    self.found.push(self.path[1..].join("."));
+                    self.found.push(GateSite {
+                        path: self.path[1..].join("."),
+                        drives,
+                    });
                 }
             }
         }
@@ -125,12 +148,45 @@ pub fn sim_gates<B: Block>(block: &B) -> Vec<String> {
     f.found
 }
 
+/// The emitted Verilog of a design with its gated blocks clocked by their gates: in the
+/// module holding gate `g` that drives block `b`, rust-hdl's `b$clock = clock;` becomes
+/// `b$clock = g$gclock;`. `Err` names a gate whose block's clock assignment is not there.
+pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result<String, String> {
+    let mut out = verilog.to_string();
+    for g in gates {
+        let (parent, leaf) = match g.path.rsplit_once('.') {
+            Some((p, l)) => (format!("{top}${}", p.replace('.', "$")), l.to_string()),
+            None => (top.to_string(), g.path.clone()),
+        };
+        let head = format!("\nmodule {parent}(");
+        let start = out
+            .find(&head)
+            .ok_or_else(|| format!("gate {}: no module {parent}", g.path))?;
+        let end = out[start..]
+            .find("\nendmodule")
+            .map(|e| start + e)
+            .ok_or_else(|| format!("gate {}: module {parent} has no end", g.path))?;
+        let from = format!("\n        {}$clock = clock;\n", g.drives);
+        let to = format!("\n        {}$clock = {leaf}$gclock;\n", g.drives);
+        let body = &out[start..end];
+        if body.matches(&from).count() != 1 {
+            return Err(format!(
+                "gate {}: module {parent} does not assign `{}$clock = clock;` once",
+                g.path, g.drives
+            ));
+        }
+        let patched = body.replacen(&from, &to, 1);
+        out.replace_range(start..end, &patched);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn sim_gate_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("sim_gate", SimGate::<8>::default());
+        crate::synth_check::assert_synthesizable("sim_gate", SimGate::<8>::new("block"));
     }
 }

@@ -864,7 +864,7 @@ impl VerilatorDut {
         let memories = design.memories();
         let verilog = design.verilog()?;
         let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
-        let gates = design.sim_gates();
+        let gates: Vec<String> = design.sim_gates().into_iter().map(|g| g.path).collect();
         let build = build(root, &name, &verilog, &ports, &gates, trace)?;
         let api = Api::load(&name, &build.library)?;
         // SAFETY: `el_create` returns a new model owned by this value until `el_destroy`.
