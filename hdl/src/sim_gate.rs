@@ -10,17 +10,17 @@
 //! |---|---|---|---|
 //! | `clock` | in | 1 | the clock of the parent |
 //! | `busy` | in | 1 | the block may change with its inputs held (an FSM away from idle, a stream beat waiting, an enable) |
-//! | `watch` | in | W | every input of the block behind the gate, concatenated |
+//! | `w0`..`w3` | in | A, B, C, D | every input of the block behind the gate, in four words (each up to 64 bits keeps the model's comparison free of wide arithmetic; an unused word is one bit tied to 0) |
 //! | `gclock` | out | 1 | the clock of the block behind the gate |
 //!
 //! The rule the simulation model applies (an edge is skipped only when the block is at a
-//! fixed point): the block is clocked at the next edge when `busy` is high, when `watch`
+//! fixed point): the block is clocked at the next edge when `busy` is high, when a watch word
 //! differs from its value one cycle earlier, or when it changed at any of the last
 //! [`SIM_GATE_HOLD`] edges. So a block is left alone only after its inputs have been constant
 //! for that many cycles while it was not busy; its designer asserts (and the tests check, by
 //! comparing gated with ungated runs cycle by cycle) that such a block no longer changes.
-//! `sim_awake` (the decision) is computed from registers and from `watch`/`busy`, so a
-//! design whose top-level inputs reach `watch` combinationally is still gated correctly: the
+//! `sim_awake` (the decision) is computed from registers and from the watch words and `busy`,
+//! so a design whose top-level inputs reach them combinationally is still gated correctly: the
 //! harness evaluates poked inputs before it reads `sim_awake`.
 //! Golden: the pass-through (`gclock = clock`; `edgelearn_verif::golden::sim_gate`). Tests:
 //! `tests/sim_gate.rs`.
@@ -36,39 +36,53 @@ const MARKER: &str = "// edgelearn:sim-gate";
 
 /// The clock of a gated block: `clock` in hardware, the harness's in simulation.
 ///
-/// The gated block is a sibling of the gate (`drives` names it). Its parent connects the
-/// block's clock to `clock` as usual; the emitted Verilog then takes the block's clock from
-/// the gate instead ([`patch_gate_clocks`]). rust-hdl's simulator keeps the direct
+/// The gated blocks are siblings of the gate (`drives` names them). Their parent connects
+/// their clocks to `clock` as usual; the emitted Verilog then takes them from the gate
+/// instead ([`patch_gate_clocks`]). rust-hdl's simulator keeps the direct
 /// connection: there every assignment on the clock's path is one more settling round, so a
 /// clock through the gate would reach the block's registers after the data they sample.
 #[derive(Clone, Debug, LogicBlock)]
-pub struct SimGate<const W: usize> {
+pub struct SimGate<const A: usize, const B: usize, const C: usize, const D: usize> {
     /// The parent's clock.
     pub clock: Signal<In, Clock>,
     /// The block may change with its inputs held.
     pub busy: Signal<In, Bit>,
-    /// The block's inputs.
-    pub watch: Signal<In, Bits<W>>,
+    /// The block's inputs, first word.
+    pub w0: Signal<In, Bits<A>>,
+    /// Second word.
+    pub w1: Signal<In, Bits<B>>,
+    /// Third word.
+    pub w2: Signal<In, Bits<C>>,
+    /// Fourth word.
+    pub w3: Signal<In, Bits<D>>,
     /// The block's clock (in the emitted Verilog).
     pub gclock: Signal<Out, Clock>,
-    _drives: &'static str,
+    _drives: &'static [&'static str],
 }
 
-impl<const W: usize> SimGate<W> {
-    /// The gate of the sibling block (field) `drives`.
-    pub fn new(drives: &'static str) -> Self {
-        assert!(W >= 1, "SimGate<{W}>: watch at least one bit");
+impl<const A: usize, const B: usize, const C: usize, const D: usize> SimGate<A, B, C, D> {
+    /// The gate of the sibling blocks (fields) `drives`.
+    pub fn new(drives: &'static [&'static str]) -> Self {
+        assert!(
+            A >= 1 && B >= 1 && C >= 1 && D >= 1,
+            "SimGate<{A}, {B}, {C}, {D}>: each watch word has at least one bit"
+        );
         Self {
             clock: Default::default(),
             busy: Default::default(),
-            watch: Default::default(),
+            w0: Default::default(),
+            w1: Default::default(),
+            w2: Default::default(),
+            w3: Default::default(),
             gclock: Default::default(),
             _drives: drives,
         }
     }
 }
 
-impl<const W: usize> Logic for SimGate<W> {
+impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic
+    for SimGate<A, B, C, D>
+{
     fn update(&mut self) {
         // rust-hdl's simulator and every Verilog backend but the gated Verilator model.
         self.gclock.next = self.clock.val();
@@ -86,20 +100,29 @@ impl<const W: usize> Logic for SimGate<W> {
              // Simulation only: edgelearn's in-process Verilator harness drives sim_clock and\n\
              // raises it with `clock` when sim_awake is high (docs/decisions.md D-SIM-GATE).\n\
              wire sim_clock;\n\
-             reg [{w1}:0] watch_q;\n\
+             reg [{a1}:0] w0_q;\n\
+             reg [{b1}:0] w1_q;\n\
+             reg [{c1}:0] w2_q;\n\
+             reg [{d1}:0] w3_q;\n\
              reg [{h1}:0] hold;\n\
-             wire changed = watch != watch_q;\n\
+             wire changed = (w0 != w0_q) | (w1 != w1_q) | (w2 != w2_q) | (w3 != w3_q);\n\
              wire sim_awake = busy | changed | (hold != {hold_bits}'d0);\n\
              always @(posedge clock) begin\n\
-             \x20  watch_q <= watch;\n\
+             \x20  w0_q <= w0;\n\
+             \x20  w1_q <= w1;\n\
+             \x20  w2_q <= w2;\n\
+             \x20  w3_q <= w3;\n\
              \x20  hold <= changed ? {hold_bits}'d{hold} : (hold != {hold_bits}'d0 ? hold - {hold_bits}'d1 : {hold_bits}'d0);\n\
              end\n\
              always @(*) gclock = sim_clock;\n\
              `else\n\
              always @(*) gclock = clock;\n\
              `endif\n",
-            drives = self._drives,
-            w1 = W - 1,
+            drives = self._drives.join(" "),
+            a1 = A - 1,
+            b1 = B - 1,
+            c1 = C - 1,
+            d1 = D - 1,
             h1 = hold_bits - 1,
             hold = SIM_GATE_HOLD,
         ))
@@ -107,13 +130,13 @@ impl<const W: usize> Logic for SimGate<W> {
 }
 
 /// A [`SimGate`] of a design: its instance path below the top module (`.`-separated) and
-/// the sibling block whose clock it supplies.
+/// the sibling blocks whose clock it supplies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GateSite {
     /// Instance path of the gate, e.g. `core.gate_conv`.
     pub path: String,
-    /// The gated sibling, e.g. `conv`.
-    pub drives: String,
+    /// The gated siblings, e.g. `conv`.
+    pub drives: Vec<String>,
 }
 
 /// Every [`SimGate`] in `block`, in visiting order.
@@ -127,7 +150,13 @@ pub fn sim_gates<B: Block>(block: &B) -> Vec<GateSite> {
             self.path.push(name.to_string());
             if let Verilog::Custom(v) = node.hdl() {
                 if let Some(rest) = v.strip_prefix(MARKER) {
-                    let drives = rest.lines().next().unwrap_or("").trim().to_string();
+                    let drives = rest
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect();
                     // The first scope is the top module itself.
                     self.found.push(GateSite {
                         path: self.path[1..].join("."),
@@ -150,7 +179,8 @@ pub fn sim_gates<B: Block>(block: &B) -> Vec<GateSite> {
 
 /// The emitted Verilog of a design with its gated blocks clocked by their gates: in the
 /// module holding gate `g` that drives block `b`, rust-hdl's `b$clock = clock;` becomes
-/// `b$clock = g$gclock;`. `Err` names a gate whose block's clock assignment is not there.
+/// `b$clock = g$gclock;` (a register, `DFF`, is a block too). `Err` names a gate whose
+/// block's clock assignment is not there.
 pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result<String, String> {
     let mut out = verilog.to_string();
     for g in gates {
@@ -166,17 +196,19 @@ pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result
             .find("\nendmodule")
             .map(|e| start + e)
             .ok_or_else(|| format!("gate {}: module {parent} has no end", g.path))?;
-        let from = format!("\n        {}$clock = clock;\n", g.drives);
-        let to = format!("\n        {}$clock = {leaf}$gclock;\n", g.drives);
-        let body = &out[start..end];
-        if body.matches(&from).count() != 1 {
-            return Err(format!(
-                "gate {}: module {parent} does not assign `{}$clock = clock;` once",
-                g.path, g.drives
-            ));
+        let mut body = out[start..end].to_string();
+        for d in &g.drives {
+            let from = format!("\n        {d}$clock = clock;\n");
+            let to = format!("\n        {d}$clock = {leaf}$gclock;\n");
+            if body.matches(&from).count() != 1 {
+                return Err(format!(
+                    "gate {}: module {parent} does not assign `{d}$clock = clock;` once",
+                    g.path
+                ));
+            }
+            body = body.replacen(&from, &to, 1);
         }
-        let patched = body.replacen(&from, &to, 1);
-        out.replace_range(start..end, &patched);
+        out.replace_range(start..end, &body);
     }
     Ok(out)
 }
@@ -187,6 +219,6 @@ mod tests {
 
     #[test]
     fn sim_gate_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("sim_gate", SimGate::<8>::new("block"));
+        crate::synth_check::assert_synthesizable("sim_gate", SimGate::<8, 2, 1, 1>::new(&["block"]));
     }
 }

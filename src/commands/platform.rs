@@ -290,6 +290,7 @@ fn session(
             b.set_length(order.len() as u64);
             b.set_message(format!("epoch {epoch} train"));
             let (c0, t0) = (bench.dut().cycle(), Instant::now());
+            let ticks0 = bench.dut().sim_gate_ticks();
             let er = train_epoch(
                 &mut bench,
                 &mut net,
@@ -302,6 +303,16 @@ fn session(
             )?;
             let secs = t0.elapsed().as_secs_f64().max(1e-9);
             let sim_cycles = bench.dut().cycle() - c0;
+            // The share of the training edges at which each simulation gate clocked its core.
+            let gates: serde_json::Map<String, serde_json::Value> = bench
+                .dut()
+                .sim_gate_ticks()
+                .iter()
+                .zip(&ticks0)
+                .map(|((g, t1), (_, t0))| {
+                    (g.clone(), json!((t1 - t0) as f64 / sim_cycles.max(1) as f64))
+                })
+                .collect();
             if out.first_run.is_none() {
                 out.first_run = er.runs.first().cloned();
             }
@@ -351,6 +362,15 @@ fn session(
                     sim_cycles as f64 / secs / 1e6,
                     er.images as f64 / secs,
                 );
+                if !gates.is_empty() {
+                    let shares: Vec<String> = gates
+                        .iter()
+                        .map(|(g, v)| {
+                            format!("{} {:.0}%", g, 100.0 * v.as_f64().unwrap_or(0.0))
+                        })
+                        .collect();
+                    eprintln!("  clocked edges (simulation gates): {}", shares.join(", "));
+                }
             });
             out.reports.push(EpochReport {
                 epoch,
@@ -374,6 +394,7 @@ fn session(
                 "simulated_cycles_per_second": sim_cycles as f64 / secs,
                 "images_per_second": er.images as f64 / secs,
                 "test_cycles": test.as_ref().map(|t| t.cycles),
+                "sim_gate_share": gates,
             }));
             if a.checkpoint.is_some() {
                 // Saved only when the RTL holds the golden model's weights, so a resumed run

@@ -6,12 +6,12 @@
 //! | `lanes[i]` | in | W | lane i |
 //! | `word` | out | T = LANES*W | the word word |
 //!
-//! Combinational. The emitted Verilog is a chain `word = (word << W) | lane`, highest
-//! lane first; the loop variable `w` binds the const generic W so that it appears as a
-//! literal (const generics cannot appear in rust-hdl HDL expressions).
+//! Combinational. The emitted Verilog is one concatenation, `word = {lanes$L-1, ..., lanes$0}`
+//! (written by hand: rust-hdl can only build it as a chain of wide shifts, which Verilator
+//! evaluates word by word through `_vl_insert_WW`; the concatenation compiles to a few word
+//! moves).
 //! Golden: `edgelearn_sim::pack_lanes`. Tests: every multi-lane block test.
 
-use super::zext::ZeroExtend;
 use rust_hdl::prelude::*;
 
 /// Lane packer.
@@ -21,8 +21,6 @@ pub struct LaneJoin<const W: usize, const LANES: usize, const T: usize> {
     pub lanes: [Signal<In, Bits<W>>; LANES],
     /// Packed word.
     pub word: Signal<Out, Bits<T>>,
-    acc: Signal<Local, Bits<T>>,
-    wide: [ZeroExtend<W, T>; LANES],
 }
 
 impl<const W: usize, const LANES: usize, const T: usize> Default for LaneJoin<W, LANES, T> {
@@ -34,27 +32,27 @@ impl<const W: usize, const LANES: usize, const T: usize> Default for LaneJoin<W,
         Self {
             lanes: array_init::array_init(|_| Default::default()),
             word: Default::default(),
-            acc: Default::default(),
-            wide: array_init::array_init(|_| Default::default()),
         }
     }
 }
 
 impl<const W: usize, const LANES: usize, const T: usize> Logic for LaneJoin<W, LANES, T> {
-    #[hdl_gen]
     fn update(&mut self) {
-        for i in 0..LANES {
-            self.wide[i].data_in.next = self.lanes[i].val();
+        // Highest lane first; a one-lane join shifts nothing (W = T may be 64).
+        let mut acc = bit_cast::<T, W>(self.lanes[LANES - 1].val());
+        for i in (0..LANES - 1).rev() {
+            acc = (acc << (W as u64)) | bit_cast::<T, W>(self.lanes[i].val());
         }
-        self.acc.next = 0.into();
-        for w in (W as u64)..(W as u64 + 1) {
-            for n in LANES..(LANES + 1) {
-                for i in 0..LANES {
-                    self.acc.next = (self.acc.val() << w) | self.wide[n - 1 - i].data_out.val();
-                }
-            }
-        }
-        self.word.next = self.acc.val();
+        self.word.next = acc;
+    }
+
+    fn connect(&mut self) {
+        self.word.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let lanes: Vec<String> = (0..LANES).rev().map(|i| format!("lanes${i}")).collect();
+        Verilog::Custom(format!("always @(*) word = {{{}}};\n", lanes.join(", ")))
     }
 }
 

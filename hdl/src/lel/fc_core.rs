@@ -47,6 +47,7 @@ use super::stream_fifo::StreamFifo;
 use super::tree_adder::TreeAdder;
 use super::weight_update::WeightUpdate;
 use super::word_seq::WordSeq;
+use crate::sim_gate::SimGate;
 use crate::arith::lane_join::LaneJoin;
 use crate::arith::lane_split::LaneSplit;
 use crate::arith::sext::SignExtend;
@@ -209,6 +210,18 @@ pub struct FcCore<
     lfsr_wu: Lfsr<RW>,
     classify: Classification<C, 23, CW>,
     fifo: StreamFifo<SW, FC_FIFO_DEPTH>,
+    // Simulation gates (docs/decisions.md D-SIM-GATE): each block is clocked by the gated
+    // Verilator model only while it can change. Watch words hold every input of the block;
+    // `lc_valid_q` stands for `lc_q`, which changes only with it (or with reset).
+    gate_matmul: SimGate<WW, 17, 1, 1>,
+    gate_lcf: SimGate<BW, 11, 1, 1>,
+    gate_lcw: SimGate<20, 1, 1, 1>,
+    gate_loss: SimGate<10, 1, 1, 1>,
+    gate_tadd: SimGate<BW, 4, 10, 1>,
+    gate_wu: SimGate<SW, WW, RW, 13>,
+    gate_lfsr_wu: SimGate<20, 1, 1, 1>,
+    gate_classify: SimGate<3, 1, 1, 1>,
+    loss_watch: Signal<Local, Bits<10>>,
     beat_split: LaneSplit<8, L, SW>,
     beat_join6: LaneJoin<6, L, WW>,
     act_split: LaneSplit<8, L, SW>,
@@ -417,6 +430,15 @@ impl<
             lfsr_wu: Default::default(),
             classify: Default::default(),
             fifo: Default::default(),
+            gate_matmul: SimGate::new(&["matmul"]),
+            gate_lcf: SimGate::new(&["lcf"]),
+            gate_lcw: SimGate::new(&["lcw"]),
+            gate_loss: SimGate::new(&["loss"]),
+            gate_tadd: SimGate::new(&["tadd"]),
+            gate_wu: SimGate::new(&["wu"]),
+            gate_lfsr_wu: SimGate::new(&["lfsr_wu"]),
+            gate_classify: SimGate::new(&["classify"]),
+            loss_watch: Default::default(),
             beat_split: Default::default(),
             beat_join6: Default::default(),
             act_split: Default::default(),
@@ -606,6 +628,14 @@ impl<
         self.classify.reset.next = self.reset.val();
         self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
+        self.gate_matmul.clock.next = self.clock.val();
+        self.gate_lcf.clock.next = self.clock.val();
+        self.gate_lcw.clock.next = self.clock.val();
+        self.gate_loss.clock.next = self.clock.val();
+        self.gate_tadd.clock.next = self.clock.val();
+        self.gate_wu.clock.next = self.clock.val();
+        self.gate_lfsr_wu.clock.next = self.clock.val();
+        self.gate_classify.clock.next = self.clock.val();
 
         self.instr_train.next = self.instr.val() == self.i_train.val();
         self.instr_inf.next = self.instr.val() == self.i_inf.val();
@@ -801,8 +831,14 @@ impl<
         }
 
         // ---- INF: matmul bursts, one per pass.
-        self.matmul.data_in.next = self.act_lane.val();
-        self.matmul.weight.next = self.wcache.data_out1.val();
+        // Operand isolation: outside INF the matmul sees zeros, not the WU and READ reads
+        // (no effect on its results, which only INF rows make; its registers then hold).
+        self.matmul.data_in.next = 0.into();
+        self.matmul.weight.next = 0.into();
+        if self.state.q.val() == FcState::Inf {
+            self.matmul.data_in.next = self.act_lane.val();
+            self.matmul.weight.next = self.wcache.data_out1.val();
+        }
         self.matmul.instr.next = self.state.q.val() == FcState::Inf;
         self.matmul.valid_in.next = self.rv_s2.q.val() & (self.state.q.val() == FcState::Inf);
         self.matmul.alpha_fc.next = self.cfg.q.val().get_bits::<3>(12);
@@ -907,8 +943,14 @@ impl<
         for j in 0..L {
             self.err_join.lanes[j].next = self.err_cur[j].q.val();
         }
-        self.wu.weight_in.next = self.wcache.data_out1.val();
-        self.wu.data_in.next = self.act_lane.val();
+        // Operand isolation: outside WU the weight update sees zeros (its result is written
+        // back only in WU).
+        self.wu.weight_in.next = 0.into();
+        self.wu.data_in.next = 0.into();
+        if self.state.q.val() == FcState::Wu {
+            self.wu.weight_in.next = self.wcache.data_out1.val();
+            self.wu.data_in.next = self.act_lane.val();
+        }
         self.wu.err.next = self.err_join.word.val();
         self.wu.rnd.next = self.lfsr_wu.out.val();
         self.wu.lr_shift.next = self.cfg.q.val().get_bits::<3>(6);
@@ -1035,6 +1077,77 @@ impl<
             FcState::Read => self.code.next = self.s_code[8].val(),
             _ => {}
         }
+
+        // ---- Simulation gates (D-SIM-GATE): each block's inputs, and when it is busy.
+        self.gate_matmul.busy.next = self.matmul.instr.val() & self.matmul.valid_in.val();
+        self.gate_matmul.w0.next = self.matmul.weight.val();
+        self.gate_matmul.w1.next = bit_cast::<17, 8>(self.matmul.data_in.val())
+            | (bit_cast::<17, 3>(self.matmul.alpha_fc.val()) << 8)
+            | (bit_cast::<17, 3>(self.matmul.alpha_lc.val()) << 11)
+            | (bit_cast::<17, 1>(self.matmul.instr.val().into()) << 14)
+            | (bit_cast::<17, 1>(self.matmul.valid_in.val().into()) << 15)
+            | (bit_cast::<17, 1>(self.reset.val().into()) << 16);
+        self.gate_lcf.busy.next = self.lcf.instr.val() & self.lcf.valid_in.val();
+        self.gate_lcf.w0.next = self.lcf.weight.val();
+        self.gate_lcf.w1.next = bit_cast::<11, 8>(self.lcf.data_in.val())
+            | (bit_cast::<11, 1>(self.lcf.instr.val().into()) << 8)
+            | (bit_cast::<11, 1>(self.lcf.valid_in.val().into()) << 9)
+            | (bit_cast::<11, 1>(self.reset.val().into()) << 10);
+        self.gate_lcw.busy.next = self.lcw.step.val() | self.lcw.prog.val();
+        self.gate_lcw.w0.next = bit_cast::<20, 17>(self.lcw.seed.val())
+            | (bit_cast::<20, 1>(self.lcw.prog.val().into()) << 17)
+            | (bit_cast::<20, 1>(self.lcw.step.val().into()) << 18)
+            | (bit_cast::<20, 1>(self.reset.val().into()) << 19);
+        self.loss_watch.next = bit_cast::<10, 4>(self.loss.true_label.val())
+            | (bit_cast::<10, 3>(self.loss.alpha_e.val()) << 4)
+            | (bit_cast::<10, 1>(self.loss.instr.val().into()) << 7)
+            | (bit_cast::<10, 1>(self.reset.val().into()) << 8)
+            | (bit_cast::<10, 1>(self.lc_valid_q.q.val().into()) << 9);
+        self.gate_loss.busy.next = self.loss.instr.val();
+        self.gate_loss.w0.next = self.loss_watch.val();
+        // The tree adder's error is the loss's output: it watches the loss's inputs too.
+        self.gate_tadd.busy.next = self.tadd.instr.val() & self.tadd.valid_in.val();
+        self.gate_tadd.w0.next = self.tadd.weight.val();
+        self.gate_tadd.w1.next = bit_cast::<4, 1>(self.tadd.relu_mask.val().into())
+            | (bit_cast::<4, 1>(self.tadd.instr.val().into()) << 1)
+            | (bit_cast::<4, 1>(self.tadd.valid_in.val().into()) << 2)
+            | (bit_cast::<4, 1>(self.reset.val().into()) << 3);
+        self.gate_tadd.w2.next = self.loss_watch.val();
+        self.gate_wu.busy.next = self.wu.instr.val();
+        self.gate_wu.w0.next = self.wu.err.val();
+        self.gate_wu.w1.next = self.wu.weight_in.val();
+        self.gate_wu.w2.next = self.wu.rnd.val();
+        self.gate_wu.w3.next = bit_cast::<13, 8>(self.wu.data_in.val())
+            | (bit_cast::<13, 3>(self.wu.lr_shift.val()) << 8)
+            | (bit_cast::<13, 1>(self.wu.instr.val().into()) << 11)
+            | (bit_cast::<13, 1>(self.reset.val().into()) << 12);
+        self.gate_lfsr_wu.busy.next = self.lfsr_wu.instr.val() | self.lfsr_wu.prog.val();
+        self.gate_lfsr_wu.w0.next = bit_cast::<20, 17>(self.lfsr_wu.seed.val())
+            | (bit_cast::<20, 1>(self.lfsr_wu.prog.val().into()) << 17)
+            | (bit_cast::<20, 1>(self.lfsr_wu.instr.val().into()) << 18)
+            | (bit_cast::<20, 1>(self.reset.val().into()) << 19);
+        // The classification runs ten cycles after `en`, well inside the gate's hold.
+        self.gate_classify.busy.next = false;
+        self.gate_classify.w0.next = bit_cast::<3, 1>(self.classify.en.val().into())
+            | (bit_cast::<3, 1>(self.reset.val().into()) << 1)
+            | (bit_cast::<3, 1>(self.lc_valid_q.q.val().into()) << 2);
+        self.gate_matmul.w2.next = false.into();
+        self.gate_matmul.w3.next = false.into();
+        self.gate_lcf.w2.next = false.into();
+        self.gate_lcf.w3.next = false.into();
+        self.gate_lcw.w1.next = false.into();
+        self.gate_lcw.w2.next = false.into();
+        self.gate_lcw.w3.next = false.into();
+        self.gate_loss.w1.next = false.into();
+        self.gate_loss.w2.next = false.into();
+        self.gate_loss.w3.next = false.into();
+        self.gate_tadd.w3.next = false.into();
+        self.gate_lfsr_wu.w1.next = false.into();
+        self.gate_lfsr_wu.w2.next = false.into();
+        self.gate_lfsr_wu.w3.next = false.into();
+        self.gate_classify.w1.next = false.into();
+        self.gate_classify.w2.next = false.into();
+        self.gate_classify.w3.next = false.into();
 
         // ---- Every signal that crosses into a block or out of this one is assigned once
         // per evaluation (docs/decisions.md D-HDLGEN: an event-driven simulator wakes the

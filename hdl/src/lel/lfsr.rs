@@ -44,11 +44,37 @@ pub struct Lfsr<const W: usize> {
     pub out: Signal<Out, Bits<W>>,
     state: DFF<Bits<17>>,
     out_q: DFF<Bits<W>>,
-    next_out: Signal<Local, Bits<W>>,
-    next_state: Signal<Local, Bits<17>>,
+    step: LfsrStep<W>,
+    one: Constant<Bits<17>>,
+}
+
+/// The unfolded XOR network of [`Lfsr`]: the state and output W steps on. A block of its
+/// own, so that its logic reads nothing but the LFSR's state register (a simulator clocking
+/// the LFSR's block only when it can change then skips it: docs/decisions.md D-SIM-GATE).
+#[derive(Clone, Debug, LogicBlock)]
+pub struct LfsrStep<const W: usize> {
+    /// The state.
+    pub state: Signal<In, Bits<17>>,
+    /// The state W steps on.
+    pub next_state: Signal<Out, Bits<17>>,
+    /// The W bits those steps emit.
+    pub next_out: Signal<Out, Bits<W>>,
     out_cols: [Constant<Bits<W>>; 17],
     state_cols: [Constant<Bits<17>>; 17],
-    one: Constant<Bits<17>>,
+}
+
+impl<const W: usize> Logic for LfsrStep<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.next_out.next = 0.into();
+        self.next_state.next = 0.into();
+        for j in 0..17 {
+            if self.state.val().get_bit(j) {
+                self.next_out.next = self.next_out.val() ^ self.out_cols[j].val();
+                self.next_state.next = self.next_state.val() ^ self.state_cols[j].val();
+            }
+        }
+    }
 }
 
 /// Linear form of `y[t+k]` over the state bits `y[t..t+16]`, for k in 0..n: bit j of the
@@ -92,10 +118,15 @@ impl<const W: usize> Default for Lfsr<W> {
             out: Default::default(),
             state: Default::default(),
             out_q: Default::default(),
-            next_out: Default::default(),
-            next_state: Default::default(),
-            out_cols: array_init::array_init(|j| Constant::new(Bits::<W>::from(out_col(j)))),
-            state_cols: array_init::array_init(|j| Constant::new(Bits::<17>::from(state_col(j)))),
+            step: LfsrStep {
+                state: Default::default(),
+                next_state: Default::default(),
+                next_out: Default::default(),
+                out_cols: array_init::array_init(|j| Constant::new(Bits::<W>::from(out_col(j)))),
+                state_cols: array_init::array_init(|j| {
+                    Constant::new(Bits::<17>::from(state_col(j)))
+                }),
+            },
             one: Constant::new(Bits::<17>::from(1u64)),
         }
     }
@@ -105,14 +136,7 @@ impl<const W: usize> Logic for Lfsr<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, state, out_q);
-        self.next_out.next = 0.into();
-        self.next_state.next = 0.into();
-        for j in 0..17 {
-            if self.state.q.val().get_bit(j) {
-                self.next_out.next = self.next_out.val() ^ self.out_cols[j].val();
-                self.next_state.next = self.next_state.val() ^ self.state_cols[j].val();
-            }
-        }
+        self.step.state.next = self.state.q.val();
         if self.reset.val() {
             self.state.d.next = self.one.val();
             self.out_q.d.next = 0.into();
@@ -122,8 +146,8 @@ impl<const W: usize> Logic for Lfsr<W> {
                 self.state.d.next = self.one.val();
             }
         } else if self.instr.val() {
-            self.state.d.next = self.next_state.val();
-            self.out_q.d.next = self.next_out.val();
+            self.state.d.next = self.step.next_state.val();
+            self.out_q.d.next = self.step.next_out.val();
         }
         self.out.next = self.out_q.q.val();
     }

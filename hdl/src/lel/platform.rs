@@ -54,12 +54,12 @@ use super::stream_slice::StreamSlice;
 use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
 
-/// Bits of the conv core's inputs a [`SimGate`] watches: data 32, valid, label 4, model_cfg
-/// 32, instr 3, output ready, reset.
-const CONV_WATCH: usize = 74;
-/// Bits of an FC core's inputs a [`SimGate`] watches: data 32, valid, label 4, model_cfg 32,
-/// seeds 34, instr 3, output ready, reset.
-const FC_WATCH: usize = 108;
+/// A core's [`SimGate`] watches data and model_cfg in its first word ...
+const WATCH: usize = 64;
+/// ... and in the second the conv core's label 4, instr 3, valid, output ready and reset ...
+const CONV_WATCH_HI: usize = 10;
+/// ... or an FC core's seeds 34, label 4, instr 3, valid, output ready and reset.
+const FC_WATCH_HI: usize = 44;
 
 /// The register file: word addresses (byte address / 4) and fields, generated from
 /// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
@@ -223,9 +223,14 @@ pub struct PlatformCore {
     conv: LelConvCore,
     fc0: LelFcCore,
     fc1: LelFcCore,
-    gate_conv: SimGate<CONV_WATCH>,
-    gate_fc0: SimGate<FC_WATCH>,
-    gate_fc1: SimGate<FC_WATCH>,
+    gate_conv: SimGate<WATCH, CONV_WATCH_HI, 1, 1>,
+    gate_fc0: SimGate<WATCH, FC_WATCH_HI, 1, 1>,
+    gate_fc1: SimGate<WATCH, FC_WATCH_HI, 1, 1>,
+    // Each core's reset, registered on the core's clock (a reset tree stage; in a gated
+    // simulation it keeps the cores' logic clear of the platform's registers, D-SIM-GATE).
+    rst_conv: DFF<Bit>,
+    rst_fc0: DFF<Bit>,
+    rst_fc1: DFF<Bit>,
     in_fifo: PacketFifo,
     mid_fifo: PacketFifo,
     out_fifo: PacketFifo,
@@ -359,9 +364,12 @@ impl PlatformCore {
             conv: LelConvCore::new(shape.conv, &shape.kernels),
             fc0: LelFcCore::new(shape.fc0),
             fc1: LelFcCore::new(shape.fc1),
-            gate_conv: SimGate::new("conv"),
-            gate_fc0: SimGate::new("fc0"),
-            gate_fc1: SimGate::new("fc1"),
+            gate_conv: SimGate::new(&["conv", "rst_conv"]),
+            gate_fc0: SimGate::new(&["fc0", "rst_fc0"]),
+            gate_fc1: SimGate::new(&["fc1", "rst_fc1"]),
+            rst_conv: Default::default(),
+            rst_fc0: Default::default(),
+            rst_fc1: Default::default(),
             in_fifo: PacketFifo::new(d_in),
             mid_fifo: PacketFifo::new(d_mid),
             out_fifo: PacketFifo::new(d_out),
@@ -488,9 +496,15 @@ impl Logic for PlatformCore {
         self.in_fifo.clock.next = self.clock.val();
         self.mid_fifo.clock.next = self.clock.val();
         self.out_fifo.clock.next = self.clock.val();
-        self.conv.reset.next = self.reset.val();
-        self.fc0.reset.next = self.reset.val();
-        self.fc1.reset.next = self.reset.val();
+        self.rst_conv.clock.next = self.clock.val();
+        self.rst_fc0.clock.next = self.clock.val();
+        self.rst_fc1.clock.next = self.clock.val();
+        self.rst_conv.d.next = self.reset.val();
+        self.rst_fc0.d.next = self.reset.val();
+        self.rst_fc1.d.next = self.reset.val();
+        self.conv.reset.next = self.rst_conv.q.val();
+        self.fc0.reset.next = self.rst_fc0.q.val();
+        self.fc1.reset.next = self.rst_fc1.q.val();
 
         // ---- The configuration the cores see: LR fields from the table (§7-23).
         self.lr_idx.next = self.epoch.q.val();
@@ -962,33 +976,39 @@ impl Logic for PlatformCore {
         // while idle with its inputs held (D-SIM-GATE); in hardware these are wires.
         self.gate_conv.busy.next = (self.conv.conv_state.val() != self.s_idle.val())
             | self.conv.m_tvalid.val();
-        self.gate_conv.watch.next = bit_cast::<CONV_WATCH, 32>(self.conv.s_tdata.val())
-            | (bit_cast::<CONV_WATCH, 32>(self.conv.model_cfg.val()) << 32)
-            | (bit_cast::<CONV_WATCH, 4>(self.conv.s_tuser.val()) << 64)
-            | (bit_cast::<CONV_WATCH, 3>(self.conv.instr.val()) << 68)
-            | (bit_cast::<CONV_WATCH, 1>(self.conv.s_tvalid.val().into()) << 71)
-            | (bit_cast::<CONV_WATCH, 1>(self.conv.m_tready.val().into()) << 72)
-            | (bit_cast::<CONV_WATCH, 1>(self.conv.reset.val().into()) << 73);
+        self.gate_conv.w0.next = bit_cast::<WATCH, 32>(self.conv.s_tdata.val())
+            | (bit_cast::<WATCH, 32>(self.conv.model_cfg.val()) << 32);
+        self.gate_conv.w1.next = bit_cast::<CONV_WATCH_HI, 4>(self.conv.s_tuser.val())
+            | (bit_cast::<CONV_WATCH_HI, 3>(self.conv.instr.val()) << 4)
+            | (bit_cast::<CONV_WATCH_HI, 1>(self.conv.s_tvalid.val().into()) << 7)
+            | (bit_cast::<CONV_WATCH_HI, 1>(self.conv.m_tready.val().into()) << 8)
+            | (bit_cast::<CONV_WATCH_HI, 1>(self.reset.val().into()) << 9);
         self.gate_fc0.busy.next =
             (self.fc0.layer_state.val() != self.s_idle.val()) | self.fc0.m_tvalid.val();
-        self.gate_fc0.watch.next = bit_cast::<FC_WATCH, 32>(self.fc0.s_tdata.val())
-            | (bit_cast::<FC_WATCH, 32>(self.fc0.model_cfg.val()) << 32)
-            | (bit_cast::<FC_WATCH, 34>(self.fc0.seeds.val()) << 64)
-            | (bit_cast::<FC_WATCH, 4>(self.fc0.s_tuser.val()) << 98)
-            | (bit_cast::<FC_WATCH, 3>(self.fc0.instr.val()) << 102)
-            | (bit_cast::<FC_WATCH, 1>(self.fc0.s_tvalid.val().into()) << 105)
-            | (bit_cast::<FC_WATCH, 1>(self.fc0.m_tready.val().into()) << 106)
-            | (bit_cast::<FC_WATCH, 1>(self.fc0.reset.val().into()) << 107);
+        self.gate_fc0.w0.next = bit_cast::<WATCH, 32>(self.fc0.s_tdata.val())
+            | (bit_cast::<WATCH, 32>(self.fc0.model_cfg.val()) << 32);
+        self.gate_fc0.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc0.seeds.val())
+            | (bit_cast::<FC_WATCH_HI, 4>(self.fc0.s_tuser.val()) << 34)
+            | (bit_cast::<FC_WATCH_HI, 3>(self.fc0.instr.val()) << 38)
+            | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.s_tvalid.val().into()) << 41)
+            | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.m_tready.val().into()) << 42)
+            | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43);
+        self.gate_conv.w2.next = false.into();
+        self.gate_conv.w3.next = false.into();
+        self.gate_fc0.w2.next = false.into();
+        self.gate_fc0.w3.next = false.into();
+        self.gate_fc1.w2.next = false.into();
+        self.gate_fc1.w3.next = false.into();
         self.gate_fc1.busy.next =
             (self.fc1.layer_state.val() != self.s_idle.val()) | self.fc1.m_tvalid.val();
-        self.gate_fc1.watch.next = bit_cast::<FC_WATCH, 32>(self.fc1.s_tdata.val())
-            | (bit_cast::<FC_WATCH, 32>(self.fc1.model_cfg.val()) << 32)
-            | (bit_cast::<FC_WATCH, 34>(self.fc1.seeds.val()) << 64)
-            | (bit_cast::<FC_WATCH, 4>(self.fc1.s_tuser.val()) << 98)
-            | (bit_cast::<FC_WATCH, 3>(self.fc1.instr.val()) << 102)
-            | (bit_cast::<FC_WATCH, 1>(self.fc1.s_tvalid.val().into()) << 105)
-            | (bit_cast::<FC_WATCH, 1>(self.fc1.m_tready.val().into()) << 106)
-            | (bit_cast::<FC_WATCH, 1>(self.fc1.reset.val().into()) << 107);
+        self.gate_fc1.w0.next = bit_cast::<WATCH, 32>(self.fc1.s_tdata.val())
+            | (bit_cast::<WATCH, 32>(self.fc1.model_cfg.val()) << 32);
+        self.gate_fc1.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc1.seeds.val())
+            | (bit_cast::<FC_WATCH_HI, 4>(self.fc1.s_tuser.val()) << 34)
+            | (bit_cast::<FC_WATCH_HI, 3>(self.fc1.instr.val()) << 38)
+            | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.s_tvalid.val().into()) << 41)
+            | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.m_tready.val().into()) << 42)
+            | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43);
 
         self.m_tdata.next = 0.into();
         self.m_tvalid.next = false;
