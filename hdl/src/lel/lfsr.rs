@@ -16,7 +16,7 @@
 //! `y[i]`. Each `instr` edge sets `out[b] = y[t+b]` for b in 0..W and advances t by W; the
 //! serial equivalent is a Fibonacci register that emits bit 0, shifts right and inserts
 //! `s[0] ^ s[3]` at bit 16. The unfolded network is the W-th power of the step matrix,
-//! computed at construction as one XOR column per state bit. `out` holds between steps.
+//! computed at construction as one parity row per output bit. `out` holds between steps.
 //! Latency 1 cycle; throughput W bits per cycle.
 //! Golden: `edgelearn_verif::golden::lfsr`. Tests: `tests/lfsr.rs`.
 
@@ -51,6 +51,9 @@ pub struct Lfsr<const W: usize> {
 /// The unfolded XOR network of [`Lfsr`]: the state and output W steps on. A block of its
 /// own, so that its logic reads nothing but the LFSR's state register (a simulator clocking
 /// the LFSR's block only when it can change then skips it: docs/decisions.md D-SIM-GATE).
+/// Its Verilog is written by hand, an XOR of one masked column per state bit
+/// (`{W{state[j]}} & column`): rust-hdl's conditional XOR compiles to seventeen
+/// data-dependent branches, which a simulator mispredicts on random state bits.
 #[derive(Clone, Debug, LogicBlock)]
 pub struct LfsrStep<const W: usize> {
     /// The state.
@@ -59,21 +62,54 @@ pub struct LfsrStep<const W: usize> {
     pub next_state: Signal<Out, Bits<17>>,
     /// The W bits those steps emit.
     pub next_out: Signal<Out, Bits<W>>,
-    out_cols: [Constant<Bits<W>>; 17],
-    state_cols: [Constant<Bits<17>>; 17],
+    _rows: Vec<u32>,
+}
+
+impl<const W: usize> LfsrStep<W> {
+    fn new() -> Self {
+        Self {
+            state: Default::default(),
+            next_state: Default::default(),
+            next_out: Default::default(),
+            _rows: lfsr_unfolded_rows(W + LFSR_BITS),
+        }
+    }
 }
 
 impl<const W: usize> Logic for LfsrStep<W> {
-    #[hdl_gen]
     fn update(&mut self) {
-        self.next_out.next = 0.into();
-        self.next_state.next = 0.into();
-        for j in 0..17 {
-            if self.state.val().get_bit(j) {
-                self.next_out.next = self.next_out.val() ^ self.out_cols[j].val();
-                self.next_state.next = self.next_state.val() ^ self.state_cols[j].val();
-            }
-        }
+        let s = self.state.val().index() as u32;
+        let bit = |k: usize| ((s & self._rows[k]).count_ones() & 1) as u64;
+        let out: u64 = (0..W).map(|b| bit(b) << b).sum();
+        let st: u64 = (0..LFSR_BITS).map(|i| bit(W + i) << i).sum();
+        self.next_out.next = Bits::<W>::from(out);
+        self.next_state.next = Bits::<17>::from(st);
+    }
+
+    fn connect(&mut self) {
+        self.next_state.connect();
+        self.next_out.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        // Column j: the output (next-state) bits state bit j feeds, masked by that bit.
+        let col = |j: usize, lo: usize, n: usize| -> u64 {
+            (0..n)
+                .filter(|&b| self._rows[lo + b] >> j & 1 == 1)
+                .map(|b| 1u64 << b)
+                .sum()
+        };
+        let terms = |lo: usize, n: usize| -> String {
+            (0..LFSR_BITS)
+                .map(|j| format!("({{{n}{{state[{j}]}}}} & {n}'h{:x})", col(j, lo, n)))
+                .collect::<Vec<_>>()
+                .join("\n      ^ ")
+        };
+        Verilog::Custom(format!(
+            "always @(*) begin\n   next_out = {};\n   next_state = {};\nend\n",
+            terms(0, W),
+            terms(W, LFSR_BITS)
+        ))
     }
 }
 
@@ -95,20 +131,6 @@ pub fn lfsr_unfolded_rows(n: usize) -> Vec<u32> {
 impl<const W: usize> Default for Lfsr<W> {
     fn default() -> Self {
         assert!((1..=64).contains(&W), "Lfsr<{W}>: W must be in 1..=64");
-        let rows = lfsr_unfolded_rows(W + LFSR_BITS);
-        // Column j: which output bits (resp. next-state bits) state bit j feeds.
-        let out_col = |j: usize| -> u64 {
-            (0..W)
-                .filter(|&b| rows[b] >> j & 1 == 1)
-                .map(|b| 1u64 << b)
-                .sum()
-        };
-        let state_col = |j: usize| -> u64 {
-            (0..LFSR_BITS)
-                .filter(|&i| rows[W + i] >> j & 1 == 1)
-                .map(|i| 1u64 << i)
-                .sum()
-        };
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -118,15 +140,7 @@ impl<const W: usize> Default for Lfsr<W> {
             out: Default::default(),
             state: Default::default(),
             out_q: Default::default(),
-            step: LfsrStep {
-                state: Default::default(),
-                next_state: Default::default(),
-                next_out: Default::default(),
-                out_cols: array_init::array_init(|j| Constant::new(Bits::<W>::from(out_col(j)))),
-                state_cols: array_init::array_init(|j| {
-                    Constant::new(Bits::<17>::from(state_col(j)))
-                }),
-            },
+            step: LfsrStep::new(),
             one: Constant::new(Bits::<17>::from(1u64)),
         }
     }
