@@ -648,10 +648,17 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             }
         }
 
-        // ---- POOL: window (Y, X) = rows 0..2 of the cache, columns 3X..3X+2.
-        self.rowsh[0].next = self.fm.data_out0.val() >> self.shamt.q.val();
-        self.rowsh[1].next = self.fm.data_out1.val() >> self.shamt.q.val();
-        self.rowsh[2].next = self.fm.data_out2.val() >> self.shamt.q.val();
+        // ---- POOL: window (Y, X) = rows 0..2 of the cache, columns 3X..3X+2. Outside POOL
+        // the comparator sees zeros (operand isolation: only POOL's windows are valid, and
+        // the three wide shifts are not evaluated in the other states).
+        self.rowsh[0].next = 0.into();
+        self.rowsh[1].next = 0.into();
+        self.rowsh[2].next = 0.into();
+        if self.state.q.val() == ConvState::Pool {
+            self.rowsh[0].next = self.fm.data_out0.val() >> self.shamt.q.val();
+            self.rowsh[1].next = self.fm.data_out1.val() >> self.shamt.q.val();
+            self.rowsh[2].next = self.fm.data_out2.val() >> self.shamt.q.val();
+        }
         for r in 0..3 {
             for d in 0..3 {
                 self.pool_join.lanes[3 * r + d].next = self.rowsh[r].val().get_bits::<8>(8 * d);
