@@ -210,18 +210,16 @@ pub struct FcCore<
     lfsr_wu: Lfsr<RW>,
     classify: Classification<C, 23, CW>,
     fifo: StreamFifo<SW, FC_FIFO_DEPTH>,
-    // Simulation gates (docs/decisions.md D-SIM-GATE): each block is clocked by the gated
-    // Verilator model only while it can change. Watch words hold every input of the block;
-    // `lc_valid_q` stands for `lc_q`, which changes only with it (or with reset).
-    gate_matmul: SimGate<WW, 17, 1, 1>,
-    gate_lcf: SimGate<BW, 11, 1, 1>,
-    gate_lcw: SimGate<20, 1, 1, 1>,
-    gate_loss: SimGate<10, 1, 1, 1>,
-    gate_tadd: SimGate<BW, 4, 10, 1>,
-    gate_wu: SimGate<SW, WW, RW, 13>,
-    gate_lfsr_wu: SimGate<20, 1, 1, 1>,
-    gate_classify: SimGate<3, 1, 1, 1>,
-    loss_watch: Signal<Local, Bits<10>>,
+    // Simulation gates (docs/decisions.md D-SIM-GATE): each group of blocks is clocked by
+    // the gated Verilator model only while it can change. Watch words hold every input of the
+    // group from outside it; `lc_valid_q` stands for `lc_q`, which changes only with it (or
+    // with reset). Groups: the matmul (INF); the LC weights and LC forward (INF's LC rows,
+    // BK); loss, tree adder and classification (LOSS, BK, after INF); the weight update and
+    // its LFSR (WU).
+    gate_mm: SimGate<WW, 17, 1, 1>,
+    gate_lc: SimGate<30, 1, 1, 1>,
+    gate_bk: SimGate<BW, 13, 1, 1>,
+    gate_wu: SimGate<SW, WW, 31, 1>,
     beat_split: LaneSplit<8, L, SW>,
     beat_join6: LaneJoin<6, L, WW>,
     act_split: LaneSplit<8, L, SW>,
@@ -430,15 +428,10 @@ impl<
             lfsr_wu: Default::default(),
             classify: Default::default(),
             fifo: Default::default(),
-            gate_matmul: SimGate::new(&["matmul"]),
-            gate_lcf: SimGate::new(&["lcf"]),
-            gate_lcw: SimGate::new(&["lcw"]),
-            gate_loss: SimGate::new(&["loss"]),
-            gate_tadd: SimGate::new(&["tadd"]),
-            gate_wu: SimGate::new(&["wu"]),
-            gate_lfsr_wu: SimGate::new(&["lfsr_wu"]),
-            gate_classify: SimGate::new(&["classify"]),
-            loss_watch: Default::default(),
+            gate_mm: SimGate::new(&["matmul"]),
+            gate_lc: SimGate::new(&["lcw", "lcf"]),
+            gate_bk: SimGate::new(&["loss", "tadd", "classify"]),
+            gate_wu: SimGate::new(&["wu", "lfsr_wu"]),
             beat_split: Default::default(),
             beat_join6: Default::default(),
             act_split: Default::default(),
@@ -628,14 +621,10 @@ impl<
         self.classify.reset.next = self.reset.val();
         self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
-        self.gate_matmul.clock.next = self.clock.val();
-        self.gate_lcf.clock.next = self.clock.val();
-        self.gate_lcw.clock.next = self.clock.val();
-        self.gate_loss.clock.next = self.clock.val();
-        self.gate_tadd.clock.next = self.clock.val();
+        self.gate_mm.clock.next = self.clock.val();
+        self.gate_lc.clock.next = self.clock.val();
+        self.gate_bk.clock.next = self.clock.val();
         self.gate_wu.clock.next = self.clock.val();
-        self.gate_lfsr_wu.clock.next = self.clock.val();
-        self.gate_classify.clock.next = self.clock.val();
 
         self.instr_train.next = self.instr.val() == self.i_train.val();
         self.instr_inf.next = self.instr.val() == self.i_inf.val();
@@ -1078,76 +1067,57 @@ impl<
             _ => {}
         }
 
-        // ---- Simulation gates (D-SIM-GATE): each block's inputs, and when it is busy.
-        self.gate_matmul.busy.next = self.matmul.instr.val() & self.matmul.valid_in.val();
-        self.gate_matmul.w0.next = self.matmul.weight.val();
-        self.gate_matmul.w1.next = bit_cast::<17, 8>(self.matmul.data_in.val())
+        // ---- Simulation gates (D-SIM-GATE): each group's inputs, and when it is busy.
+        self.gate_mm.busy.next = self.matmul.instr.val() & self.matmul.valid_in.val();
+        self.gate_mm.w0.next = self.matmul.weight.val();
+        self.gate_mm.w1.next = bit_cast::<17, 8>(self.matmul.data_in.val())
             | (bit_cast::<17, 3>(self.matmul.alpha_fc.val()) << 8)
             | (bit_cast::<17, 3>(self.matmul.alpha_lc.val()) << 11)
             | (bit_cast::<17, 1>(self.matmul.instr.val().into()) << 14)
             | (bit_cast::<17, 1>(self.matmul.valid_in.val().into()) << 15)
             | (bit_cast::<17, 1>(self.reset.val().into()) << 16);
-        self.gate_lcf.busy.next = self.lcf.instr.val() & self.lcf.valid_in.val();
-        self.gate_lcf.w0.next = self.lcf.weight.val();
-        self.gate_lcf.w1.next = bit_cast::<11, 8>(self.lcf.data_in.val())
-            | (bit_cast::<11, 1>(self.lcf.instr.val().into()) << 8)
-            | (bit_cast::<11, 1>(self.lcf.valid_in.val().into()) << 9)
-            | (bit_cast::<11, 1>(self.reset.val().into()) << 10);
-        self.gate_lcw.busy.next = self.lcw.step.val() | self.lcw.prog.val();
-        self.gate_lcw.w0.next = bit_cast::<20, 17>(self.lcw.seed.val())
-            | (bit_cast::<20, 1>(self.lcw.prog.val().into()) << 17)
-            | (bit_cast::<20, 1>(self.lcw.step.val().into()) << 18)
-            | (bit_cast::<20, 1>(self.reset.val().into()) << 19);
-        self.loss_watch.next = bit_cast::<10, 4>(self.loss.true_label.val())
-            | (bit_cast::<10, 3>(self.loss.alpha_e.val()) << 4)
-            | (bit_cast::<10, 1>(self.loss.instr.val().into()) << 7)
-            | (bit_cast::<10, 1>(self.reset.val().into()) << 8)
-            | (bit_cast::<10, 1>(self.lc_valid_q.q.val().into()) << 9);
-        self.gate_loss.busy.next = self.loss.instr.val();
-        self.gate_loss.w0.next = self.loss_watch.val();
-        // The tree adder's error is the loss's output: it watches the loss's inputs too.
-        self.gate_tadd.busy.next = self.tadd.instr.val() & self.tadd.valid_in.val();
-        self.gate_tadd.w0.next = self.tadd.weight.val();
-        self.gate_tadd.w1.next = bit_cast::<4, 1>(self.tadd.relu_mask.val().into())
-            | (bit_cast::<4, 1>(self.tadd.instr.val().into()) << 1)
-            | (bit_cast::<4, 1>(self.tadd.valid_in.val().into()) << 2)
-            | (bit_cast::<4, 1>(self.reset.val().into()) << 3);
-        self.gate_tadd.w2.next = self.loss_watch.val();
-        self.gate_wu.busy.next = self.wu.instr.val();
+        // The LC forward's weights come from the LC weights, inside the group.
+        self.gate_lc.busy.next =
+            (self.lcf.instr.val() & self.lcf.valid_in.val()) | self.lcw.step.val() | self.lcw.prog.val();
+        self.gate_lc.w0.next = bit_cast::<30, 8>(self.lcf.data_in.val())
+            | (bit_cast::<30, 1>(self.lcf.instr.val().into()) << 8)
+            | (bit_cast::<30, 1>(self.lcf.valid_in.val().into()) << 9)
+            | (bit_cast::<30, 1>(self.reset.val().into()) << 10)
+            | (bit_cast::<30, 17>(self.lcw.seed.val()) << 11)
+            | (bit_cast::<30, 1>(self.lcw.prog.val().into()) << 28)
+            | (bit_cast::<30, 1>(self.lcw.step.val().into()) << 29);
+        // The tree adder's error is the loss's output, inside the group; the classification
+        // runs ten cycles after `en`, well inside the gate's hold.
+        self.gate_bk.busy.next =
+            self.loss.instr.val() | (self.tadd.instr.val() & self.tadd.valid_in.val());
+        self.gate_bk.w0.next = self.tadd.weight.val();
+        self.gate_bk.w1.next = bit_cast::<13, 1>(self.tadd.relu_mask.val().into())
+            | (bit_cast::<13, 1>(self.tadd.instr.val().into()) << 1)
+            | (bit_cast::<13, 1>(self.tadd.valid_in.val().into()) << 2)
+            | (bit_cast::<13, 1>(self.reset.val().into()) << 3)
+            | (bit_cast::<13, 4>(self.loss.true_label.val()) << 4)
+            | (bit_cast::<13, 3>(self.loss.alpha_e.val()) << 8)
+            | (bit_cast::<13, 1>(self.loss.instr.val().into()) << 11)
+            | (bit_cast::<13, 1>(self.lc_valid_q.q.val().into()) << 12);
+        // The weight update's random bits come from its LFSR, inside the group.
+        self.gate_wu.busy.next =
+            self.wu.instr.val() | self.lfsr_wu.instr.val() | self.lfsr_wu.prog.val();
         self.gate_wu.w0.next = self.wu.err.val();
         self.gate_wu.w1.next = self.wu.weight_in.val();
-        self.gate_wu.w2.next = self.wu.rnd.val();
-        self.gate_wu.w3.next = bit_cast::<13, 8>(self.wu.data_in.val())
-            | (bit_cast::<13, 3>(self.wu.lr_shift.val()) << 8)
-            | (bit_cast::<13, 1>(self.wu.instr.val().into()) << 11)
-            | (bit_cast::<13, 1>(self.reset.val().into()) << 12);
-        self.gate_lfsr_wu.busy.next = self.lfsr_wu.instr.val() | self.lfsr_wu.prog.val();
-        self.gate_lfsr_wu.w0.next = bit_cast::<20, 17>(self.lfsr_wu.seed.val())
-            | (bit_cast::<20, 1>(self.lfsr_wu.prog.val().into()) << 17)
-            | (bit_cast::<20, 1>(self.lfsr_wu.instr.val().into()) << 18)
-            | (bit_cast::<20, 1>(self.reset.val().into()) << 19);
-        // The classification runs ten cycles after `en`, well inside the gate's hold.
-        self.gate_classify.busy.next = false;
-        self.gate_classify.w0.next = bit_cast::<3, 1>(self.classify.en.val().into())
-            | (bit_cast::<3, 1>(self.reset.val().into()) << 1)
-            | (bit_cast::<3, 1>(self.lc_valid_q.q.val().into()) << 2);
-        self.gate_matmul.w2.next = false.into();
-        self.gate_matmul.w3.next = false.into();
-        self.gate_lcf.w2.next = false.into();
-        self.gate_lcf.w3.next = false.into();
-        self.gate_lcw.w1.next = false.into();
-        self.gate_lcw.w2.next = false.into();
-        self.gate_lcw.w3.next = false.into();
-        self.gate_loss.w1.next = false.into();
-        self.gate_loss.w2.next = false.into();
-        self.gate_loss.w3.next = false.into();
-        self.gate_tadd.w3.next = false.into();
-        self.gate_lfsr_wu.w1.next = false.into();
-        self.gate_lfsr_wu.w2.next = false.into();
-        self.gate_lfsr_wu.w3.next = false.into();
-        self.gate_classify.w1.next = false.into();
-        self.gate_classify.w2.next = false.into();
-        self.gate_classify.w3.next = false.into();
+        self.gate_wu.w2.next = bit_cast::<31, 8>(self.wu.data_in.val())
+            | (bit_cast::<31, 3>(self.wu.lr_shift.val()) << 8)
+            | (bit_cast::<31, 1>(self.wu.instr.val().into()) << 11)
+            | (bit_cast::<31, 1>(self.reset.val().into()) << 12)
+            | (bit_cast::<31, 17>(self.lfsr_wu.seed.val()) << 13)
+            | (bit_cast::<31, 1>(self.lfsr_wu.prog.val().into()) << 30);
+        self.gate_mm.w2.next = false.into();
+        self.gate_mm.w3.next = false.into();
+        self.gate_lc.w1.next = false.into();
+        self.gate_lc.w2.next = false.into();
+        self.gate_lc.w3.next = false.into();
+        self.gate_bk.w2.next = false.into();
+        self.gate_bk.w3.next = false.into();
+        self.gate_wu.w3.next = false.into();
 
         // ---- Every signal that crosses into a block or out of this one is assigned once
         // per evaluation (docs/decisions.md D-HDLGEN: an event-driven simulator wakes the
