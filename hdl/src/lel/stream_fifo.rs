@@ -20,8 +20,10 @@
 //!
 //! Timing: a beat pushed at edge c is on the outputs from cycle c+1; a push into a full FIFO
 //! is dropped unless a beat leaves at the same edge (producers check `count` first). Depth N
-//! (1..=32) registers of D + 5 bits; reads and writes go through a loop over the entries, so
-//! the emitted Verilog is a plain register file.
+//! (1..=32) entries of D + 5 bits. The Verilog is written by hand: three arrays written at the
+//! write pointer and read (combinationally) at the read pointer, so a simulator evaluates one
+//! write and one read per cycle instead of a multiplexer over every entry (distributed RAM on
+//! an FPGA). Every entry starts at 0, as rust-hdl's registers do.
 //! Golden: `edgelearn_verif::golden::stream_fifo`. Tests: `tests/stream_fifo.rs`.
 
 use rust_hdl::prelude::*;
@@ -56,22 +58,10 @@ pub struct StreamFifo<const D: usize, const N: usize> {
     pub out_last: Signal<Out, Bit>,
     /// Beats held.
     pub count: Signal<Out, Bits<6>>,
-    data: [DFF<Bits<D>>; N],
-    user: [DFF<Bits<4>>; N],
-    last: [DFF<Bit>; N],
-    wptr: DFF<Bits<5>>,
-    rptr: DFF<Bits<5>>,
-    fill: DFF<Bits<6>>,
-    head_data: Signal<Local, Bits<D>>,
-    head_user: Signal<Local, Bits<4>>,
-    head_last: Signal<Local, Bit>,
-    pop: Signal<Local, Bit>,
-    put: Signal<Local, Bit>,
-    id: [Constant<Bits<5>>; N],
-    top: Constant<Bits<5>>,
-    depth: Constant<Bits<6>>,
-    one5: Constant<Bits<5>>,
-    one6: Constant<Bits<6>>,
+    _mem: Vec<(Bits<D>, Bits<4>, bool)>,
+    _wptr: usize,
+    _rptr: usize,
+    _fill: usize,
 }
 
 impl<const D: usize, const N: usize> Default for StreamFifo<D, N> {
@@ -93,83 +83,106 @@ impl<const D: usize, const N: usize> Default for StreamFifo<D, N> {
             out_user: Default::default(),
             out_last: Default::default(),
             count: Default::default(),
-            data: array_init::array_init(|_| Default::default()),
-            user: array_init::array_init(|_| Default::default()),
-            last: array_init::array_init(|_| Default::default()),
-            wptr: Default::default(),
-            rptr: Default::default(),
-            fill: Default::default(),
-            head_data: Default::default(),
-            head_user: Default::default(),
-            head_last: Default::default(),
-            pop: Default::default(),
-            put: Default::default(),
-            id: array_init::array_init(|j| Constant::new(Bits::<5>::from(j as u64))),
-            top: Constant::new(Bits::<5>::from((N - 1) as u64)),
-            depth: Constant::new(Bits::<6>::from(N as u64)),
-            one5: Constant::new(Bits::<5>::from(1u64)),
-            one6: Constant::new(Bits::<6>::from(1u64)),
+            _mem: vec![(Bits::default(), Bits::default(), false); N],
+            _wptr: 0,
+            _rptr: 0,
+            _fill: 0,
         }
     }
 }
 
 impl<const D: usize, const N: usize> Logic for StreamFifo<D, N> {
-    #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wptr, rptr, fill);
-        self.pop.next = self.fill.q.val().any() & self.out_ready.val();
-        self.put.next =
-            self.push.val() & ((self.fill.q.val() != self.depth.val()) | self.pop.val());
-        self.head_data.next = 0.into();
-        self.head_user.next = 0.into();
-        self.head_last.next = false;
-        for j in 0..N {
-            self.data[j].clock.next = self.clock.val();
-            self.user[j].clock.next = self.clock.val();
-            self.last[j].clock.next = self.clock.val();
-            self.data[j].d.next = self.data[j].q.val();
-            self.user[j].d.next = self.user[j].q.val();
-            self.last[j].d.next = self.last[j].q.val();
-            if self.put.val() & (self.wptr.q.val() == self.id[j].val()) {
-                self.data[j].d.next = self.in_data.val();
-                self.user[j].d.next = self.in_user.val();
-                self.last[j].d.next = self.in_last.val();
+        if self.clock.pos_edge() {
+            let pop = self._fill > 0 && self.out_ready.val();
+            let put = self.push.val() && (self._fill != N || pop);
+            if put {
+                self._mem[self._wptr] = (self.in_data.val(), self.in_user.val(), self.in_last.val());
             }
-            if self.rptr.q.val() == self.id[j].val() {
-                self.head_data.next = self.data[j].q.val();
-                self.head_user.next = self.user[j].q.val();
-                self.head_last.next = self.last[j].q.val();
-            }
-        }
-        if self.put.val() {
-            self.wptr.d.next = self.wptr.q.val() + self.one5.val();
-            if self.wptr.q.val() == self.top.val() {
-                self.wptr.d.next = 0.into();
+            if self.reset.val() {
+                self._wptr = 0;
+                self._rptr = 0;
+                self._fill = 0;
+            } else {
+                if put {
+                    self._wptr = (self._wptr + 1) % N;
+                }
+                if pop {
+                    self._rptr = (self._rptr + 1) % N;
+                }
+                if put && !pop {
+                    self._fill += 1;
+                } else if pop && !put {
+                    self._fill -= 1;
+                }
             }
         }
-        if self.pop.val() {
-            self.rptr.d.next = self.rptr.q.val() + self.one5.val();
-            if self.rptr.q.val() == self.top.val() {
-                self.rptr.d.next = 0.into();
-            }
-        }
-        if self.put.val() & !self.pop.val() {
-            self.fill.d.next = self.fill.q.val() + self.one6.val();
-        }
-        if self.pop.val() & !self.put.val() {
-            self.fill.d.next = self.fill.q.val() - self.one6.val();
-        }
-        if self.reset.val() {
-            self.wptr.d.next = 0.into();
-            self.rptr.d.next = 0.into();
-            self.fill.d.next = 0.into();
-        }
-        self.out_valid.next = self.fill.q.val().any();
-        self.count.next = self.fill.q.val();
-        // Outputs are assigned once per evaluation (docs/decisions.md D-HDLGEN).
-        self.out_data.next = self.head_data.val();
-        self.out_user.next = self.head_user.val();
-        self.out_last.next = self.head_last.val();
+        let (d, u, l) = self._mem[self._rptr];
+        self.out_valid.next = self._fill > 0;
+        self.count.next = Bits::<6>::from(self._fill as u64);
+        self.out_data.next = d;
+        self.out_user.next = u;
+        self.out_last.next = l;
+    }
+
+    fn connect(&mut self) {
+        self.out_valid.connect();
+        self.out_data.connect();
+        self.out_user.connect();
+        self.out_last.connect();
+        self.count.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg [{dm}:0] mem_data [0:{nm}];
+reg [3:0] mem_user [0:{nm}];
+reg mem_last [0:{nm}];
+reg [4:0] wptr;
+reg [4:0] rptr;
+reg [5:0] fill;
+integer i;
+initial begin
+   for (i = 0; i < {N}; i = i + 1) begin
+      mem_data[i] = {D}'d0;
+      mem_user[i] = 4'd0;
+      mem_last[i] = 1'b0;
+   end
+   wptr = 5'd0;
+   rptr = 5'd0;
+   fill = 6'd0;
+end
+wire pop = (fill != 6'd0) && out_ready;
+wire put = push && ((fill != 6'd{N}) || pop);
+always @(posedge clock) begin
+   if (put) begin
+      mem_data[wptr] <= in_data;
+      mem_user[wptr] <= in_user;
+      mem_last[wptr] <= in_last;
+   end
+   if (reset) begin
+      wptr <= 5'd0;
+      rptr <= 5'd0;
+      fill <= 6'd0;
+   end else begin
+      if (put) wptr <= (wptr == 5'd{nm}) ? 5'd0 : wptr + 5'd1;
+      if (pop) rptr <= (rptr == 5'd{nm}) ? 5'd0 : rptr + 5'd1;
+      if (put && !pop) fill <= fill + 6'd1;
+      else if (pop && !put) fill <= fill - 6'd1;
+   end
+end
+always @(*) begin
+   out_valid = fill != 6'd0;
+   count = fill;
+   out_data = mem_data[rptr];
+   out_user = mem_user[rptr];
+   out_last = mem_last[rptr];
+end
+",
+            dm = D - 1,
+            nm = N - 1,
+        ))
     }
 }
 
