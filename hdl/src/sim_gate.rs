@@ -80,9 +80,7 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> SimGate<A, 
     }
 }
 
-impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic
-    for SimGate<A, B, C, D>
-{
+impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic for SimGate<A, B, C, D> {
     fn update(&mut self) {
         // rust-hdl's simulator and every Verilog backend but the gated Verilator model.
         self.gclock.next = self.clock.val();
@@ -183,7 +181,8 @@ pub fn sim_gates<B: Block>(block: &B) -> Vec<GateSite> {
 /// block's clock assignment is not there.
 pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result<String, String> {
     let mut out = verilog.to_string();
-    for g in gates {
+    // A design that is a gate itself drives nothing of its own.
+    for g in gates.iter().filter(|g| !g.path.is_empty()) {
         let (parent, leaf) = match g.path.rsplit_once('.') {
             Some((p, l)) => (format!("{top}${}", p.replace('.', "$")), l.to_string()),
             None => (top.to_string(), g.path.clone()),
@@ -213,12 +212,113 @@ pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result
     Ok(out)
 }
 
+/// The gate's bench design (`tests/sim_gate.rs`): a 16-bit counter that counts while `en` is
+/// high and a 4-word RAM whose word 0 is on `word`, both behind one gate that watches `en`.
+/// Built `honest`, the gate is busy while `en` is high (the counter moves with its input
+/// held); built dishonest, it is never busy, so the gated model stops counting once `en` has
+/// been steady for [`SIM_GATE_HOLD`] edges and a run differs from the ungated one, which is
+/// what the gates' tests must notice. The RAM shows a backdoor write only when clocked.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct SimGateDemo {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Count.
+    pub en: Signal<In, Bit>,
+    /// The counter.
+    pub count: Signal<Out, Bits<16>>,
+    /// Word 0 of the RAM (registered read).
+    pub word: Signal<Out, Bits<8>>,
+    gate: SimGate<1, 1, 1, 1>,
+    cnt: DFF<Bits<16>>,
+    ram: crate::mem::sdp_ram::SdpRam<2, 8>,
+    honest_bit: Constant<Bit>,
+}
+
+impl SimGateDemo {
+    /// The demo with an honest (`true`) or a dishonest gate.
+    pub fn new(honest: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            en: Default::default(),
+            count: Default::default(),
+            word: Default::default(),
+            gate: SimGate::new(&["cnt", "ram"]),
+            cnt: Default::default(),
+            ram: crate::mem::sdp_ram::SdpRam::new(4),
+            honest_bit: Constant::new(honest),
+        }
+    }
+}
+
+impl Logic for SimGateDemo {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.gate.clock.next = self.clock.val();
+        self.cnt.clock.next = self.clock.val();
+        self.ram.clock.next = self.clock.val();
+        self.cnt.d.next = self.cnt.q.val();
+        if self.en.val() {
+            self.cnt.d.next = self.cnt.q.val() + 1;
+        }
+        self.ram.write_enable.next = false;
+        self.ram.write_address.next = 0.into();
+        self.ram.write_data.next = 0.into();
+        self.ram.read_address.next = 0.into();
+        self.gate.busy.next = self.en.val() & self.honest_bit.val();
+        self.gate.w0.next = self.en.val().into();
+        self.gate.w1.next = false.into();
+        self.gate.w2.next = false.into();
+        self.gate.w3.next = false.into();
+        self.count.next = self.cnt.q.val();
+        self.word.next = self.ram.read_data.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] SimGateDemo {
+        clock: yes,
+        inputs: [en],
+        outputs: [count, word],
+        notes: [],
+        memories: [ram],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn sim_gate_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("sim_gate", SimGate::<8, 2, 1, 1>::new(&["block"]));
+        crate::synth_check::assert_synthesizable(
+            "sim_gate",
+            SimGate::<8, 2, 1, 1>::new(&["block"]),
+        );
+        crate::synth_check::assert_synthesizable("sim_gate_demo", SimGateDemo::new(true));
+    }
+
+    #[test]
+    fn the_gated_blocks_take_the_gates_clock_in_the_emitted_verilog() {
+        let mut d = SimGateDemo::new(true);
+        d.connect_all();
+        let v = crate::design::verilog_named("demo", &d).unwrap();
+        assert!(v.contains("\n        cnt$clock = gate$gclock;\n"), "{v}");
+        assert!(v.contains("\n        ram$clock = gate$gclock;\n"), "{v}");
+        assert!(v.contains("\n        gate$clock = clock;\n"), "{v}");
+        let sites = sim_gates(&d);
+        assert_eq!(
+            sites,
+            vec![GateSite {
+                path: "gate".into(),
+                drives: vec!["cnt".into(), "ram".into()]
+            }]
+        );
+        // A gate naming a block its parent does not clock is an error, not a silent no-op.
+        let wrong = vec![GateSite {
+            path: "gate".into(),
+            drives: vec!["nothing".into()],
+        }];
+        let e = patch_gate_clocks("demo", &v, &wrong).unwrap_err();
+        assert!(e.contains("nothing$clock"), "{e}");
     }
 }

@@ -310,7 +310,10 @@ fn session(
                 .iter()
                 .zip(&ticks0)
                 .map(|((g, t1), (_, t0))| {
-                    (g.clone(), json!((t1 - t0) as f64 / sim_cycles.max(1) as f64))
+                    (
+                        g.clone(),
+                        json!((t1 - t0) as f64 / sim_cycles.max(1) as f64),
+                    )
                 })
                 .collect();
             if out.first_run.is_none() {

@@ -47,11 +47,11 @@ use super::stream_fifo::StreamFifo;
 use super::tree_adder::TreeAdder;
 use super::weight_update::WeightUpdate;
 use super::word_seq::WordSeq;
-use crate::sim_gate::SimGate;
 use crate::arith::lane_join::LaneJoin;
 use crate::arith::lane_split::LaneSplit;
 use crate::arith::sext::SignExtend;
 use crate::mem::sdp_ram::SdpRam;
+use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
 
 /// The thesis FC core: 4 lanes, 10 classes.
@@ -1077,8 +1077,9 @@ impl<
             | (bit_cast::<17, 1>(self.matmul.valid_in.val().into()) << 15)
             | (bit_cast::<17, 1>(self.reset.val().into()) << 16);
         // The LC forward's weights come from the LC weights, inside the group.
-        self.gate_lc.busy.next =
-            (self.lcf.instr.val() & self.lcf.valid_in.val()) | self.lcw.step.val() | self.lcw.prog.val();
+        self.gate_lc.busy.next = (self.lcf.instr.val() & self.lcf.valid_in.val())
+            | self.lcw.step.val()
+            | self.lcw.prog.val();
         self.gate_lc.w0.next = bit_cast::<30, 8>(self.lcf.data_in.val())
             | (bit_cast::<30, 1>(self.lcf.instr.val().into()) << 8)
             | (bit_cast::<30, 1>(self.lcf.valid_in.val().into()) << 9)

@@ -974,8 +974,8 @@ impl Logic for PlatformCore {
 
         // ---- Simulation gates: a core is left unclocked by the gated Verilator model only
         // while idle with its inputs held (D-SIM-GATE); in hardware these are wires.
-        self.gate_conv.busy.next = (self.conv.conv_state.val() != self.s_idle.val())
-            | self.conv.m_tvalid.val();
+        self.gate_conv.busy.next =
+            (self.conv.conv_state.val() != self.s_idle.val()) | self.conv.m_tvalid.val();
         self.gate_conv.w0.next = bit_cast::<WATCH, 32>(self.conv.s_tdata.val())
             | (bit_cast::<WATCH, 32>(self.conv.model_cfg.val()) << 32);
         self.gate_conv.w1.next = bit_cast::<CONV_WATCH_HI, 4>(self.conv.s_tuser.val())

@@ -97,7 +97,8 @@ impl<const D: usize, const N: usize> Logic for StreamFifo<D, N> {
             let pop = self._fill > 0 && self.out_ready.val();
             let put = self.push.val() && (self._fill != N || pop);
             if put {
-                self._mem[self._wptr] = (self.in_data.val(), self.in_user.val(), self.in_last.val());
+                self._mem[self._wptr] =
+                    (self.in_data.val(), self.in_user.val(), self.in_last.val());
             }
             if self.reset.val() {
                 self._wptr = 0;

@@ -158,4 +158,12 @@ impl Dut for Recorder {
     fn finish(&mut self) -> Result<()> {
         self.inner.finish()
     }
+
+    fn set_sim_gating(&mut self, on: bool) {
+        self.inner.set_sim_gating(on)
+    }
+
+    fn sim_gate_ticks(&self) -> Vec<(String, u64)> {
+        self.inner.sim_gate_ticks()
+    }
 }

@@ -163,7 +163,9 @@ fn fast_edge_member(obj: &Path, top: &str, clock: &str, gates: usize) -> Option<
     };
     let fast = FastEdge {
         clock: member(clock)?,
-        gates: (0..gates).map(|i| member(&format!("sim_clock_{i}"))).collect(),
+        gates: (0..gates)
+            .map(|i| member(&format!("sim_clock_{i}")))
+            .collect(),
     };
     // Any other trigger (a derived clock, an event) would need its own falling edge.
     let known: Vec<&String> = std::iter::once(&fast.clock)
@@ -1257,7 +1259,11 @@ impl Dut for VerilatorDut {
             .iter()
             .enumerate()
             // SAFETY: the handle is live and `i` is below the shim's gate count.
-            .map(|(i, g)| (g.clone(), unsafe { (self.api.gate_ticks)(self.handle, i as i32) }))
+            .map(|(i, g)| {
+                (g.clone(), unsafe {
+                    (self.api.gate_ticks)(self.handle, i as i32)
+                })
+            })
             .collect()
     }
 
