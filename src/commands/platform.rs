@@ -366,13 +366,18 @@ fn session(
                     er.images as f64 / secs,
                 );
                 if !gates.is_empty() {
-                    let shares: Vec<String> = gates
+                    // `core.fc0.gate_mm` reads `fc0.mm`: the block group behind the gate.
+                    let mut shares: Vec<(String, f64)> = gates
                         .iter()
                         .map(|(g, v)| {
-                            format!("{} {:.0}%", g, 100.0 * v.as_f64().unwrap_or(0.0))
+                            let name = g.strip_prefix("core.").unwrap_or(g).replace("gate_", "");
+                            (name, 100.0 * v.as_f64().unwrap_or(0.0))
                         })
                         .collect();
-                    eprintln!("  clocked edges (simulation gates): {}", shares.join(", "));
+                    shares.sort_by(|a, b| a.0.cmp(&b.0));
+                    let text: Vec<String> =
+                        shares.iter().map(|(g, v)| format!("{g} {v:.0}%")).collect();
+                    eprintln!("  edges each gated block group was clocked: {}", text.join(", "));
                 }
             });
             out.reports.push(EpochReport {
