@@ -219,7 +219,7 @@ pub struct FcCore<
     gate_mm: SimGate<WW, 17, 1, 1>,
     gate_lc: SimGate<30, 1, 1, 1>,
     gate_bk: SimGate<BW, 13, 1, 1>,
-    gate_wu: SimGate<SW, WW, 31, 1>,
+    gate_wu: SimGate<SW, WW, 32, 1>,
     beat_split: LaneSplit<8, L, SW>,
     beat_join6: LaneJoin<6, L, WW>,
     act_split: LaneSplit<8, L, SW>,
@@ -1105,12 +1105,13 @@ impl<
             self.wu.instr.val() | self.lfsr_wu.instr.val() | self.lfsr_wu.prog.val();
         self.gate_wu.w0.next = self.wu.err.val();
         self.gate_wu.w1.next = self.wu.weight_in.val();
-        self.gate_wu.w2.next = bit_cast::<31, 8>(self.wu.data_in.val())
-            | (bit_cast::<31, 3>(self.wu.lr_shift.val()) << 8)
-            | (bit_cast::<31, 1>(self.wu.instr.val().into()) << 11)
-            | (bit_cast::<31, 1>(self.reset.val().into()) << 12)
-            | (bit_cast::<31, 17>(self.lfsr_wu.seed.val()) << 13)
-            | (bit_cast::<31, 1>(self.lfsr_wu.prog.val().into()) << 30);
+        self.gate_wu.w2.next = bit_cast::<32, 8>(self.wu.data_in.val())
+            | (bit_cast::<32, 3>(self.wu.lr_shift.val()) << 8)
+            | (bit_cast::<32, 1>(self.wu.instr.val().into()) << 11)
+            | (bit_cast::<32, 1>(self.reset.val().into()) << 12)
+            | (bit_cast::<32, 17>(self.lfsr_wu.seed.val()) << 13)
+            | (bit_cast::<32, 1>(self.lfsr_wu.prog.val().into()) << 30)
+            | (bit_cast::<32, 1>(self.lfsr_wu.instr.val().into()) << 31);
         self.gate_mm.w2.next = false.into();
         self.gate_mm.w3.next = false.into();
         self.gate_lc.w1.next = false.into();
