@@ -28,6 +28,15 @@ fn lfsr60_matches_serial_model_on_every_backend() {
     thesis_test("lel_lfsr60");
 }
 
+/// The standalone Verilator bench (`verilator --binary --timing`, the nightly regression's
+/// `verilator-bench` jobs) builds and runs with the Verilator `make test` installs.
+#[test]
+fn lfsr56_on_the_generated_verilator_bench() {
+    let block = "lel_lfsr56";
+    let stim = random_stimulus(block, &common::ports(block), 0x1F5, 40, 100).unwrap();
+    common::check_block(block, &stim, &[Backend::VerilatorBench]);
+}
+
 #[test]
 fn lfsr_random_seeds_thousands_of_steps_on_verilator() {
     for block in ["lel_lfsr56", "lel_lfsr60"] {

