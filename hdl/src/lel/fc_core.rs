@@ -213,11 +213,11 @@ pub struct FcCore<
     // Simulation gates (docs/decisions.md D-SIM-GATE): each group of blocks is clocked by
     // the gated Verilator model only while it can change. Watch words hold every input of the
     // group from outside it; `lc_valid_q` stands for `lc_q`, which changes only with it (or
-    // with reset). Groups: the matmul (INF); the LC weights and LC forward (INF's LC rows,
-    // BK); loss, tree adder and classification (LOSS, BK, after INF); the weight update and
-    // its LFSR (WU).
+    // with reset). Groups: the matmul (INF); the LC weights, the LC forward and its result
+    // registers (INF's LC rows, BK); loss, tree adder and classification (LOSS, BK, after
+    // INF); the weight update and its LFSR (WU).
     gate_mm: SimGate<WW, 17, 1, 1>,
-    gate_lc: SimGate<30, 1, 1, 1>,
+    gate_lc: SimGate<32, 1, 1, 1>,
     gate_bk: SimGate<BW, 13, 1, 1>,
     gate_wu: SimGate<SW, WW, 32, 1>,
     beat_split: LaneSplit<8, L, SW>,
@@ -429,7 +429,7 @@ impl<
             classify: Default::default(),
             fifo: Default::default(),
             gate_mm: SimGate::new(&["matmul"]),
-            gate_lc: SimGate::new(&["lcw", "lcf"]),
+            gate_lc: SimGate::new(&["lcw", "lcf", "lc_q", "lc_valid_q"]),
             gate_bk: SimGate::new(&["loss", "tadd", "classify"]),
             gate_wu: SimGate::new(&["wu", "lfsr_wu"]),
             beat_split: Default::default(),
@@ -1076,17 +1076,21 @@ impl<
             | (bit_cast::<17, 1>(self.matmul.instr.val().into()) << 14)
             | (bit_cast::<17, 1>(self.matmul.valid_in.val().into()) << 15)
             | (bit_cast::<17, 1>(self.reset.val().into()) << 16);
-        // The LC forward's weights come from the LC weights, inside the group.
+        // The LC forward's weights come from the LC weights, inside the group; so do the LC
+        // result registers `lc_q` and `lc_valid_q`, written only when the LC forward ends a
+        // burst (or on reset).
         self.gate_lc.busy.next = (self.lcf.instr.val() & self.lcf.valid_in.val())
             | self.lcw.step.val()
             | self.lcw.prog.val();
-        self.gate_lc.w0.next = bit_cast::<30, 8>(self.lcf.data_in.val())
-            | (bit_cast::<30, 1>(self.lcf.instr.val().into()) << 8)
-            | (bit_cast::<30, 1>(self.lcf.valid_in.val().into()) << 9)
-            | (bit_cast::<30, 1>(self.reset.val().into()) << 10)
-            | (bit_cast::<30, 17>(self.lcw.seed.val()) << 11)
-            | (bit_cast::<30, 1>(self.lcw.prog.val().into()) << 28)
-            | (bit_cast::<30, 1>(self.lcw.step.val().into()) << 29);
+        self.gate_lc.w0.next = bit_cast::<32, 8>(self.lcf.data_in.val())
+            | (bit_cast::<32, 1>(self.lcf.instr.val().into()) << 8)
+            | (bit_cast::<32, 1>(self.lcf.valid_in.val().into()) << 9)
+            | (bit_cast::<32, 1>(self.reset.val().into()) << 10)
+            | (bit_cast::<32, 17>(self.lcw.seed.val()) << 11)
+            | (bit_cast::<32, 1>(self.lcw.prog.val().into()) << 28)
+            | (bit_cast::<32, 1>(self.lcw.step.val().into()) << 29)
+            | (bit_cast::<32, 1>(self.lc_run.q.val().into()) << 30)
+            | (bit_cast::<32, 1>((self.state.q.val() == FcState::Inf).into()) << 31);
         // The tree adder's error is the loss's output, inside the group; the classification
         // runs ten cycles after `en`, well inside the gate's hold.
         self.gate_bk.busy.next =
