@@ -251,7 +251,7 @@ pub struct PlatformCore {
     n_test: DFF<Bits<32>>,
     epoch: DFF<Bits<32>>,
     lr_len: DFF<Bits<5>>,
-    lr_tab: [DFF<Bits<6>>; 16],
+    lr_tab: LrTable,
     // Counters.
     run_cycles: DFF<Bits<32>>,
     conv_n: DFF<Bits<32>>,
@@ -280,7 +280,6 @@ pub struct PlatformCore {
     // Combinational values, settled before their one assignment (D-HDLGEN).
     cfg_eff: Signal<Local, Bits<32>>,
     lr_idx: Signal<Local, Bits<32>>,
-    lr_pick: Signal<Local, Bits<6>>,
     running: Signal<Local, Bit>,
     cmd: Signal<Local, Bits<3>>,
     ins_conv: Signal<Local, Bits<3>>,
@@ -310,8 +309,8 @@ pub struct PlatformCore {
     c_fc1_words: Constant<Bits<32>>,
     c_id: Constant<Bits<32>>,
     c_addr: [Constant<Bits<8>>; 32],
-    c_lr_addr: [Constant<Bits<8>>; 16],
     c_lr_id: [Constant<Bits<32>>; 16],
+    c_lr_base: Constant<Bits<8>>,
     c_lr_mask: Constant<Bits<32>>,
     c_cfg_mask: Constant<Bits<32>>,
     c_flush: Constant<Bits<6>>,
@@ -333,6 +332,10 @@ pub struct PlatformCore {
 impl PlatformCore {
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
+        assert!(
+            regs::LR_TABLE % 16 == 0 && regs::LR_TABLE_COUNT == 16,
+            "the LR table decode needs 16 entries from a multiple of 16"
+        );
         if let Err((key, m)) = shape.check() {
             panic!("PlatformCore: {key}: {m}");
         }
@@ -388,7 +391,7 @@ impl PlatformCore {
             n_test: Default::default(),
             epoch: Default::default(),
             lr_len: Default::default(),
-            lr_tab: array_init::array_init(|_| Default::default()),
+            lr_tab: LrTable::default(),
             run_cycles: Default::default(),
             conv_n: Default::default(),
             fc0_n: Default::default(),
@@ -415,7 +418,6 @@ impl PlatformCore {
             last_fc1: Default::default(),
             cfg_eff: Default::default(),
             lr_idx: Default::default(),
-            lr_pick: Default::default(),
             running: Default::default(),
             cmd: Default::default(),
             ins_conv: Default::default(),
@@ -444,10 +446,8 @@ impl PlatformCore {
             c_fc1_words: c32(shape.fc_words(1) as u64),
             c_id: c32(regs::ID_VALUE as u64),
             c_addr: array_init::array_init(|j| Constant::new(Bits::<8>::from(j as u64))),
-            c_lr_addr: array_init::array_init(|j| {
-                Constant::new(Bits::<8>::from((regs::LR_TABLE as usize + j) as u64))
-            }),
             c_lr_id: array_init::array_init(|j| c32(j as u64)),
+            c_lr_base: Constant::new(Bits::<8>::from(regs::LR_TABLE as u64)),
             c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
             c_cfg_mask: Constant::new(Bits::<32>::from(cfg_write_mask() as u64)),
             c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES as u64)),
@@ -482,10 +482,8 @@ impl Logic for PlatformCore {
             res0, res1, ok0, ok1, cls0, cls1, lbl_cur0, lbl_cur1, lbl_lc0, lbl_lc1, need0, need1,
             done_q0, done_q1, cyc_conv, cyc_fc0, cyc_fc1, last_conv, last_fc0, last_fc1
         );
-        for j in 0..16 {
-            self.lr_tab[j].clock.next = self.clock.val();
-            self.lr_tab[j].d.next = self.lr_tab[j].q.val();
-        }
+        self.lr_tab.clock.next = self.clock.val();
+        self.lr_tab.reset.next = self.reset.val();
         self.gate_conv.clock.next = self.clock.val();
         self.gate_fc0.clock.next = self.clock.val();
         self.gate_fc1.clock.next = self.clock.val();
@@ -517,17 +515,12 @@ impl Logic for PlatformCore {
                 self.lr_idx.next = self.epoch.q.val();
             }
         }
-        self.lr_pick.next = 0.into();
-        for j in 0..16 {
-            if self.lr_idx.val() == self.c_lr_id[j].val() {
-                self.lr_pick.next = self.lr_tab[j].q.val();
-            }
-        }
+        self.lr_tab.idx.next = self.lr_idx.val();
         self.cfg_eff.next = self.model_cfg.q.val();
         if self.lr_len.q.val().any() {
             self.cfg_eff.next = (self.model_cfg.q.val() & self.c_lr_mask.val())
-                | (bit_cast::<32, 3>(self.lr_pick.val().get_bits::<3>(0)) << 6)
-                | (bit_cast::<32, 3>(self.lr_pick.val().get_bits::<3>(3)) << 18);
+                | (bit_cast::<32, 3>(self.lr_tab.pick.val().get_bits::<3>(0)) << 6)
+                | (bit_cast::<32, 3>(self.lr_tab.pick.val().get_bits::<3>(3)) << 18);
         }
 
         // ---- Defaults.
@@ -774,12 +767,12 @@ impl Logic for PlatformCore {
             if self.reg_addr.val() == self.c_addr[10].val() {
                 self.lr_len.d.next = self.reg_wdata.val().get_bits::<5>(0);
             }
-            for j in 0..16 {
-                if self.reg_addr.val() == self.c_lr_addr[j].val() {
-                    self.lr_tab[j].d.next = self.reg_wdata.val().get_bits::<6>(0);
-                }
-            }
         }
+        // LR_TABLE: 16 words from LR_TABLE (a multiple of 16).
+        self.lr_tab.we.next = self.reg_we.val()
+            & (self.reg_addr.val().get_bits::<4>(4) == self.c_lr_base.val().get_bits::<4>(4));
+        self.lr_tab.waddr.next = self.reg_addr.val().get_bits::<4>(0);
+        self.lr_tab.wdata.next = self.reg_wdata.val().get_bits::<6>(0);
 
         // ---- I_STOP: every core stops for a cycle, then the FIFOs are held empty while the
         // cores' output FIFOs drain (FLUSH_CYCLES).
@@ -814,9 +807,6 @@ impl Logic for PlatformCore {
             self.n_test.d.next = 0.into();
             self.epoch.d.next = 0.into();
             self.lr_len.d.next = 0.into();
-            for j in 0..16 {
-                self.lr_tab[j].d.next = 0.into();
-            }
             self.run_cycles.d.next = 0.into();
             self.conv_n.d.next = 0.into();
             self.fc0_n.d.next = 0.into();
@@ -891,7 +881,7 @@ impl Logic for PlatformCore {
         self.rv_base[30].next = self.c_fc1_words.val();
         self.rv_base[31].next = self.c_id.val();
         for j in 0..16 {
-            self.rv_lr[j].next = self.lr_tab[j].q.val();
+            self.rv_lr[j].next = self.lr_tab.entries[j].val();
         }
         for j in 0..10 {
             self.rv_lc0[j].next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
@@ -1354,6 +1344,101 @@ impl Logic for LelPlatform {
             v += &format!("always @(*) {d} = {s};\n");
         }
         Verilog::Custom(v)
+    }
+}
+
+/// LR_TABLE, the learning-rate table: 16 entries of 6 bits written through the register
+/// port, `pick` the entry at `idx` (0 when `idx` is 16 or more), and every entry for the
+/// register reads. A block of its own written by hand, an array: the lookup is one indexed
+/// read instead of sixteen comparisons, and the entries are not copied register by register
+/// every cycle. `reset` clears every entry (a write at the same edge is lost, as before).
+#[derive(Clone, Debug, LogicBlock)]
+pub struct LrTable {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: every entry 0.
+    pub reset: Signal<In, Bit>,
+    /// Write `wdata` to entry `waddr`.
+    pub we: Signal<In, Bit>,
+    /// Entry written.
+    pub waddr: Signal<In, Bits<4>>,
+    /// Value written.
+    pub wdata: Signal<In, Bits<6>>,
+    /// Entry looked up.
+    pub idx: Signal<In, Bits<32>>,
+    /// The entry at `idx`.
+    pub pick: Signal<Out, Bits<6>>,
+    /// Every entry.
+    pub entries: [Signal<Out, Bits<6>>; 16],
+    _tab: [Bits<6>; 16],
+}
+
+impl Default for LrTable {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            we: Default::default(),
+            waddr: Default::default(),
+            wdata: Default::default(),
+            idx: Default::default(),
+            pick: Default::default(),
+            entries: array_init::array_init(|_| Default::default()),
+            _tab: [Bits::default(); 16],
+        }
+    }
+}
+
+impl Logic for LrTable {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            if self.reset.val() {
+                self._tab = [Bits::default(); 16];
+            } else if self.we.val() {
+                self._tab[self.waddr.val().index()] = self.wdata.val();
+            }
+        }
+        let i = self.idx.val().index();
+        self.pick.next = if i < 16 {
+            self._tab[i]
+        } else {
+            Bits::default()
+        };
+        for j in 0..16 {
+            self.entries[j].next = self._tab[j];
+        }
+    }
+
+    fn connect(&mut self) {
+        self.pick.connect();
+        for e in self.entries.iter_mut() {
+            e.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let entries: String = (0..16)
+            .map(|j| format!("   entries${j} = t[{j}];\n"))
+            .collect();
+        Verilog::Custom(format!(
+            "\
+reg [5:0] t [0:15];
+integer i;
+initial begin
+   for (i = 0; i < 16; i = i + 1) t[i] = 6'd0;
+end
+always @(posedge clock) begin
+   if (reset) begin
+      for (i = 0; i < 16; i = i + 1) t[i] <= 6'd0;
+   end else if (we) begin
+      t[waddr] <= wdata;
+   end
+end
+always @(*) begin
+   pick = (idx < 32'd16) ? t[idx[3:0]] : 6'd0;
+{entries}end
+"
+        ))
     }
 }
 
