@@ -65,6 +65,12 @@ const FC_WATCH_HI: usize = 44;
 /// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
 pub use super::platform_regs as regs;
 
+// `LrTable`'s write decode: 16 entries from a multiple of 16.
+const _: () = assert!(
+    regs::LR_TABLE.is_multiple_of(16) && regs::LR_TABLE_COUNT == 16,
+    "the LR table decode needs 16 entries from a multiple of 16"
+);
+
 /// MODEL_CFG's writable bits (its fields in the register map).
 fn cfg_write_mask() -> u32 {
     regs::REGISTERS
@@ -332,10 +338,6 @@ pub struct PlatformCore {
 impl PlatformCore {
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
-        assert!(
-            regs::LR_TABLE % 16 == 0 && regs::LR_TABLE_COUNT == 16,
-            "the LR table decode needs 16 entries from a multiple of 16"
-        );
         if let Err((key, m)) = shape.check() {
             panic!("PlatformCore: {key}: {m}");
         }
