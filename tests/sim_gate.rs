@@ -113,9 +113,32 @@ fn first_difference(a: &DemoRun, b: &DemoRun) -> Option<(usize, &'static str, u6
         })
 }
 
+/// The golden model's outputs for `demo_run`'s stimulus.
+fn demo_golden() -> Vec<(u64, u64)> {
+    let mut g = edgelearn_verif::golden::sim_gate::SimGateDemo::new();
+    let mut rows = Vec::new();
+    let mut cycle = 0;
+    for (level, n) in [(1, 200), (0, 150), (0, 150), (1, 100), (0, 100)] {
+        if cycle == 350 {
+            g.write_ram0(0x5a);
+        }
+        for _ in 0..n {
+            g.edge(level == 1);
+            rows.push(g.outputs());
+            cycle += 1;
+        }
+    }
+    rows
+}
+
 #[test]
 fn an_honest_gate_skips_idle_edges_and_changes_nothing() {
     let (gated, ungated) = (demo_run(true, false, None), demo_run(true, true, None));
+    assert_eq!(
+        ungated.rows,
+        demo_golden(),
+        "the ungated model is the golden model"
+    );
     assert_eq!(first_difference(&ungated, &gated), None);
     assert_eq!(gated.ticks.len(), 1, "one gate: {:?}", gated.ticks);
     let (path, n) = &gated.ticks[0];

@@ -22,8 +22,8 @@
 //! `sim_awake` (the decision) is computed from registers and from the watch words and `busy`,
 //! so a design whose top-level inputs reach them combinationally is still gated correctly: the
 //! harness evaluates poked inputs before it reads `sim_awake`.
-//! Golden: the pass-through (`gclock = clock`; `edgelearn_verif::golden::sim_gate`). Tests:
-//! `tests/sim_gate.rs`.
+//! Golden: a gate is a wire, so a gated run must equal the ungated one; the bench design
+//! [`SimGateDemo`]'s model is `edgelearn_verif::golden::sim_gate`. Tests: `tests/sim_gate.rs`.
 
 use rust_hdl::prelude::*;
 

@@ -14,6 +14,7 @@ pub mod lfsr;
 pub mod loss;
 pub mod matmul;
 pub mod packet_fifo;
+pub mod sim_gate;
 pub mod stream_fifo;
 pub mod stream_slice;
 pub mod tree_adder;
