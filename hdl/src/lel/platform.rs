@@ -13,7 +13,7 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock` | in | 1 | rising-edge clock |
-//! | `reset` | in | 1 | synchronous, active high, registered: PL_IDLE, every core and FIFO reset, registers 0 at the next edge |
+//! | `reset` | in | 1 | synchronous, active high, registered: PL_IDLE, FIFOs and registers 0 at the next edge, the cores reset one edge later (each core registers its reset on its own clock, D-SIM-GATE) |
 //! | `s_tdata` | in | 32 | input stream: INIT weight words (FC0's, then FC1's) or images (4 int8 pixels per beat, CHW) |
 //! | `s_tvalid` | in | 1 | input beat valid |
 //! | `s_tready` | out | 1 | the input slice has room (a register) |
