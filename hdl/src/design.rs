@@ -477,7 +477,8 @@ impl<T: DutIo> Instance<T> {
 }
 
 /// Verilog for `block` with the top module called `name` and every inner module
-/// prefixed `name$`, so that many emitted blocks compile together.
+/// prefixed `name$`, so that many emitted blocks compile together; one module per distinct
+/// block body ([`crate::dedup`]), instances keeping rust-hdl's names.
 pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
     check_all(block).map_err(|e| ErrorKind::Check {
         block: name.to_string(),
@@ -486,10 +487,27 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
     let mut defines = ModuleDefines::default();
     block.accept(name, &mut defines);
     let gates = crate::sim_gate::sim_gates(block);
-    if gates.is_empty() {
-        return Ok(defines.defines());
-    }
-    crate::sim_gate::patch_gate_clocks(name, &defines.defines(), &gates).map_err(|detail| {
+    let check = |detail: String| -> Error {
+        ErrorKind::Check {
+            block: name.to_string(),
+            detail,
+        }
+        .into()
+    };
+    let plain = if gates.is_empty() {
+        defines.defines()
+    } else {
+        crate::sim_gate::patch_gate_clocks(name, &defines.defines(), &gates).map_err(check)?
+    };
+    Ok(crate::dedup::dedup(&plain).map_err(check)?.text)
+}
+
+/// rust-hdl's own Verilog for `block` (one module per instance), named as by
+/// [`verilog_named`] and with the same simulation-gate clocks: what [`verilog_named`]
+/// deduplicates (the equivalence tests compare the two).
+pub fn verilog_named_plain<B: Block>(name: &str, block: &B) -> Result<String, Error> {
+    let text = verilog_named(name, block)?;
+    crate::dedup::expand(&text).map_err(|detail| {
         ErrorKind::Check {
             block: name.to_string(),
             detail,

@@ -38,6 +38,12 @@ pub struct ManifestBlock {
     pub summary: String,
     /// Ports in declaration order.
     pub ports: Vec<PortSpec>,
+    /// Modules in the file (one per distinct block body, docs/decisions.md D-EMIT-DEDUP).
+    #[serde(default)]
+    pub modules: usize,
+    /// Lines in the file.
+    #[serde(default)]
+    pub lines: usize,
 }
 
 fn generator() -> String {
@@ -139,7 +145,7 @@ pub fn emit(dir: &Path, designs: &[(&dyn Design, &str)], force: bool) -> Result<
     for (d, summary) in designs {
         let path = dir.join(format!("{}.v", d.name()));
         guard(&path, force)?;
-        texts.push((path, verilog_file(*d, summary)?));
+        let text = verilog_file(*d, summary)?;
         manifest.blocks.insert(
             d.name().to_string(),
             ManifestBlock {
@@ -147,8 +153,11 @@ pub fn emit(dir: &Path, designs: &[(&dyn Design, &str)], force: bool) -> Result<
                 top: d.name().to_string(),
                 summary: summary.to_string(),
                 ports: d.ports().to_vec(),
+                modules: text.lines().filter(|l| l.starts_with("module ")).count(),
+                lines: text.lines().count(),
             },
         );
+        texts.push((path, text));
     }
     let mut written = Vec::new();
     for (path, text) in texts {

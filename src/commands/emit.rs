@@ -41,8 +41,24 @@ pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Res
         .collect();
     let written = edgelearn_sim::emit::emit(out, &refs, force)
         .with_context(|| format!("cannot emit into {}", out.display()))?;
+    let manifest_path = out.join("manifest.json");
+    let manifest: Option<edgelearn_sim::emit::Manifest> = std::fs::read_to_string(&manifest_path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
     for p in &written {
-        println!("wrote {}", p.display());
+        let block = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|n| manifest.as_ref()?.blocks.get(n));
+        match block {
+            Some(b) if p.extension().is_some_and(|e| e == "v") => println!(
+                "wrote {} ({} modules, {} lines)",
+                p.display(),
+                b.modules,
+                b.lines
+            ),
+            _ => println!("wrote {}", p.display()),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
