@@ -711,6 +711,10 @@ pub enum CnnCommand {
         /// Load through the host port, word by word, instead of the memory backdoor.
         #[arg(long)]
         front_door: bool,
+        /// Clock every quad at every edge (the reference the simulation gates are checked
+        /// against; docs/decisions.md D-SIM-GATE).
+        #[arg(long)]
+        ungated: bool,
         /// Write a VCD of the run.
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,

@@ -358,7 +358,7 @@ fn a_corrupted_kernel_word_in_the_engine_is_caught() {
     let dut = common::simulator()
         .dut(
             Backend::Verilator,
-            Box::new(edgelearn_hdl::cnn::engine(&img.shape)),
+            edgelearn_hdl::cnn::engine(&img.shape),
             &DutOptions::default(),
         )
         .unwrap();

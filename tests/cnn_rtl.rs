@@ -83,7 +83,7 @@ fn bench(shape: EngineShape) -> CnnBench {
     let dut = simulator()
         .dut(
             Backend::Verilator,
-            Box::new(hcnn::engine(&shape)),
+            hcnn::engine(&shape),
             &DutOptions::default(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
@@ -313,7 +313,7 @@ fn icarus_replay_of_a_front_door_run_agrees_in_four_states() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     replay_equal(
-        || Box::new(hcnn::engine(&shape)),
+        || hcnn::engine(&shape),
         Backend::Icarus,
         |dut: Box<dyn Dut>| {
             let mut b = CnnBench::new(dut, shape).unwrap();

@@ -211,7 +211,8 @@ fn emitted_files_compile_together_lint_and_synthesize() {
         "icarus: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = Command::new("verilator")
+    let verilator = edgelearn_sim::tools::find("verilator").expect("verilator installed");
+    let out = Command::new(&verilator)
         .args(["--lint-only", "-Wall", "-Wno-MULTITOP"])
         .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
         .args(&files)
@@ -223,7 +224,7 @@ fn emitted_files_compile_together_lint_and_synthesize() {
         String::from_utf8_lossy(&out.stderr)
     );
     for name in edgelearn_verif::rtl::designs::names() {
-        let out = Command::new("verilator")
+        let out = Command::new(&verilator)
             .args(["--lint-only", "-Wall"])
             .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
             .args(["--top-module", name])

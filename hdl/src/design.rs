@@ -97,6 +97,15 @@ impl<T: HasMemories> HasMemories for Box<T> {
     }
 }
 
+impl<T: HasMemories> HasMemories for Vec<T> {
+    /// rust-hdl names element i of a `Vec` field `f` as the instance `f$i`, as for arrays.
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        for (i, t) in self.iter_mut().enumerate() {
+            t.visit_memories(&format!("{path}${i}"), f);
+        }
+    }
+}
+
 impl<T: HasMemories, const N: usize> HasMemories for [T; N] {
     /// rust-hdl names element i of an array field `f` as the instance `f$i`.
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {

@@ -52,7 +52,12 @@ fn check<B: Block>(name: &str, mut block: B, yosys: &str) {
         "yosys failed on {name}:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = Command::new("verilator")
+    // The Verilator the kit uses (D-VERILATOR-VERSION): `$EDGELEARN_VERILATOR`, else PATH.
+    let verilator = std::env::var("EDGELEARN_VERILATOR")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "verilator".to_string());
+    let out = Command::new(verilator)
         .args(["--lint-only", "-Wall"])
         .args(crate::VERILATOR_LINT_WAIVERS)
         .args(["--top-module", name])

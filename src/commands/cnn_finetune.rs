@@ -341,7 +341,7 @@ fn rtl_backends(
     let t = Instant::now();
     let dut = sim.dut(
         Backend::Verilator,
-        Box::new(edgelearn_hdl::cnn::engine(&image.shape)),
+        edgelearn_hdl::cnn::engine(&image.shape),
         &DutOptions::default(),
     )?;
     let bench = edgelearn_verif::rtl::cnn::CnnBench::new(dut, image.shape)?;

@@ -19,6 +19,7 @@ pub fn sim(
     net: &CnnNet,
     processors: usize,
     front_door: bool,
+    ungated: bool,
     vcd: Option<&Path>,
     output: Option<&Path>,
     log_dir: Option<&Path>,
@@ -30,10 +31,11 @@ pub fn sim(
     let (shape, network, inf, img) = engine_image(net, processors)?;
     let opts = DutOptions {
         vcd: vcd.map(Path::to_path_buf),
+        ungated,
         ..DutOptions::default()
     };
     let t0 = Instant::now();
-    let dut = Simulator::from_env().dut(Backend::Verilator, Box::new(engine(&shape)), &opts)?;
+    let dut = Simulator::from_env().dut(Backend::Verilator, engine(&shape), &opts)?;
     let build = t0.elapsed().as_secs_f64();
     let mut bench = CnnBench::new(dut, shape)?;
     let how = if front_door {

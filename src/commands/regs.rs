@@ -1,8 +1,10 @@
-//! `edgelearn regs`: the register map generated from its description.
+//! `edgelearn regs`: the register maps generated from their descriptions (the LEL
+//! platform's, `hdl/regs/lel_platform.toml`, and the CNN engine's, `hdl/regs/cnn_engine.toml`).
 
 use anyhow::Context;
+use edgelearn_fpga::cnn_regs;
 use edgelearn_fpga::regmap::{self, RegMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn run(root: &Path, check: bool, force: bool) -> anyhow::Result<ExitCode> {
@@ -14,10 +16,16 @@ pub fn run(root: &Path, check: bool, force: bool) -> anyhow::Result<ExitCode> {
         );
     }
     let map = RegMap::load(&desc)?;
+    let engine = cnn_regs::load(root)?;
     if check {
-        let stale = regmap::stale(&map, root)?;
+        let mut stale: Vec<PathBuf> = regmap::stale(&map, root)?;
+        stale.extend(cnn_regs::stale(&engine, root)?);
         if stale.is_empty() {
-            println!("register map up to date with {}", regmap::DESCRIPTION);
+            println!(
+                "register maps up to date with {} and {}",
+                regmap::DESCRIPTION,
+                cnn_regs::DESCRIPTION
+            );
             return Ok(ExitCode::SUCCESS);
         }
         for p in &stale {
@@ -25,13 +33,21 @@ pub fn run(root: &Path, check: bool, force: bool) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::from(1));
     }
-    let written = regmap::write(&map, root, force)
+    let mut written = regmap::write(&map, root, force)
         .with_context(|| format!("cannot regenerate from {}", desc.display()))?;
+    written.extend(
+        cnn_regs::write(&engine, root, force)
+            .with_context(|| format!("cannot regenerate from {}", cnn_regs::DESCRIPTION))?,
+    );
     for p in &written {
         println!("wrote {}", p.display());
     }
     if written.is_empty() {
-        println!("register map up to date with {}", regmap::DESCRIPTION);
+        println!(
+            "register maps up to date with {} and {}",
+            regmap::DESCRIPTION,
+            cnn_regs::DESCRIPTION
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

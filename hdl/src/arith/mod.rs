@@ -8,6 +8,8 @@ pub mod lane_join;
 pub mod lane_split;
 pub mod max;
 pub mod mul;
+pub mod mul_u;
+pub mod mul_wide;
 pub mod sat;
 pub mod sext;
 pub mod zext;

@@ -10,7 +10,9 @@
 //! width inside expressions (P3), so both operands are explicitly sign-extended to 16 bits
 //! by [`SignExtend`] sub-blocks, multiplied unsigned into a named 32-bit signal, and the
 //! two's-complement correction `- 2^16 (a<0 ? b : 0) - 2^16 (b<0 ? a : 0)` is subtracted
-//! (mod 2^32). Bits-only; no `signed_bit_cast` (P1).
+//! (mod 2^32). The correction is a multiple of 2^16, so for P <= 16 it is left out (a
+//! constant condition the simulators and synthesis fold away). Bits-only; no
+//! `signed_bit_cast` (P1).
 //! Golden: `edgelearn_verif::golden::arith::mul_signed`. Tests: `tests/arith.rs`.
 
 use super::sext::SignExtend;
@@ -32,6 +34,7 @@ pub struct MulSigned<const N: usize, const M: usize, const P: usize> {
     corr_b: Signal<Local, Bits<32>>,
     full: Signal<Local, Bits<32>>,
     sign16: Constant<Bits<16>>,
+    corrected: Constant<Bit>,
 }
 
 impl<const N: usize, const M: usize, const P: usize> Default for MulSigned<N, M, P> {
@@ -51,6 +54,7 @@ impl<const N: usize, const M: usize, const P: usize> Default for MulSigned<N, M,
             corr_b: Default::default(),
             full: Default::default(),
             sign16: Constant::new(Bits::<16>::from(0x8000u64)),
+            corrected: Constant::new(P > 16),
         }
     }
 }
@@ -62,14 +66,17 @@ impl<const N: usize, const M: usize, const P: usize> Logic for MulSigned<N, M, P
         self.b_ext.data_in.next = self.b.val();
         self.prod.next = self.a_ext.data_out.val() * self.b_ext.data_out.val();
         self.corr_a.next = 0.into();
-        if (self.a_ext.data_out.val() & self.sign16.val()).any() {
-            self.corr_a.next = bit_cast::<32, 16>(self.b_ext.data_out.val()) << 16;
-        }
         self.corr_b.next = 0.into();
-        if (self.b_ext.data_out.val() & self.sign16.val()).any() {
-            self.corr_b.next = bit_cast::<32, 16>(self.a_ext.data_out.val()) << 16;
+        self.full.next = self.prod.val();
+        if self.corrected.val() {
+            if (self.a_ext.data_out.val() & self.sign16.val()).any() {
+                self.corr_a.next = bit_cast::<32, 16>(self.b_ext.data_out.val()) << 16;
+            }
+            if (self.b_ext.data_out.val() & self.sign16.val()).any() {
+                self.corr_b.next = bit_cast::<32, 16>(self.a_ext.data_out.val()) << 16;
+            }
+            self.full.next = self.prod.val() - self.corr_a.val() - self.corr_b.val();
         }
-        self.full.next = self.prod.val() - self.corr_a.val() - self.corr_b.val();
         self.p.next = bit_cast::<P, 32>(self.full.val());
     }
 }

@@ -1,24 +1,25 @@
-//! The MAX78000-style CNN engine in RTL (issue 15; spec max78000-cnn-engine.md §1, §2).
+//! The MAX78000-style CNN engine in RTL (issues 15, 27; spec max78000-cnn-engine.md §1, §2).
 //!
-//! The engine is written as Verilog (`cnn_engine.v`, a [`VerilogDesign`]): it is generic over
-//! the processor count through a Verilog parameter, its memories are arrays the
-//! backdoor reaches by name, and it is far too large for rust-hdl's simulator to be of use
-//! (docs/decisions.md D-CNN-RTL). [`engine`] fills in the processor count and the module
-//! names; [`host`] is its host-port address map, the one place the loader and the benches
-//! take addresses from. The micro-architecture is in docs/cnn-engine-rtl.md.
+//! The engine is described in rust-hdl ([`engine`](mod@engine): [`engine::CnnEngine`] and its
+//! sub-blocks, docs/decisions.md D-CNN-RTL-HDL), the processor count a const generic.
+//! [`EngineShape`] names a shape, [`engine()`] builds it as a design, [`host`] is its
+//! host-port address map (generated from `hdl/regs/cnn_engine.toml`) and [`memories`] the
+//! backdoor names of its memories: the one place the loader and the benches take them from.
+//! The micro-architecture is in docs/cnn-engine-rtl.md.
 
+pub mod engine;
 pub mod fc_update;
 
-use crate::design::{Direction, PortSpec, VerilogDesign};
+use crate::design::{Design, Instance};
 
 /// Words of configuration per layer.
-pub const LAYER_WORDS: usize = 16;
+pub const LAYER_WORDS: usize = engine::regs::LAYER_WORDS;
 /// Layers the sequencer runs.
 pub const MAX_LAYERS: usize = 32;
 /// Words per data-memory instance.
-pub const DATA_WORDS: usize = 8192;
+pub const DATA_WORDS: usize = engine::quad::DATA_WORDS;
 /// Output channels the accumulator memory holds.
-pub const MAX_OUT_CHANNELS: usize = 1024;
+pub const MAX_OUT_CHANNELS: usize = engine::acc_mem::ACC_WORDS;
 
 /// The shape of one engine.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -83,31 +84,13 @@ impl EngineShape {
     }
 }
 
-/// The host port's word addresses (`host_addr`, 24 bits; region in bits 23:20).
+/// The host port's word addresses (`host_addr`, 24 bits; region in bits 23:20), generated
+/// from `hdl/regs/cnn_engine.toml` ([`engine::regs`]), and the address helpers.
 pub mod host {
-    /// CTRL: write bit 0 to start; reads `{done, busy}`.
-    pub const CTRL: u32 = 0x00_0000;
-    /// Number of layers to run (1..32).
-    pub const NLAYERS: u32 = 0x00_0001;
-    /// Cycles of the last run.
-    pub const CYCLES: u32 = 0x00_0002;
-    /// The running (or last) layer.
-    pub const LAYER: u32 = 0x00_0003;
-    /// Processors (read only).
-    pub const PROCESSORS: u32 = 0x00_0004;
-    /// Kernel words per processor (read only).
-    pub const KERNEL_WORDS: u32 = 0x00_0005;
-    /// Cycles of layer `l` in the last run: `LAYER_CYCLES + l`.
-    pub const LAYER_CYCLES: u32 = 0x00_0020;
-    /// Layer registers: `LAYER_REGS + 16 * layer + word`.
-    pub const LAYER_REGS: u32 = 0x10_0000;
-    /// Bias bytes: `BIAS + index`.
-    pub const BIAS: u32 = 0x20_0000;
-    /// Data memory: `DATA + 8192 * instance + word`.
-    pub const DATA: u32 = 0x30_0000;
-    /// Kernel memory: `KERNEL + 4096 * processor + 4 * word + part`; parts 0 and 1 (bits
-    /// 31:0 and 63:32) are staged, writing part 2 (bits 71:64) writes the word.
-    pub const KERNEL: u32 = 0x40_0000;
+    pub use super::engine::regs::{
+        BIAS, CTRL, CYCLES, DATA, KERNEL, KERNEL_WORDS, LAYER, LAYER_CYCLES, LAYER_REGS, NLAYERS,
+        PROCESSORS,
+    };
 
     /// Address of data-memory word `word` of instance `instance`.
     pub fn data(instance: usize, word: usize) -> u32 {
@@ -120,69 +103,45 @@ pub mod host {
     }
 }
 
-/// Names of the engine's memories for the backdoor (Verilog paths below the top).
+/// Names of the engine's memories for the backdoor (instance paths below the top).
 pub mod memories {
-    /// Data-memory instance `i` (8192 x 32).
+    /// Data-memory instance `i` (8192 x 32): the data memory of quad `i`.
     pub fn data(i: usize) -> String {
-        format!("g_dm[{i}].u_dmem.mem")
+        format!("quads${i}.body.dmem.mem")
     }
     /// Kernel memory of processor `p` (depth x 72).
     pub fn kernel(p: usize) -> String {
-        format!("g_proc[{p}].u_proc.u_kmem.mem")
+        format!("quads${}.body.procs${}.kmem.mem", p / 4, p % 4)
     }
-    /// Layer registers (512 x 32).
-    pub const LAYERS: &str = "lreg";
-    /// Bias memory (32 P x 8).
-    pub const BIAS: &str = "bmem";
+    /// Layer-register word `k` of every layer (32 x 32: entry `l` is layer `l`'s word `k`).
+    pub fn layer_word(k: usize) -> String {
+        format!("lregs${k}.mem")
+    }
+    /// Bias memory (bytes).
+    pub const BIAS: &str = "acc.bias.mem";
 }
 
-const SOURCE: &str = include_str!("cnn_engine.v");
-
-/// The engine's Verilog for `shape`: the top module is [`EngineShape::design_name`], its
-/// inner modules `NAME$dmem`, `NAME$kmem`, `NAME$reduce`, `NAME$proc` (the emitted-file convention).
-pub fn verilog(shape: &EngineShape) -> String {
-    let name = shape.design_name();
-    SOURCE
-        .replace("@TOP@", &name)
-        .replace("@P@", &shape.processors.to_string())
-        .replace("@KDEPTH@", &shape.kernel_words.to_string())
-}
-
-/// The engine as a design (ports, Verilog, memories). Panics on a shape that
-/// [`EngineShape::check`] refuses.
-pub fn engine(shape: &EngineShape) -> VerilogDesign {
+/// The engine of `shape` as a design (ports, Verilog, memories): [`engine::CnnEngine`] at
+/// the shape's processor count. Panics on a shape that [`EngineShape::check`] refuses.
+pub fn engine(shape: &EngineShape) -> Box<dyn Design> {
     if let Err(e) = shape.check() {
         panic!("cnn engine: {e}");
     }
-    let ports = vec![
-        PortSpec::clock(),
-        PortSpec::new("reset", Direction::Input, 1),
-        PortSpec::new("host_we", Direction::Input, 1),
-        PortSpec::new("host_re", Direction::Input, 1),
-        PortSpec::new("host_addr", Direction::Input, 24),
-        PortSpec::new("host_wdata", Direction::Input, 32),
-        PortSpec::new("host_rdata", Direction::Output, 32),
-        PortSpec::new("busy", Direction::Output, 1),
-        PortSpec::new("done", Direction::Output, 1),
-        PortSpec::new("layer_done", Direction::Output, 1),
-        PortSpec::new("layer", Direction::Output, 5),
-    ];
-    let mut d = VerilogDesign::new(&shape.design_name(), ports, verilog(shape))
-        .with_memory(memories::LAYERS, 32, MAX_LAYERS * LAYER_WORDS)
-        .with_memory(memories::BIAS, 8, shape.bias_bytes());
-    for i in 0..shape.instances() {
-        d = d.with_memory(&memories::data(i), 32, DATA_WORDS);
+    let name = shape.design_name();
+    let k = shape.kernel_words;
+    match shape.processors {
+        4 => Box::new(Instance::new(&name, engine::CnnEngine4::new(k))),
+        8 => Box::new(Instance::new(&name, engine::CnnEngine8::new(k))),
+        16 => Box::new(Instance::new(&name, engine::CnnEngine16::new(k))),
+        32 => Box::new(Instance::new(&name, engine::CnnEngine32::new(k))),
+        48 => Box::new(Instance::new(&name, engine::CnnEngine48::new(k))),
+        _ => Box::new(Instance::new(&name, engine::CnnEngine64::new(k))),
     }
-    for p in 0..shape.processors {
-        d = d.with_memory(&memories::kernel(p), 72, shape.kernel_words);
-    }
-    d
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::Design;
 
     #[test]
     fn shapes_and_names() {
@@ -194,9 +153,23 @@ mod tests {
         assert!(EngineShape::with_processors(12).check().is_err());
         assert!(EngineShape::with_processors(64).check().is_ok());
         let mut d = engine(&EngineShape::with_processors(16));
-        assert_eq!(d.memories().len(), 2 + 4 + 16);
+        // 16 layer-register words, the bias, 4 data memories, 16 kernel memories, the
+        // accumulators.
+        let mems = d.memories();
+        assert_eq!(mems.len(), 16 + 1 + 4 + 16 + 1);
+        for (name, width, depth) in [
+            (memories::data(3), 32, DATA_WORDS),
+            (memories::kernel(13), 72, 768),
+            (memories::layer_word(15), 32, MAX_LAYERS),
+            (memories::BIAS.to_string(), 8, 512),
+        ] {
+            let m = mems
+                .iter()
+                .find(|m| m.name == name)
+                .unwrap_or_else(|| panic!("{name}"));
+            assert_eq!((m.width, m.depth), (width, depth), "{name}");
+        }
         let v = d.verilog().unwrap();
-        assert!(v.contains("module cnn_engine_p16 (") && v.contains("localparam P = 16;"));
-        assert!(!v.contains("@TOP@") && !v.contains("@P@") && !v.contains("@KDEPTH@"));
+        assert!(v.contains("module cnn_engine_p16("));
     }
 }

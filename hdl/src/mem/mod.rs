@@ -1,2 +1,3 @@
 //! Memories (block-RAM templates).
 pub mod sdp_ram;
+pub mod two_clock_ram;

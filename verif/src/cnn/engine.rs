@@ -19,6 +19,7 @@ use super::ops::{Kernels, Tensor};
 use super::plan::{flatten_chunks, kernel_packing, Plan};
 use super::run::{RunOptions, Semantics};
 use super::weights::NetworkWeights;
+use edgelearn_hdl::cnn::engine::regs::LayerFields;
 use edgelearn_hdl::cnn::{EngineShape, LAYER_WORDS, MAX_LAYERS, MAX_OUT_CHANNELS};
 
 /// Dividends of the average-pooling division are below this (17 bits).
@@ -34,145 +35,34 @@ pub fn avg_magic(d: u32) -> (u32, u32) {
     (m, sh)
 }
 
-/// The configuration registers of one engine layer, decoded.
+/// The configuration registers of one engine layer: the YAML layer it runs and its
+/// fields ([`LayerFields`], generated with their encoder from `hdl/regs/cnn_engine.toml`,
+/// docs/cnn-engine-registers.md). Derefs to the fields.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LayerRegs {
     /// The YAML layer this runs.
     pub layer: usize,
-    /// Tap mode: 0 window (Conv2d, Conv1d, Linear, passthrough), 1 flatten, 2 transposed.
-    pub mode: u32,
-    /// CHW input (first layer only).
-    pub chw: bool,
-    /// Bias present.
-    pub bias: bool,
-    /// 32-bit output.
-    pub wide: bool,
-    /// Activation: 0 none, 1 ReLU, 2 Abs.
-    pub act: u32,
-    /// Element-wise operation: 0 none, 2 add, 3 sub, 4 or, 5 xor.
-    pub elt: u32,
-    /// Pool before the element-wise operation.
-    pub pool_first: bool,
-    /// Average (else max) pooling.
-    pub pool_avg: bool,
-    /// Round the average half away from zero (else truncate).
-    pub avg_round: bool,
-    /// Weight bits.
-    pub bits: u32,
-    /// Right and left shift of the output stage (`7 - total shift`, split by sign).
-    pub rshift: u32,
-    /// See `rshift`.
-    pub lshift: u32,
-    /// Input rows, columns, passes, operands.
-    pub in_h: u32,
-    /// See `in_h`.
-    pub in_w: u32,
-    /// See `in_h`.
-    pub in_passes: u32,
-    /// See `in_h`.
-    pub operands: u32,
-    /// Input and output word offsets.
-    pub in_base: u32,
-    /// See `in_base`.
-    pub out_base: u32,
-    /// Pool rows, columns, strides.
-    pub pool_h: u32,
-    /// See `pool_h`.
-    pub pool_w: u32,
-    /// See `pool_h`.
-    pub stride_y: u32,
-    /// See `pool_h`.
-    pub stride_x: u32,
-    /// Pooled rows and columns.
-    pub pooled_h: u32,
-    /// See `pooled_h`.
-    pub pooled_w: u32,
-    /// Kernel rows and columns (tap counters), dilation, padding.
-    pub kh: u32,
-    /// See `kh`.
-    pub kw: u32,
-    /// See `kh`.
-    pub dil: u32,
-    /// See `kh` (for a transposed convolution `k - 1 - pad`).
-    pub pad_y: u32,
-    /// See `pad_y`.
-    pub pad_x: u32,
-    /// Output rows and columns.
-    pub out_h: u32,
-    /// See `out_h`.
-    pub out_w: u32,
-    /// Chunks (kernels per input channel and output channel) and taps per kernel.
-    pub chunks: u32,
-    /// See `chunks`.
-    pub taps: u32,
-    /// Output channels.
-    pub out_ch: u32,
-    /// Kernel memory: first column, kernels per word, bits per kernel.
-    pub kstart: u32,
-    /// See `kstart`.
-    pub per_word: u32,
-    /// See `kstart`.
-    pub slot: u32,
-    /// First bias byte.
-    pub bias_start: u32,
-    /// Output passes and processors per pass.
-    pub out_passes: u32,
-    /// See `out_passes`.
-    pub out_thresh: u32,
-    /// Average division: magic multiplier, shift, pool area.
-    pub avg_m: u32,
-    /// See `avg_m`.
-    pub avg_sh: u32,
-    /// See `avg_m`.
-    pub avg_d: u32,
-    /// `write_gap + 1`.
-    pub gap: u32,
-    /// Input and output processor maps.
-    pub in_map: u64,
-    /// See `in_map`.
-    pub out_map: u64,
+    /// The register fields.
+    pub regs: LayerFields,
+}
+
+impl std::ops::Deref for LayerRegs {
+    type Target = LayerFields;
+    fn deref(&self) -> &LayerFields {
+        &self.regs
+    }
+}
+
+impl std::ops::DerefMut for LayerRegs {
+    fn deref_mut(&mut self) -> &mut LayerFields {
+        &mut self.regs
+    }
 }
 
 impl LayerRegs {
-    /// The 16 register words (field layout: docs/cnn-engine-rtl.md, "Layer registers").
+    /// The 16 register words (the generated encoder).
     pub fn encode(&self) -> [u32; LAYER_WORDS] {
-        let b = |v: bool| v as u32;
-        let mut w = [0u32; LAYER_WORDS];
-        w[0] = self.mode
-            | b(self.chw) << 2
-            | b(self.bias) << 3
-            | b(self.wide) << 4
-            | self.act << 5
-            | self.elt << 7
-            | b(self.pool_first) << 10
-            | b(self.pool_avg) << 11
-            | b(self.avg_round) << 12
-            | self.bits << 13
-            | self.rshift << 17
-            | self.lshift << 22;
-        w[1] = self.in_h | self.in_w << 10 | self.in_passes << 20 | self.operands << 25;
-        w[2] = self.in_base | self.out_base << 14;
-        w[3] = self.pool_h
-            | self.pool_w << 5
-            | self.stride_y << 10
-            | self.stride_x << 15
-            | self.pooled_h << 20;
-        w[4] = self.pooled_w
-            | self.kh << 10
-            | self.kw << 14
-            | self.dil << 18
-            | self.pad_y << 23
-            | self.pad_x << 25;
-        w[5] = self.out_h | self.out_w << 10 | self.chunks << 20 | self.taps << 25;
-        w[6] = self.out_ch | self.kstart << 11 | self.per_word << 21;
-        w[7] = self.slot | self.bias_start << 7 | self.out_passes << 19 | self.out_thresh << 24;
-        w[8] = self.avg_m | self.avg_sh << 18;
-        w[9] = self.avg_d | self.gap << 9;
-        w[10] = self.in_map as u32;
-        w[11] = (self.in_map >> 32) as u32;
-        w[12] = self.out_map as u32;
-        w[13] = (self.out_map >> 32) as u32;
-        w
+        self.regs.encode()
     }
 }
 
@@ -807,8 +697,7 @@ pub fn build(
                 "the engine counts rows and columns up to 1023".into(),
             ));
         }
-        layers.push(LayerRegs {
-            layer: ll,
+        let regs = LayerFields {
             mode,
             chw,
             bias: has_bias,
@@ -859,7 +748,15 @@ pub fn build(
             gap: l.write_gap + 1,
             in_map: l.processors,
             out_map: p.out_map,
-        });
+        };
+        if let Err((key, value, bits)) = regs.check() {
+            return Err(lerr(
+                ll,
+                key,
+                format!("{value} does not fit the engine's {bits}-bit layer-register field"),
+            ));
+        }
+        layers.push(LayerRegs { layer: ll, regs });
     }
     // The input.
     let first = plan.order[0];
@@ -941,7 +838,7 @@ mod tests {
 
     #[test]
     fn register_fields_do_not_overlap() {
-        let full = LayerRegs {
+        let full = LayerFields {
             mode: 3,
             chw: true,
             bias: true,
@@ -986,12 +883,26 @@ mod tests {
             avg_sh: 31,
             avg_d: 511,
             gap: 65535,
-            ..LayerRegs::default()
+            ..LayerFields::default()
         };
+        assert_eq!(full.check(), Ok(()));
         let w = full.encode();
         // Every field at its maximum fills exactly its bits: the sum of widths per word.
         let ones: Vec<u32> = w.iter().map(|x| x.count_ones()).collect();
         assert_eq!(&ones[..10], &[26, 30, 30, 30, 27, 29, 28, 31, 23, 25]);
+        // The generated decoder inverts the encoder.
+        let with_maps = LayerFields {
+            in_map: 0x8000_0000_0000_0001,
+            out_map: u64::MAX,
+            ..full
+        };
+        assert_eq!(LayerFields::decode(&with_maps.encode()), with_maps);
+        // A value too wide for its field is named.
+        let wide = LayerFields {
+            gap: 65536,
+            ..with_maps
+        };
+        assert_eq!(wide.check(), Err(("gap", 65536, 16)));
     }
 
     #[test]

@@ -130,11 +130,13 @@ impl CnnBench {
         }
         match how {
             Load::Backdoor => {
-                let mut regs = Vec::new();
-                for l in &img.layers {
-                    regs.extend(l.encode().iter().map(|&w| w as u64));
+                // One memory per register word, indexed by layer.
+                let words: Vec<[u32; LAYER_WORDS]> =
+                    img.layers.iter().map(|l| l.encode()).collect();
+                for k in 0..LAYER_WORDS {
+                    let column: Vec<u64> = words.iter().map(|w| w[k] as u64).collect();
+                    self.dut.load_mem(&memories::layer_word(k), 0, &column)?;
                 }
-                self.dut.load_mem(memories::LAYERS, 0, &regs)?;
                 if !img.bias.is_empty() {
                     let b: Vec<u64> = img.bias.iter().map(|&v| v as u64).collect();
                     self.dut.load_mem(memories::BIAS, 0, &b)?;

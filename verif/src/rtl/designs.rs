@@ -226,12 +226,12 @@ pub fn core_entries() -> Vec<DesignEntry> {
         core(
             "cnn_engine",
             "the MAX78000-style CNN engine: 64 processors (4 groups of 16), 768 x 72-bit kernel words each, 16 x 8192 x 32 data memories, 32-layer sequencer (docs/cnn-engine-rtl.md)",
-            || Ok(Box::new(cnn::engine(&cnn::EngineShape::MAX78000))),
+            || Ok(cnn::engine(&cnn::EngineShape::MAX78000)),
         ),
         core(
             "cnn_engine_p16",
             "the CNN engine with 16 processors (one group) for quick tests",
-            || Ok(Box::new(cnn::engine(&cnn::EngineShape::with_processors(16)))),
+            || Ok(cnn::engine(&cnn::EngineShape::with_processors(16))),
         ),
     ]
 }

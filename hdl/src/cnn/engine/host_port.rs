@@ -1,0 +1,261 @@
+//! HostPort: the CNN engine's host port (docs/cnn-engine-rtl.md "Host port"; the map is
+//! generated from `hdl/regs/cnn_engine.toml`, [`super::regs`]): word addresses, the region
+//! in `host_addr[23:20]`, writes taken while the engine is idle, reads answered one cycle
+//! later.
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock` | in | 1 | rising-edge clock |
+//! | `reset` | in | 1 | synchronous: NLAYERS 1, nothing read |
+//! | `host_we`, `host_re` | in | 1 | write / read strobe |
+//! | `host_addr` | in | 24 | word address |
+//! | `host_wdata` | in | 32 | write data |
+//! | `busy`, `done`, `layer`, `cycles` | in | 1, 1, 5, 32 | the sequencer's status |
+//! | `lc_rdata`, `lreg_rdata`, `bias_rdata`, `dm_rdata`, `k_rdata` | in | 32, 16 x 32, 8, 32, 72 | the memories' read data (each read one edge after its address, the host's while idle) |
+//! | `host_rdata` | out | 32 | the word read by the `host_re` of the last edge |
+//! | `hr_addr` | out | 24 | the address of that read (selects the data memory and processor) |
+//! | `start` | out | 1 | CTRL written with bit 0 set |
+//! | `nlayers` | out | 6 | layers to run |
+//! | `lreg_we`, `bias_we`, `dm_we`, `k_we` | out | 1 | a write to that region while idle |
+//! | `k_wdata` | out | 72 | the kernel word: `host_wdata[7:0]` above the two staged parts |
+//!
+//! Kernel words are written in three parts: parts 0 and 1 (bits 31:0, 63:32) are staged,
+//! part 2 (bits 71:64) writes the word. Reads of the memories while the engine runs return
+//! what the engine reads (the layer registers of the running layer, the bias of its channel,
+//! the gather's data word); CTRL, CYCLES, LAYER and the layer cycle counts are always live.
+//! Golden: the register map (`regs`) and the engine's bench (`verif::rtl::cnn`, front-door
+//! load and read-back). Tests: `tests/cnn_rtl.rs`.
+
+use super::regs;
+use rust_hdl::prelude::*;
+
+/// The host port.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct HostPort {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, Bit>,
+    /// Write strobe.
+    pub host_we: Signal<In, Bit>,
+    /// Read strobe.
+    pub host_re: Signal<In, Bit>,
+    /// Word address.
+    pub host_addr: Signal<In, Bits<24>>,
+    /// Write data.
+    pub host_wdata: Signal<In, Bits<32>>,
+    /// The engine runs.
+    pub busy: Signal<In, Bit>,
+    /// The run has finished.
+    pub done: Signal<In, Bit>,
+    /// The running layer.
+    pub layer: Signal<In, Bits<5>>,
+    /// Cycles of the run.
+    pub cycles: Signal<In, Bits<32>>,
+    /// A layer's cycle count.
+    pub lc_rdata: Signal<In, Bits<32>>,
+    /// The layer-register words.
+    pub lreg_rdata: [Signal<In, Bits<32>>; regs::LAYER_WORDS],
+    /// A bias byte.
+    pub bias_rdata: Signal<In, Bits<8>>,
+    /// A data-memory word.
+    pub dm_rdata: Signal<In, Bits<32>>,
+    /// A kernel word.
+    pub k_rdata: Signal<In, Bits<72>>,
+    /// Read data.
+    pub host_rdata: Signal<Out, Bits<32>>,
+    /// Address of the last read.
+    pub hr_addr: Signal<Out, Bits<24>>,
+    /// Start a run.
+    pub start: Signal<Out, Bit>,
+    /// Layers to run.
+    pub nlayers: Signal<Out, Bits<6>>,
+    /// Layer-register write.
+    pub lreg_we: Signal<Out, Bit>,
+    /// Bias write.
+    pub bias_we: Signal<Out, Bit>,
+    /// Data-memory write.
+    pub dm_we: Signal<Out, Bit>,
+    /// Kernel-memory write.
+    pub k_we: Signal<Out, Bit>,
+    /// Kernel word to write.
+    pub k_wdata: Signal<Out, Bits<72>>,
+    nlayers_q: DFF<Bits<6>>,
+    kstage: DFF<Bits<64>>,
+    hr_addr_q: DFF<Bits<24>>,
+    hr_reg: DFF<Bits<32>>,
+    region: Signal<Local, Bits<4>>,
+    write: Signal<Local, Bit>,
+    read_region: Signal<Local, Bits<4>>,
+    hi32: Constant<Bits<64>>,
+    reg_ctrl: Constant<Bits<24>>,
+    reg_nlayers: Constant<Bits<24>>,
+    reg_cycles: Constant<Bits<24>>,
+    reg_layer: Constant<Bits<24>>,
+    reg_processors: Constant<Bits<24>>,
+    reg_kernel_words: Constant<Bits<24>>,
+    lc_page: Constant<Bits<3>>,
+    region_lregs: Constant<Bits<4>>,
+    region_bias: Constant<Bits<4>>,
+    region_data: Constant<Bits<4>>,
+    region_kernel: Constant<Bits<4>>,
+    part_hi: Constant<Bits<2>>,
+    part_top: Constant<Bits<2>>,
+    processors: Constant<Bits<32>>,
+    kernel_words: Constant<Bits<32>>,
+    word_index: [Constant<Bits<4>>; regs::LAYER_WORDS],
+}
+
+impl HostPort {
+    /// The host port of an engine of `processors` processors of `kernel_words` kernel
+    /// words (what PROCESSORS and KERNEL_WORDS read).
+    pub fn new(processors: usize, kernel_words: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            host_we: Default::default(),
+            host_re: Default::default(),
+            host_addr: Default::default(),
+            host_wdata: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            layer: Default::default(),
+            cycles: Default::default(),
+            lc_rdata: Default::default(),
+            lreg_rdata: Default::default(),
+            bias_rdata: Default::default(),
+            dm_rdata: Default::default(),
+            k_rdata: Default::default(),
+            host_rdata: Default::default(),
+            hr_addr: Default::default(),
+            start: Default::default(),
+            nlayers: Default::default(),
+            lreg_we: Default::default(),
+            bias_we: Default::default(),
+            dm_we: Default::default(),
+            k_we: Default::default(),
+            k_wdata: Default::default(),
+            nlayers_q: Default::default(),
+            kstage: Default::default(),
+            hr_addr_q: Default::default(),
+            hr_reg: Default::default(),
+            region: Default::default(),
+            write: Default::default(),
+            read_region: Default::default(),
+            hi32: Constant::new((0xffff_ffffu64 << 32).into()),
+            reg_ctrl: Constant::new((regs::CTRL as u64).into()),
+            reg_nlayers: Constant::new((regs::NLAYERS as u64).into()),
+            reg_cycles: Constant::new((regs::CYCLES as u64).into()),
+            reg_layer: Constant::new((regs::LAYER as u64).into()),
+            reg_processors: Constant::new((regs::PROCESSORS as u64).into()),
+            reg_kernel_words: Constant::new((regs::KERNEL_WORDS as u64).into()),
+            lc_page: Constant::new(((regs::LAYER_CYCLES >> 5) as u64).into()),
+            region_lregs: Constant::new(((regs::LAYER_REGS >> 20) as u64).into()),
+            region_bias: Constant::new(((regs::BIAS >> 20) as u64).into()),
+            region_data: Constant::new(((regs::DATA >> 20) as u64).into()),
+            region_kernel: Constant::new(((regs::KERNEL >> 20) as u64).into()),
+            part_hi: Constant::new(1u64.into()),
+            part_top: Constant::new(2u64.into()),
+            processors: Constant::new((processors as u64).into()),
+            kernel_words: Constant::new((kernel_words as u64).into()),
+            word_index: array_init::array_init(|k| Constant::new((k as u64).into())),
+        }
+    }
+}
+
+impl Logic for HostPort {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, nlayers_q, kstage, hr_addr_q, hr_reg);
+        self.region.next = self.host_addr.val().get_bits::<4>(20);
+        self.write.next = self.host_we.val() & !self.busy.val();
+        // Writes.
+        self.start.next = self.host_we.val()
+            & (self.host_addr.val() == self.reg_ctrl.val())
+            & self.host_wdata.val().get_bit(0);
+        if self.write.val() & (self.host_addr.val() == self.reg_nlayers.val()) {
+            self.nlayers_q.d.next = self.host_wdata.val().get_bits::<6>(0);
+        }
+        self.lreg_we.next = self.write.val() & (self.region.val() == self.region_lregs.val());
+        self.bias_we.next = self.write.val() & (self.region.val() == self.region_bias.val());
+        self.dm_we.next = self.write.val() & (self.region.val() == self.region_data.val());
+        self.k_we.next = self.write.val()
+            & (self.region.val() == self.region_kernel.val())
+            & (self.host_addr.val().get_bits::<2>(0) == self.part_top.val());
+        if self.write.val() & (self.region.val() == self.region_kernel.val()) {
+            if self.host_addr.val().get_bits::<2>(0) == 0 {
+                self.kstage.d.next = (self.kstage.q.val() & self.hi32.val())
+                    | bit_cast::<64, 32>(self.host_wdata.val());
+            }
+            if self.host_addr.val().get_bits::<2>(0) == self.part_hi.val() {
+                self.kstage.d.next = bit_cast::<64, 32>(self.kstage.q.val().get_bits::<32>(0))
+                    | (bit_cast::<64, 32>(self.host_wdata.val()) << 32);
+            }
+        }
+        self.k_wdata.next = bit_cast::<72, 64>(self.kstage.q.val())
+            | (bit_cast::<72, 8>(self.host_wdata.val().get_bits::<8>(0)) << 64);
+        // Reads: the registers now, the memories through their read data one edge later.
+        if self.host_re.val() {
+            self.hr_addr_q.d.next = self.host_addr.val();
+            self.hr_reg.d.next = 0.into();
+            if self.host_addr.val() == self.reg_ctrl.val() {
+                self.hr_reg.d.next = bit_cast::<32, 1>(self.busy.val().into())
+                    | (bit_cast::<32, 1>(self.done.val().into()) << 1);
+            } else if self.host_addr.val() == self.reg_nlayers.val() {
+                self.hr_reg.d.next = bit_cast::<32, 6>(self.nlayers_q.q.val());
+            } else if self.host_addr.val() == self.reg_cycles.val() {
+                self.hr_reg.d.next = self.cycles.val();
+            } else if self.host_addr.val() == self.reg_layer.val() {
+                self.hr_reg.d.next = bit_cast::<32, 5>(self.layer.val());
+            } else if self.host_addr.val() == self.reg_processors.val() {
+                self.hr_reg.d.next = self.processors.val();
+            } else if self.host_addr.val() == self.reg_kernel_words.val() {
+                self.hr_reg.d.next = self.kernel_words.val();
+            }
+        }
+        self.read_region.next = self.hr_addr_q.q.val().get_bits::<4>(20);
+        self.host_rdata.next = self.hr_reg.q.val();
+        if self.read_region.val() == 0 {
+            if (self.hr_addr_q.q.val().get_bits::<3>(5) == self.lc_page.val())
+                & (self.hr_addr_q.q.val().get_bits::<12>(8) == 0)
+            {
+                self.host_rdata.next = self.lc_rdata.val();
+            }
+        } else if self.read_region.val() == self.region_lregs.val() {
+            self.host_rdata.next = self.lreg_rdata[0].val();
+            for k in 0..regs::LAYER_WORDS {
+                if self.hr_addr_q.q.val().get_bits::<4>(0) == self.word_index[k].val() {
+                    self.host_rdata.next = self.lreg_rdata[k].val();
+                }
+            }
+        } else if self.read_region.val() == self.region_bias.val() {
+            self.host_rdata.next = bit_cast::<32, 8>(self.bias_rdata.val());
+        } else if self.read_region.val() == self.region_data.val() {
+            self.host_rdata.next = self.dm_rdata.val();
+        } else if self.read_region.val() == self.region_kernel.val() {
+            self.host_rdata.next = bit_cast::<32, 8>(self.k_rdata.val().get_bits::<8>(64));
+            if self.hr_addr_q.q.val().get_bits::<2>(0) == 0 {
+                self.host_rdata.next = self.k_rdata.val().get_bits::<32>(0);
+            } else if self.hr_addr_q.q.val().get_bits::<2>(0) == self.part_hi.val() {
+                self.host_rdata.next = self.k_rdata.val().get_bits::<32>(32);
+            }
+        }
+        if self.reset.val() {
+            self.nlayers_q.d.next = 1.into();
+            self.hr_addr_q.d.next = 0.into();
+            self.hr_reg.d.next = 0.into();
+        }
+        self.hr_addr.next = self.hr_addr_q.q.val();
+        self.nlayers.next = self.nlayers_q.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_port_is_synthesizable() {
+        crate::synth_check::assert_synthesizable("host_port", HostPort::new(16, 768));
+    }
+}

@@ -1,0 +1,32 @@
+//! The MAX78000-style CNN engine in rust-hdl (issue 27; spec max78000-cnn-engine.md §1.17,
+//! §2, §8; docs/cnn-engine-rtl.md; docs/decisions.md D-CNN-RTL-HDL). The top is
+//! [`cnn_engine::CnnEngine`]; its sub-blocks each have a file of their own, from the
+//! processor's pieces ([`reduce`], [`window_buf`], [`tap_mac`], [`processor`], [`quad`])
+//! to the control ([`layer_seq`], [`addr_gen`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
+//! and the output path ([`group_sum`], [`acc_mem`], [`out_stage`]) and the host port
+//! ([`host_port`]). [`regs`] and [`layer_decode`] are generated from
+//! `hdl/regs/cnn_engine.toml` by `edgelearn regs`.
+
+pub mod acc_mem;
+pub mod addr_gen;
+pub mod cnn_engine;
+pub mod group_sum;
+pub mod host_port;
+pub mod layer_decode;
+pub mod layer_seq;
+pub mod lowest_set;
+pub mod mac_ctl;
+pub mod mac_pipe;
+pub mod out_stage;
+pub mod processor;
+pub mod quad;
+pub mod reduce;
+#[rustfmt::skip]
+pub mod regs;
+pub mod tap_mac;
+pub mod window_buf;
+pub mod window_ctl;
+
+pub use cnn_engine::{
+    CnnEngine, CnnEngine16, CnnEngine32, CnnEngine4, CnnEngine48, CnnEngine64, CnnEngine8,
+};

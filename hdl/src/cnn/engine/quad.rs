@@ -1,0 +1,444 @@
+//! Quad: four processors and their data memory (docs/cnn-engine-rtl.md "Organisation":
+//! processor p reads byte lane p % 4 of data memory p / 4), behind one simulation gate
+//! (docs/decisions.md D-SIM-GATE, D-CNN-RTL-HDL): the unit the engine repeats P / 4 times.
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock` | in | 1 | the engine's clock |
+//! | `busy` | in | 1 | the quad is used by the running layer, or `cfg_load` |
+//! | `cfg_load` | in | 1 | latch the `cfg_*` inputs at this edge (the cycle after the sequencer's LOAD) |
+//! | `cfg_chw` | in | 1 | CHW input: every processor takes the item's byte lane (else its own) |
+//! | `cfg_en` | in | 4 | processors the layer uses |
+//! | `cfg_inner_op`, `cfg_outer_op`, `cfg_avg_round`, `cfg_avg_d`, `cfg_avg_m`, `cfg_avg_sh`, `cfg_wbits`, `cfg_taps` | in | | the processors' configuration ([`super::processor::Processor`]) |
+//! | `g_item` | in | 13 | a gather item at G0 ([`item`]: valid, pad, inner/outer first/last, lane, tap, window) |
+//! | `dm_rd` | in | 14 | data-memory read at G0 (or the host's): bits 12:0 word, bit 13 enable |
+//! | `dm_we` | in | 4 | data-memory byte-lane write strobes (the output stage or the host; ungated) |
+//! | `dm_waddr`, `dm_wdata` | in | 13, 32 | data-memory write address and data |
+//! | `m_item` | in | 8 | the MAC issue at M0: bits 6:0 the kernel's offset in its word, bit 7 the window |
+//! | `k_rd` | in | 13 | kernel-memory read at M0 (or the host's): bits 9:0 word, 11:10 processor (host reads), bit 12 enable |
+//! | `k_we` | in | 4 | kernel-memory write strobe per processor (the host's; ungated) |
+//! | `k_waddr`, `k_wdata` | in | 10, 72 | kernel-memory write address and data |
+//! | `dm_rdata` | out | 32 | the data-memory word read (registered) |
+//! | `k_rdata` | out | 72 | the kernel word read by the processor the last read named |
+//! | `qsum` | out | 22 | the four processors' `psum`s summed (two's complement; M2) |
+//!
+//! The quad registers its inputs once more for its processors (G1: the item; M1: the MAC
+//! issue; the configuration when `cfg_load`), so nothing behind its gate reads a signal of
+//! the engine's clock domain but the memories' write ports, which are clocked by the
+//! engine's clock itself (`wclock`). The gate ([`SimGate`]) clocks the quad while `busy`,
+//! or for 64 edges after any of its watched inputs (`g_item`, `dm_rd`, `k_rd`, `m_item`)
+//! changed; an unused quad is given constant inputs by the engine, so it stops. Its memories'
+//! read registers load only on a read, so they hold while the output stage writes.
+//! Golden: the engine's bench (`verif::rtl::cnn`). Tests: `tests/cnn_rtl.rs`.
+
+use super::processor::{Processor, KERNEL_ADDR_BITS};
+use crate::arith::sext::SignExtend;
+use crate::design::{join_path, HasMemories, MemoryAccess};
+use crate::mem::two_clock_ram::TwoClockRam;
+use crate::sim_gate::SimGate;
+use rust_hdl::prelude::*;
+
+/// Words per data memory.
+pub const DATA_WORDS: usize = 8192;
+/// Data-memory address bits.
+pub const DATA_ADDR_BITS: usize = 13;
+/// Processors per quad.
+pub const PROCS: usize = 4;
+
+/// Bits of the gather item bus `g_item`.
+pub mod item {
+    /// An item.
+    pub const VALID: usize = 0;
+    /// A tap in the padding.
+    pub const PAD: usize = 1;
+    /// Starts an inner sequence.
+    pub const IFIRST: usize = 2;
+    /// Ends an inner sequence.
+    pub const ILAST: usize = 3;
+    /// Starts an outer sequence.
+    pub const OFIRST: usize = 4;
+    /// Ends an outer sequence.
+    pub const OLAST: usize = 5;
+    /// Byte lane (2 bits, CHW).
+    pub const LANE: usize = 6;
+    /// Window tap (4 bits).
+    pub const TAP: usize = 8;
+    /// Window.
+    pub const BUF: usize = 12;
+    /// Width of the bus.
+    pub const WIDTH: usize = 13;
+}
+
+/// The gated part of a quad: its registers, memories and processors.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct QuadBody {
+    /// Clock of the registers and read ports (the gate's).
+    pub clock: Signal<In, Clock>,
+    /// The engine's clock (memory write ports).
+    pub wclock: Signal<In, Clock>,
+    /// Latch the configuration.
+    pub cfg_load: Signal<In, Bit>,
+    /// CHW input.
+    pub cfg_chw: Signal<In, Bit>,
+    /// Processors used.
+    pub cfg_en: Signal<In, Bits<4>>,
+    /// Inner unit's operation.
+    pub cfg_inner_op: Signal<In, Bits<3>>,
+    /// Outer unit's operation.
+    pub cfg_outer_op: Signal<In, Bits<3>>,
+    /// Average: rounding.
+    pub cfg_avg_round: Signal<In, Bit>,
+    /// Average: divisor.
+    pub cfg_avg_d: Signal<In, Bits<9>>,
+    /// Average: magic multiplier.
+    pub cfg_avg_m: Signal<In, Bits<18>>,
+    /// Average: shift.
+    pub cfg_avg_sh: Signal<In, Bits<5>>,
+    /// Weight bits.
+    pub cfg_wbits: Signal<In, Bits<4>>,
+    /// Taps.
+    pub cfg_taps: Signal<In, Bits<4>>,
+    /// Gather item at G0.
+    pub g_item: Signal<In, Bits<13>>,
+    /// Data-memory read.
+    pub dm_rd: Signal<In, Bits<14>>,
+    /// Data-memory lane write strobes.
+    pub dm_we: Signal<In, Bits<4>>,
+    /// Data-memory write address.
+    pub dm_waddr: Signal<In, Bits<DATA_ADDR_BITS>>,
+    /// Data-memory write data.
+    pub dm_wdata: Signal<In, Bits<32>>,
+    /// MAC issue at M0.
+    pub m_item: Signal<In, Bits<8>>,
+    /// Kernel-memory read.
+    pub k_rd: Signal<In, Bits<13>>,
+    /// Kernel-memory write strobes.
+    pub k_we: Signal<In, Bits<4>>,
+    /// Kernel-memory write address.
+    pub k_waddr: Signal<In, Bits<KERNEL_ADDR_BITS>>,
+    /// Kernel-memory write data.
+    pub k_wdata: Signal<In, Bits<72>>,
+    /// Data-memory word read.
+    pub dm_rdata: Signal<Out, Bits<32>>,
+    /// Kernel word read.
+    pub k_rdata: Signal<Out, Bits<72>>,
+    /// Sum of the processors' sums.
+    pub qsum: Signal<Out, Bits<22>>,
+    dmem: TwoClockRam<DATA_ADDR_BITS, 32, 4>,
+    procs: [Processor; PROCS],
+    psum: [SignExtend<20, 22>; PROCS],
+    chw: DFF<Bit>,
+    en: DFF<Bits<4>>,
+    inner_op: DFF<Bits<3>>,
+    outer_op: DFF<Bits<3>>,
+    avg_round: DFF<Bit>,
+    avg_d: DFF<Bits<9>>,
+    avg_m: DFF<Bits<18>>,
+    avg_sh: DFF<Bits<5>>,
+    wbits: DFF<Bits<4>>,
+    taps: DFF<Bits<4>>,
+    g1: DFF<Bits<13>>,
+    m1: DFF<Bits<8>>,
+    ksel: DFF<Bits<2>>,
+    lane: Signal<Local, Bits<2>>,
+    lane_byte: Signal<Local, Bits<8>>,
+    sum: Signal<Local, Bits<22>>,
+    proc_index: [Constant<Bits<2>>; PROCS],
+}
+
+impl QuadBody {
+    /// A quad whose processors have `kernel_words` kernel words each.
+    pub fn new(kernel_words: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            wclock: Default::default(),
+            cfg_load: Default::default(),
+            cfg_chw: Default::default(),
+            cfg_en: Default::default(),
+            cfg_inner_op: Default::default(),
+            cfg_outer_op: Default::default(),
+            cfg_avg_round: Default::default(),
+            cfg_avg_d: Default::default(),
+            cfg_avg_m: Default::default(),
+            cfg_avg_sh: Default::default(),
+            cfg_wbits: Default::default(),
+            cfg_taps: Default::default(),
+            g_item: Default::default(),
+            dm_rd: Default::default(),
+            dm_we: Default::default(),
+            dm_waddr: Default::default(),
+            dm_wdata: Default::default(),
+            m_item: Default::default(),
+            k_rd: Default::default(),
+            k_we: Default::default(),
+            k_waddr: Default::default(),
+            k_wdata: Default::default(),
+            dm_rdata: Default::default(),
+            k_rdata: Default::default(),
+            qsum: Default::default(),
+            dmem: TwoClockRam::new(DATA_WORDS),
+            procs: array_init::array_init(|_| Processor::new(kernel_words)),
+            psum: Default::default(),
+            chw: Default::default(),
+            en: Default::default(),
+            inner_op: Default::default(),
+            outer_op: Default::default(),
+            avg_round: Default::default(),
+            avg_d: Default::default(),
+            avg_m: Default::default(),
+            avg_sh: Default::default(),
+            wbits: Default::default(),
+            taps: Default::default(),
+            g1: Default::default(),
+            m1: Default::default(),
+            ksel: Default::default(),
+            lane: Default::default(),
+            lane_byte: Default::default(),
+            sum: Default::default(),
+            proc_index: array_init::array_init(|p| Constant::new((p as u64).into())),
+        }
+    }
+}
+
+impl Logic for QuadBody {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, chw, en, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, wbits, taps,
+            g1, m1, ksel
+        );
+        if self.cfg_load.val() {
+            self.chw.d.next = self.cfg_chw.val();
+            self.en.d.next = self.cfg_en.val();
+            self.inner_op.d.next = self.cfg_inner_op.val();
+            self.outer_op.d.next = self.cfg_outer_op.val();
+            self.avg_round.d.next = self.cfg_avg_round.val();
+            self.avg_d.d.next = self.cfg_avg_d.val();
+            self.avg_m.d.next = self.cfg_avg_m.val();
+            self.avg_sh.d.next = self.cfg_avg_sh.val();
+            self.wbits.d.next = self.cfg_wbits.val();
+            self.taps.d.next = self.cfg_taps.val();
+        }
+        // G1 and M1: the item and the MAC issue, registered for the processors.
+        self.g1.d.next = self.g_item.val();
+        self.m1.d.next = self.m_item.val();
+        if self.k_rd.val().get_bit(12) {
+            self.ksel.d.next = self.k_rd.val().get_bits::<2>(10);
+        }
+        // Data memory: written on the engine's clock, read on ours.
+        self.dmem.write_clock.next = self.wclock.val();
+        self.dmem.read_clock.next = self.clock.val();
+        self.dmem.write_enable.next = self.dm_we.val();
+        self.dmem.write_address.next = self.dm_waddr.val();
+        self.dmem.write_data.next = self.dm_wdata.val();
+        self.dmem.read_enable.next = self.dm_rd.val().get_bit(13);
+        self.dmem.read_address.next = self.dm_rd.val().get_bits::<DATA_ADDR_BITS>(0);
+        self.dm_rdata.next = self.dmem.read_data.val();
+        // CHW: every processor takes the pixel's lane. (Bit positions in this kernel are the
+        // literals of [`item`]: rust-hdl emits a constant's path as a bare identifier.)
+        self.lane.next = self.g1.q.val().get_bits::<2>(6);
+        self.lane_byte.next = self.dmem.read_data.val().get_bits::<8>(0);
+        for p in 0..PROCS {
+            if self.lane.val() == self.proc_index[p].val() {
+                self.lane_byte.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
+            }
+        }
+        self.sum.next = 0.into();
+        self.k_rdata.next = self.procs[0].k_rdata.val();
+        for p in 0..PROCS {
+            self.procs[p].clock.next = self.clock.val();
+            self.procs[p].wclock.next = self.wclock.val();
+            self.procs[p].en.next = self.en.q.val().get_bit(p);
+            if self.chw.q.val() {
+                self.procs[p].data.next = self.lane_byte.val();
+            } else {
+                self.procs[p].data.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
+            }
+            self.procs[p].inner_op.next = self.inner_op.q.val();
+            self.procs[p].outer_op.next = self.outer_op.q.val();
+            self.procs[p].avg_round.next = self.avg_round.q.val();
+            self.procs[p].avg_d.next = self.avg_d.q.val();
+            self.procs[p].avg_m.next = self.avg_m.q.val();
+            self.procs[p].avg_sh.next = self.avg_sh.q.val();
+            self.procs[p].wbits.next = self.wbits.q.val();
+            self.procs[p].taps.next = self.taps.q.val();
+            self.procs[p].g_valid.next = self.g1.q.val().get_bit(0);
+            self.procs[p].g_pad.next = self.g1.q.val().get_bit(1);
+            self.procs[p].g_ifirst.next = self.g1.q.val().get_bit(2);
+            self.procs[p].g_ilast.next = self.g1.q.val().get_bit(3);
+            self.procs[p].g_ofirst.next = self.g1.q.val().get_bit(4);
+            self.procs[p].g_olast.next = self.g1.q.val().get_bit(5);
+            self.procs[p].g_tap.next = self.g1.q.val().get_bits::<4>(8);
+            self.procs[p].g_buf.next = self.g1.q.val().get_bit(12);
+            self.procs[p].m_buf.next = self.m1.q.val().get_bit(7);
+            self.procs[p].kshift.next = self.m1.q.val().get_bits::<7>(0);
+            self.procs[p].k_re.next = self.k_rd.val().get_bit(12);
+            self.procs[p].k_raddr.next = self.k_rd.val().get_bits::<KERNEL_ADDR_BITS>(0);
+            self.procs[p].k_we.next = self.k_we.val().get_bit(p);
+            self.procs[p].k_waddr.next = self.k_waddr.val();
+            self.procs[p].k_wdata.next = self.k_wdata.val();
+            if self.ksel.q.val() == self.proc_index[p].val() {
+                self.k_rdata.next = self.procs[p].k_rdata.val();
+            }
+            self.psum[p].data_in.next = self.procs[p].psum.val();
+            self.sum.next = self.sum.val() + self.psum[p].data_out.val();
+        }
+        self.qsum.next = self.sum.val();
+    }
+}
+
+impl HasMemories for QuadBody {
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        self.dmem.visit_memories(&join_path(path, "dmem"), f);
+        self.procs.visit_memories(&join_path(path, "procs"), f);
+    }
+}
+
+/// A quad and its simulation gate.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct Quad {
+    /// The engine's clock.
+    pub clock: Signal<In, Clock>,
+    /// The quad works this cycle.
+    pub busy: Signal<In, Bit>,
+    /// Latch the configuration.
+    pub cfg_load: Signal<In, Bit>,
+    /// CHW input.
+    pub cfg_chw: Signal<In, Bit>,
+    /// Processors used.
+    pub cfg_en: Signal<In, Bits<4>>,
+    /// Inner unit's operation.
+    pub cfg_inner_op: Signal<In, Bits<3>>,
+    /// Outer unit's operation.
+    pub cfg_outer_op: Signal<In, Bits<3>>,
+    /// Average: rounding.
+    pub cfg_avg_round: Signal<In, Bit>,
+    /// Average: divisor.
+    pub cfg_avg_d: Signal<In, Bits<9>>,
+    /// Average: magic multiplier.
+    pub cfg_avg_m: Signal<In, Bits<18>>,
+    /// Average: shift.
+    pub cfg_avg_sh: Signal<In, Bits<5>>,
+    /// Weight bits.
+    pub cfg_wbits: Signal<In, Bits<4>>,
+    /// Taps.
+    pub cfg_taps: Signal<In, Bits<4>>,
+    /// Gather item at G0.
+    pub g_item: Signal<In, Bits<13>>,
+    /// Data-memory read.
+    pub dm_rd: Signal<In, Bits<14>>,
+    /// Data-memory lane write strobes.
+    pub dm_we: Signal<In, Bits<4>>,
+    /// Data-memory write address.
+    pub dm_waddr: Signal<In, Bits<DATA_ADDR_BITS>>,
+    /// Data-memory write data.
+    pub dm_wdata: Signal<In, Bits<32>>,
+    /// MAC issue at M0.
+    pub m_item: Signal<In, Bits<8>>,
+    /// Kernel-memory read.
+    pub k_rd: Signal<In, Bits<13>>,
+    /// Kernel-memory write strobes.
+    pub k_we: Signal<In, Bits<4>>,
+    /// Kernel-memory write address.
+    pub k_waddr: Signal<In, Bits<KERNEL_ADDR_BITS>>,
+    /// Kernel-memory write data.
+    pub k_wdata: Signal<In, Bits<72>>,
+    /// Data-memory word read.
+    pub dm_rdata: Signal<Out, Bits<32>>,
+    /// Kernel word read.
+    pub k_rdata: Signal<Out, Bits<72>>,
+    /// Sum of the processors' sums.
+    pub qsum: Signal<Out, Bits<22>>,
+    gate: SimGate<13, 14, 13, 8>,
+    body: QuadBody,
+}
+
+impl Quad {
+    /// A quad whose processors have `kernel_words` kernel words each.
+    pub fn new(kernel_words: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            busy: Default::default(),
+            cfg_load: Default::default(),
+            cfg_chw: Default::default(),
+            cfg_en: Default::default(),
+            cfg_inner_op: Default::default(),
+            cfg_outer_op: Default::default(),
+            cfg_avg_round: Default::default(),
+            cfg_avg_d: Default::default(),
+            cfg_avg_m: Default::default(),
+            cfg_avg_sh: Default::default(),
+            cfg_wbits: Default::default(),
+            cfg_taps: Default::default(),
+            g_item: Default::default(),
+            dm_rd: Default::default(),
+            dm_we: Default::default(),
+            dm_waddr: Default::default(),
+            dm_wdata: Default::default(),
+            m_item: Default::default(),
+            k_rd: Default::default(),
+            k_we: Default::default(),
+            k_waddr: Default::default(),
+            k_wdata: Default::default(),
+            dm_rdata: Default::default(),
+            k_rdata: Default::default(),
+            qsum: Default::default(),
+            gate: SimGate::new(&["body"]),
+            body: QuadBody::new(kernel_words),
+        }
+    }
+}
+
+impl Logic for Quad {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.gate.clock.next = self.clock.val();
+        self.gate.busy.next = self.busy.val();
+        self.gate.w0.next = self.g_item.val();
+        self.gate.w1.next = self.dm_rd.val();
+        self.gate.w2.next = self.k_rd.val();
+        self.gate.w3.next = self.m_item.val();
+        self.body.clock.next = self.clock.val();
+        self.body.wclock.next = self.clock.val();
+        self.body.cfg_load.next = self.cfg_load.val();
+        self.body.cfg_chw.next = self.cfg_chw.val();
+        self.body.cfg_en.next = self.cfg_en.val();
+        self.body.cfg_inner_op.next = self.cfg_inner_op.val();
+        self.body.cfg_outer_op.next = self.cfg_outer_op.val();
+        self.body.cfg_avg_round.next = self.cfg_avg_round.val();
+        self.body.cfg_avg_d.next = self.cfg_avg_d.val();
+        self.body.cfg_avg_m.next = self.cfg_avg_m.val();
+        self.body.cfg_avg_sh.next = self.cfg_avg_sh.val();
+        self.body.cfg_wbits.next = self.cfg_wbits.val();
+        self.body.cfg_taps.next = self.cfg_taps.val();
+        self.body.g_item.next = self.g_item.val();
+        self.body.dm_rd.next = self.dm_rd.val();
+        self.body.dm_we.next = self.dm_we.val();
+        self.body.dm_waddr.next = self.dm_waddr.val();
+        self.body.dm_wdata.next = self.dm_wdata.val();
+        self.body.m_item.next = self.m_item.val();
+        self.body.k_rd.next = self.k_rd.val();
+        self.body.k_we.next = self.k_we.val();
+        self.body.k_waddr.next = self.k_waddr.val();
+        self.body.k_wdata.next = self.k_wdata.val();
+        self.dm_rdata.next = self.body.dm_rdata.val();
+        self.k_rdata.next = self.body.k_rdata.val();
+        self.qsum.next = self.body.qsum.val();
+    }
+}
+
+impl HasMemories for Quad {
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        self.body.visit_memories(&join_path(path, "body"), f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quad_is_synthesizable() {
+        crate::synth_check::assert_elaborates("quad", Quad::new(16));
+    }
+}

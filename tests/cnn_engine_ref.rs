@@ -1,0 +1,208 @@
+//! The rust-hdl CNN engine against the hand-written Verilog engine it replaced
+//! (`tests/reference/cnn_engine_ref.v`, issue 15, kept as an independent reference): the same
+//! host traffic drives both in lockstep on Verilator, and every output port is compared on
+//! every cycle (`host_rdata` on the cycle after a read, where it is defined), every data
+//! memory at the end of every layer.
+
+mod common;
+
+use edgelearn_hdl::cnn::{self as hcnn, EngineShape, DATA_WORDS, LAYER_WORDS, MAX_LAYERS};
+use edgelearn_hdl::design::{Direction, MemorySpec, PortSpec, VerilogDesign};
+use edgelearn_sim::dut::{Dut, DutOptions, PortId};
+use edgelearn_sim::{Backend, PortSpec as SimPort};
+use edgelearn_verif::cnn::{self, engine, Device, Network, RunOptions};
+use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load};
+use std::path::{Path, PathBuf};
+
+const SOURCE: &str = include_str!("reference/cnn_engine_ref.v");
+
+/// The reference engine of `shape` (its memories under their old names).
+fn reference(shape: &EngineShape) -> VerilogDesign {
+    let name = format!("{}_ref", shape.design_name());
+    let v = SOURCE
+        .replace("@TOP@", &name)
+        .replace("@P@", &shape.processors.to_string())
+        .replace("@KDEPTH@", &shape.kernel_words.to_string());
+    let ports = vec![
+        PortSpec::clock(),
+        PortSpec::new("reset", Direction::Input, 1),
+        PortSpec::new("host_we", Direction::Input, 1),
+        PortSpec::new("host_re", Direction::Input, 1),
+        PortSpec::new("host_addr", Direction::Input, 24),
+        PortSpec::new("host_wdata", Direction::Input, 32),
+        PortSpec::new("host_rdata", Direction::Output, 32),
+        PortSpec::new("busy", Direction::Output, 1),
+        PortSpec::new("done", Direction::Output, 1),
+        PortSpec::new("layer_done", Direction::Output, 1),
+        PortSpec::new("layer", Direction::Output, 5),
+    ];
+    let mut d = VerilogDesign::new(&name, ports, v)
+        .with_memory("lreg", 32, MAX_LAYERS * LAYER_WORDS)
+        .with_memory("bmem", 8, shape.bias_bytes());
+    for i in 0..shape.instances() {
+        d = d.with_memory(&format!("g_dm[{i}].u_dmem.mem"), 32, DATA_WORDS);
+    }
+    for p in 0..shape.processors {
+        d = d.with_memory(
+            &format!("g_proc[{p}].u_proc.u_kmem.mem"),
+            72,
+            shape.kernel_words,
+        );
+    }
+    d
+}
+
+/// Two engines stepped together: pokes go to both, the new engine answers, and every step
+/// compares the outputs.
+struct Lockstep {
+    new: Box<dyn Dut>,
+    old: Box<dyn Dut>,
+    ports: Vec<SimPort>,
+    re: PortId,
+    read_pending: bool,
+    compared: u64,
+}
+
+impl Lockstep {
+    fn compare(&mut self) -> edgelearn_sim::Result<()> {
+        for p in self.ports.clone() {
+            if p.direction != Direction::Output {
+                continue;
+            }
+            if p.name == "host_rdata" && !self.read_pending {
+                continue;
+            }
+            let id = self.new.port(&p.name)?;
+            let (a, b) = (self.new.peek(id)?, self.old.peek(id)?);
+            assert_eq!(
+                a,
+                b,
+                "cycle {}: port {} is {a:#x} on the rust-hdl engine, {b:#x} on the reference",
+                self.new.cycle(),
+                p.name
+            );
+            self.compared += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Dut for Lockstep {
+    fn name(&self) -> &str {
+        self.new.name()
+    }
+    fn ports(&self) -> &[SimPort] {
+        &self.ports
+    }
+    fn memories(&self) -> &[MemorySpec] {
+        self.new.memories()
+    }
+    fn poke(&mut self, port: PortId, value: u64) -> edgelearn_sim::Result<()> {
+        self.old.poke(port, value)?;
+        self.new.poke(port, value)
+    }
+    fn poke_words(&mut self, port: PortId, words: &[u64]) -> edgelearn_sim::Result<()> {
+        self.old.poke_words(port, words)?;
+        self.new.poke_words(port, words)
+    }
+    fn peek(&mut self, port: PortId) -> edgelearn_sim::Result<u64> {
+        self.new.peek(port)
+    }
+    fn peek_into(&mut self, port: PortId, out: &mut [u64]) -> edgelearn_sim::Result<()> {
+        self.new.peek_into(port, out)
+    }
+    fn step(&mut self) -> edgelearn_sim::Result<()> {
+        let reading = self.new.peek(self.re)? == 1;
+        self.old.step()?;
+        self.new.step()?;
+        self.read_pending = reading;
+        self.compare()
+    }
+    fn cycle(&self) -> u64 {
+        self.new.cycle()
+    }
+    fn load_mem(&mut self, name: &str, offset: usize, words: &[u64]) -> edgelearn_sim::Result<()> {
+        self.new.load_mem(name, offset, words)
+    }
+    fn read_mem(&mut self, name: &str) -> edgelearn_sim::Result<Vec<u64>> {
+        // A data memory: the reference's must hold the same words.
+        let got = self.new.read_mem(name)?;
+        if let Some(i) = name
+            .strip_prefix("quads$")
+            .and_then(|r| r.strip_suffix(".body.dmem.mem"))
+            .and_then(|i| i.parse::<usize>().ok())
+        {
+            let want = self.old.read_mem(&format!("g_dm[{i}].u_dmem.mem"))?;
+            if let Some(w) = (0..got.len()).find(|&w| got[w] != want[w]) {
+                panic!(
+                    "cycle {}: data memory {i} word {w:#x} is {:#x} on the rust-hdl engine, {:#x} on the reference",
+                    self.new.cycle(),
+                    got[w],
+                    want[w]
+                );
+            }
+        }
+        Ok(got)
+    }
+    fn finish(&mut self) -> edgelearn_sim::Result<()> {
+        self.old.finish()?;
+        self.new.finish()
+    }
+}
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(rel)
+}
+
+/// Runs `yaml` on both engines of `shape` through the host port; returns the cycles and
+/// the outputs compared.
+fn lockstep(yaml: &Path, weights: &Path, input: &Path, shape: EngineShape) -> (u64, u64) {
+    let mut net = Network::load(yaml, weights, None, Device::max78000()).unwrap();
+    net.infer_max_proc = true;
+    let input_t = cnn::weights::load_input(input).unwrap();
+    let opts = RunOptions::default();
+    let inf = net.infer(&input_t, &opts, None).unwrap();
+    let img = engine::build(&net.desc, &net.weights, &inf.plan, &input_t, &opts, &shape).unwrap();
+    let sim = common::simulator();
+    let new = sim
+        .dut(
+            Backend::Verilator,
+            hcnn::engine(&shape),
+            &DutOptions::default(),
+        )
+        .unwrap();
+    let old = sim
+        .dut(
+            Backend::Verilator,
+            Box::new(reference(&shape)),
+            &DutOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(new.ports(), old.ports());
+    let ports = new.ports().to_vec();
+    let re = new.port("host_re").unwrap();
+    let l = Lockstep {
+        new,
+        old,
+        ports,
+        re,
+        read_pending: false,
+        compared: 0,
+    };
+    let mut bench = CnnBench::new(Box::new(l), shape).unwrap();
+    let rep = simulate(&mut bench, &net, &inf, &img, Load::FrontDoor).unwrap();
+    assert!(rep.first_mismatch().is_none(), "{:?}", rep.first_mismatch());
+    (rep.cycles, bench.dut().cycle())
+}
+
+#[test]
+fn conv1d_layer_test_equals_the_reference_on_every_cycle() {
+    let kat = data("ai8x-kat");
+    let (cycles, steps) = lockstep(
+        &kat.join("t-conv1d/test-ai85-conv1d.yaml"),
+        &kat.join("t-conv1d/weights_source.npy"),
+        &kat.join("t-conv1d/input.npy"),
+        EngineShape::with_processors(16),
+    );
+    assert!(cycles > 0 && steps > cycles);
+}
