@@ -715,6 +715,10 @@ pub enum CnnCommand {
         /// against; docs/decisions.md D-SIM-GATE).
         #[arg(long)]
         ungated: bool,
+        /// Run the inference this many times on one model (load, run, compare each time) and
+        /// report the simulated cycles per second over all of them (a benchmark).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10000))]
+        repeat: u32,
         /// Write a VCD of the run.
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,

@@ -1,8 +1,9 @@
 //! The rust-hdl CNN engine against the hand-written Verilog engine it replaced
 //! (`tests/reference/cnn_engine_ref.v`, issue 15, kept as an independent reference): the same
-//! host traffic drives both in lockstep on Verilator, and every output port is compared on
-//! every cycle (`host_rdata` on the cycle after a read, where it is defined), every data
-//! memory at the end of every layer.
+//! host traffic drives both in lockstep on Verilator, the reference one cycle later (the
+//! rust-hdl engine registers its inputs first, D-CNN-RTL-HDL), and every output port is
+//! compared on every cycle (`host_rdata` where it is defined, two cycles after a read), every
+//! data memory at the end of every layer.
 
 mod common;
 
@@ -59,7 +60,11 @@ struct Lockstep {
     old: Box<dyn Dut>,
     ports: Vec<SimPort>,
     re: PortId,
-    read_pending: bool,
+    /// Reads two and one cycles ago.
+    reads: [bool; 2],
+    /// The inputs as poked now, and as they were a cycle ago (what the reference takes).
+    now: Vec<(PortId, u64)>,
+    before: Vec<(PortId, u64)>,
     compared: u64,
 }
 
@@ -69,7 +74,7 @@ impl Lockstep {
             if p.direction != Direction::Output {
                 continue;
             }
-            if p.name == "host_rdata" && !self.read_pending {
+            if p.name == "host_rdata" && !self.reads[0] {
                 continue;
             }
             let id = self.new.port(&p.name)?;
@@ -98,12 +103,13 @@ impl Dut for Lockstep {
         self.new.memories()
     }
     fn poke(&mut self, port: PortId, value: u64) -> edgelearn_sim::Result<()> {
-        self.old.poke(port, value)?;
+        self.now.retain(|(p, _)| *p != port);
+        self.now.push((port, value));
         self.new.poke(port, value)
     }
     fn poke_words(&mut self, port: PortId, words: &[u64]) -> edgelearn_sim::Result<()> {
-        self.old.poke_words(port, words)?;
-        self.new.poke_words(port, words)
+        assert!(words.len() == 1, "the engine's inputs are at most 32 bits");
+        self.poke(port, words[0])
     }
     fn peek(&mut self, port: PortId) -> edgelearn_sim::Result<u64> {
         self.new.peek(port)
@@ -113,9 +119,13 @@ impl Dut for Lockstep {
     }
     fn step(&mut self) -> edgelearn_sim::Result<()> {
         let reading = self.new.peek(self.re)? == 1;
+        for &(p, v) in &self.before {
+            self.old.poke(p, v)?;
+        }
         self.old.step()?;
         self.new.step()?;
-        self.read_pending = reading;
+        self.before = self.now.clone();
+        self.reads = [self.reads[1], reading];
         self.compare()
     }
     fn cycle(&self) -> u64 {
@@ -186,7 +196,9 @@ fn lockstep(yaml: &Path, weights: &Path, input: &Path, shape: EngineShape) -> (u
         old,
         ports,
         re,
-        read_pending: false,
+        reads: [false; 2],
+        now: Vec::new(),
+        before: Vec::new(),
         compared: 0,
     };
     let mut bench = CnnBench::new(Box::new(l), shape).unwrap();

@@ -20,6 +20,7 @@ pub fn sim(
     processors: usize,
     front_door: bool,
     ungated: bool,
+    repeat: u32,
     vcd: Option<&Path>,
     output: Option<&Path>,
     log_dir: Option<&Path>,
@@ -44,8 +45,18 @@ pub fn sim(
         Load::Backdoor
     };
     let t1 = Instant::now();
-    let rep = simulate(&mut bench, &network, &inf, &img, how)?;
+    let cycle0 = bench.dut().cycle();
+    let mut rep = simulate(&mut bench, &network, &inf, &img, how)?;
+    for _ in 1..repeat {
+        let again = simulate(&mut bench, &network, &inf, &img, how)?;
+        if again != rep {
+            anyhow::bail!("a repeated inference differs from the first one");
+        }
+        rep = again;
+    }
     let secs = t1.elapsed().as_secs_f64();
+    let edges = (bench.dut().cycle() - cycle0).max(1);
+    let ticks = bench.dut().sim_gate_ticks();
     bench.dut().finish()?;
     eprintln!(
         "{}: {} layers on {} ({} processors), {} load; model built or loaded in {build:.1} s",
@@ -74,12 +85,27 @@ pub fn sim(
         );
     }
     eprintln!(
-        "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s)",
+        "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s{})",
         rep.cycles,
         cnn::latency::total_cycles(&network.desc, &inf.plan),
-        rep.cycles as f64 / secs / 1e6,
-        secs
+        (rep.cycles * repeat as u64) as f64 / secs / 1e6,
+        secs,
+        if repeat > 1 {
+            format!(" for {repeat} inferences")
+        } else {
+            String::new()
+        }
     );
+    if !ticks.is_empty() {
+        // Each quad's gate counts the edges at which it clocked its quad (D-SIM-GATE).
+        let share: f64 =
+            ticks.iter().map(|(_, t)| *t as f64).sum::<f64>() / (ticks.len() as f64 * edges as f64);
+        eprintln!(
+            "simulation gates: the {} quads were clocked at {:.0} % of the edges",
+            ticks.len(),
+            100.0 * share.min(1.0)
+        );
+    }
     if let Some(dir) = log_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let mut files = Vec::new();

@@ -22,7 +22,7 @@ pub const DATA_WORDS: usize = engine::quad::DATA_WORDS;
 pub const MAX_OUT_CHANNELS: usize = engine::acc_mem::ACC_WORDS;
 
 /// The shape of one engine.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EngineShape {
     /// Processors (4, 8, 16, 32, 48 or 64).
     pub processors: usize,
@@ -129,13 +129,57 @@ pub fn engine(shape: &EngineShape) -> Box<dyn Design> {
     }
     let name = shape.design_name();
     let k = shape.kernel_words;
-    match shape.processors {
+    let inner: Box<dyn Design> = match shape.processors {
         4 => Box::new(Instance::new(&name, engine::CnnEngine4::new(k))),
         8 => Box::new(Instance::new(&name, engine::CnnEngine8::new(k))),
         16 => Box::new(Instance::new(&name, engine::CnnEngine16::new(k))),
         32 => Box::new(Instance::new(&name, engine::CnnEngine32::new(k))),
         48 => Box::new(Instance::new(&name, engine::CnnEngine48::new(k))),
         _ => Box::new(Instance::new(&name, engine::CnnEngine64::new(k))),
+    };
+    Box::new(EngineDesign {
+        inner,
+        shape: *shape,
+    })
+}
+
+/// An engine design whose Verilog is made once per shape and process: rust-hdl takes about
+/// three seconds to write the 64-processor engine (it compiles a regular expression for
+/// every array-indexed name of every instance), and a bench builds a fresh design per run.
+struct EngineDesign {
+    inner: Box<dyn Design>,
+    shape: EngineShape,
+}
+
+impl Design for EngineDesign {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn ports(&self) -> &[crate::design::PortSpec] {
+        self.inner.ports()
+    }
+    fn verilog(&self) -> Result<String, crate::error::Error> {
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        static MADE: OnceLock<Mutex<HashMap<EngineShape, String>>> = OnceLock::new();
+        let made = MADE.get_or_init(Default::default);
+        if let Some(v) = made.lock().ok().and_then(|m| m.get(&self.shape).cloned()) {
+            return Ok(v);
+        }
+        let v = self.inner.verilog()?;
+        if let Ok(mut m) = made.lock() {
+            m.insert(self.shape, v.clone());
+        }
+        Ok(v)
+    }
+    fn memories(&mut self) -> Vec<crate::design::MemorySpec> {
+        self.inner.memories()
+    }
+    fn native(&mut self) -> Option<&mut dyn crate::design::NativeDesign> {
+        self.inner.native()
+    }
+    fn sim_gates(&self) -> Vec<crate::sim_gate::GateSite> {
+        self.inner.sim_gates()
     }
 }
 

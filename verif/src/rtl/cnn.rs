@@ -98,7 +98,7 @@ impl CnnBench {
         &mut *self.dut
     }
 
-    /// One host write.
+    /// One host write (it lands at the next edge after this one: the port stage).
     pub fn write(&mut self, addr: u32, data: u32) -> Result<()> {
         self.dut.poke(self.p.addr, addr as u64)?;
         self.dut.poke(self.p.wdata, data as u64)?;
@@ -108,12 +108,14 @@ impl CnnBench {
         Ok(())
     }
 
-    /// One host read.
+    /// One host read: the word is on `host_rdata` two cycles after `host_re` (the engine's
+    /// port stage registers the strobe, then the memory or register is read).
     pub fn read(&mut self, addr: u32) -> Result<u32> {
         self.dut.poke(self.p.addr, addr as u64)?;
         self.dut.poke(self.p.re, 1)?;
         self.dut.step()?;
         self.dut.poke(self.p.re, 0)?;
+        self.dut.step()?;
         Ok(self.dut.peek(self.p.rdata)? as u32)
     }
 
@@ -207,6 +209,18 @@ impl CnnBench {
         self.write(host::NLAYERS, layers as u32)?;
         self.write(host::CTRL, 1)?;
         let start = self.dut.cycle();
+        // The start lands one edge after the port took it, and clears `done` of a last run.
+        while self.dut.peek(self.p.done)? == 1 {
+            if self.dut.cycle() - start > 4 {
+                return Err(RtlError::Stuck {
+                    block: self.dut.name().to_string(),
+                    waiting_for: "the start".into(),
+                    state: "done".into(),
+                    cycles: 4,
+                });
+            }
+            self.dut.step()?;
+        }
         let mut k = 0usize;
         loop {
             if self.dut.peek(self.p.layer_done)? == 1 {

@@ -7,11 +7,11 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock` | in | 1 | rising-edge clock |
-//! | `reset` | in | 1 | synchronous, active high |
+//! | `reset` | in | 1 | synchronous, active high (taken one edge later, as every input: the port stage) |
 //! | `host_we`, `host_re` | in | 1 | host write / read strobe |
 //! | `host_addr` | in | 24 | word address (map: docs/cnn-engine-registers.md) |
 //! | `host_wdata` | in | 32 | write data |
-//! | `host_rdata` | out | 32 | read data, the cycle after `host_re` |
+//! | `host_rdata` | out | 32 | read data, two cycles after `host_re` |
 //! | `busy` | out | 1 | a run is in progress |
 //! | `done` | out | 1 | set at the end of a run, cleared by the next start |
 //! | `layer_done` | out | 1 | one cycle after each layer's last write |
@@ -190,24 +190,24 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         self.host.lc_rdata.next = self.seq.lc_rdata.val();
         self.host.bias_rdata.next = self.acc.bias_rdata.val();
         self.seq.clock.next = self.clock.val();
-        self.seq.reset.next = self.reset.val();
+        self.seq.reset.next = self.host.reset_q.val();
         self.seq.start.next = self.host.start.val();
         self.seq.nlayers.next = self.host.nlayers.val();
         self.seq.layer_end.next = self.mac.layer_end.val();
-        self.seq.lc_raddr.next = self.host_addr.val().get_bits::<5>(0);
+        self.seq.lc_raddr.next = self.host.addr.val().get_bits::<5>(0);
         self.working.next = self.seq.run.val() | (self.seq.state.val() == 3);
         // Layer registers: one RAM per word index, all read at the layer the next LOAD
         // takes (the host's while idle: CTRL, the start, is layer 0).
         self.lreg_addr.next = self.seq.next_layer.val();
         if !self.seq.busy.val() {
-            self.lreg_addr.next = self.host_addr.val().get_bits::<5>(4);
+            self.lreg_addr.next = self.host.addr.val().get_bits::<5>(4);
         }
         for k in 0..LAYER_WORDS {
             self.lregs[k].clock.next = self.clock.val();
             self.lregs[k].write_enable.next = self.host.lreg_we.val()
-                & (self.host_addr.val().get_bits::<4>(0) == self.word_index[k].val());
-            self.lregs[k].write_address.next = self.host_addr.val().get_bits::<5>(4);
-            self.lregs[k].write_data.next = self.host_wdata.val();
+                & (self.host.addr.val().get_bits::<4>(0) == self.word_index[k].val());
+            self.lregs[k].write_address.next = self.host.addr.val().get_bits::<5>(4);
+            self.lregs[k].write_data.next = self.host.wdata.val();
             self.lregs[k].read_address.next = self.lreg_addr.val();
             self.host.lreg_rdata[k].next = self.lregs[k].read_data.val();
         }
@@ -223,7 +223,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         }
         // Gather.
         self.addr.clock.next = self.clock.val();
-        self.addr.reset.next = self.reset.val();
+        self.addr.reset.next = self.host.reset_q.val();
         self.addr.load.next = self.seq.load.val();
         self.addr.run.next = self.seq.run.val();
         self.addr.full.next = self.wctl.full.val();
@@ -250,7 +250,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         self.addr.chunks.next = self.decode.chunks.val();
         self.addr.taps.next = self.decode.taps.val();
         self.wctl.clock.next = self.clock.val();
-        self.wctl.reset.next = self.reset.val();
+        self.wctl.reset.next = self.host.reset_q.val();
         self.wctl.load.next = self.seq.load.val();
         self.wctl.run.next = self.seq.run.val();
         self.wctl.gather_end.next = self.addr.issue.val() & self.addr.iter_end.val();
@@ -259,7 +259,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         self.wctl.mac_buf.next = self.mac.read_buf.val();
         // MAC side.
         self.mac.clock.next = self.clock.val();
-        self.mac.reset.next = self.reset.val();
+        self.mac.reset.next = self.host.reset_q.val();
         self.mac.load.next = self.seq.load.val();
         self.mac.load_kstart.next = self.kstart_now.kstart.val();
         self.mac.run.next = self.seq.run.val();
@@ -275,7 +275,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         self.mac.out_w.next = self.decode.out_w.val();
         self.mac.out_h.next = self.decode.out_h.val();
         self.pipe.clock.next = self.clock.val();
-        self.pipe.reset.next = self.reset.val();
+        self.pipe.reset.next = self.host.reset_q.val();
         self.pipe.issue.next = self.mac.issue.val();
         self.pipe.first.next = self.mac.first.val();
         self.pipe.last.next = self.mac.last.val();
@@ -311,11 +311,11 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
                 | (bit_cast::<13, 1>(self.mac.issue.val().into()) << 12);
         } else {
             self.g_item.next = self.addr.item.val();
-            self.dm_rd.next = bit_cast::<14, 13>(self.host_addr.val().get_bits::<13>(0))
-                | (bit_cast::<14, 1>(self.host_re.val().into()) << 13);
+            self.dm_rd.next = bit_cast::<14, 13>(self.host.addr.val().get_bits::<13>(0))
+                | (bit_cast::<14, 1>(self.host.re.val().into()) << 13);
             self.m_item.next = 0.into();
-            self.k_rd.next = bit_cast::<13, 12>(self.host_addr.val().get_bits::<12>(2))
-                | (bit_cast::<13, 1>(self.host_re.val().into()) << 12);
+            self.k_rd.next = bit_cast::<13, 12>(self.host.addr.val().get_bits::<12>(2))
+                | (bit_cast::<13, 1>(self.host.re.val().into()) << 12);
         }
         for q in 0..Q {
             self.quads[q].clock.next = self.clock.val();
@@ -330,6 +330,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             self.quads[q].cfg_avg_d.next = self.decode.avg_d.val();
             self.quads[q].cfg_avg_m.next = self.decode.avg_m.val();
             self.quads[q].cfg_avg_sh.next = self.decode.avg_sh.val();
+            self.quads[q].cfg_pool_first.next = self.decode.pool_first.val();
             self.quads[q].cfg_wbits.next = self.decode.bits.val();
             self.quads[q].cfg_taps.next = self.decode.taps.val();
             // A quad the running layer does not use sees constants (its gate stops it).
@@ -354,21 +355,21 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
                 self.quads[q].dm_we.next = self.out.be.val();
             }
             if self.host.dm_we.val()
-                & (self.host_addr.val().get_bits::<5>(13) == self.quad_index[q].val())
+                & (self.host.addr.val().get_bits::<5>(13) == self.quad_index[q].val())
             {
                 self.quads[q].dm_we.next = self.all_lanes.val();
-                self.quads[q].dm_waddr.next = self.host_addr.val().get_bits::<13>(0);
-                self.quads[q].dm_wdata.next = self.host_wdata.val();
+                self.quads[q].dm_waddr.next = self.host.addr.val().get_bits::<13>(0);
+                self.quads[q].dm_wdata.next = self.host.wdata.val();
             }
             // Kernel-memory writes (the host's).
             self.quads[q].k_we.next = 0.into();
             if self.host.k_we.val()
-                & (self.host_addr.val().get_bits::<4>(14) == self.quad_of_proc[q].val())
+                & (self.host.addr.val().get_bits::<4>(14) == self.quad_of_proc[q].val())
             {
                 self.quads[q].k_we.next =
-                    self.lane_bit.val() << self.host_addr.val().get_bits::<2>(12);
+                    self.lane_bit.val() << self.host.addr.val().get_bits::<2>(12);
             }
-            self.quads[q].k_waddr.next = self.host_addr.val().get_bits::<10>(2);
+            self.quads[q].k_waddr.next = self.host.addr.val().get_bits::<10>(2);
             self.quads[q].k_wdata.next = self.host.k_wdata.val();
             // Host reads: the quad the read named.
             if self.host.hr_addr.val().get_bits::<5>(13) == self.quad_index[q].val() {
@@ -390,8 +391,8 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         self.acc.bias_en.next = self.decode.bias.val();
         self.acc.busy.next = self.seq.busy.val();
         self.acc.host_we.next = self.host.bias_we.val();
-        self.acc.host_addr.next = self.host_addr.val().get_bits::<11>(0);
-        self.acc.host_wdata.next = self.host_wdata.val().get_bits::<8>(0);
+        self.acc.host_addr.next = self.host.addr.val().get_bits::<11>(0);
+        self.acc.host_wdata.next = self.host.wdata.val().get_bits::<8>(0);
         self.acc.m3_valid.next = self.pipe.m3_valid.val();
         self.acc.m3_first.next = self.pipe.m3_first.val();
         self.acc.m3_oc.next = self.pipe.m3_oc.val();

@@ -1,7 +1,8 @@
 //! HostPort: the CNN engine's host port (docs/cnn-engine-rtl.md "Host port"; the map is
 //! generated from `hdl/regs/cnn_engine.toml`, [`super::regs`]): word addresses, the region
-//! in `host_addr[23:20]`, writes taken while the engine is idle, reads answered one cycle
-//! later.
+//! in `host_addr[23:20]`. Every input passes a flip-flop first (the port stage): a write
+//! (or the reset) takes effect one edge after the port takes it, while the engine is idle,
+//! and a read is answered on `host_rdata` two cycles after `host_re`.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -12,12 +13,13 @@
 //! | `host_wdata` | in | 32 | write data |
 //! | `busy`, `done`, `layer`, `cycles` | in | 1, 1, 5, 32 | the sequencer's status |
 //! | `lc_rdata`, `lreg_rdata`, `bias_rdata`, `dm_rdata`, `k_rdata` | in | 32, 16 x 32, 8, 32, 72 | the memories' read data (each read one edge after its address, the host's while idle) |
-//! | `host_rdata` | out | 32 | the word read by the `host_re` of the last edge |
+//! | `host_rdata` | out | 32 | the word read by the `host_re` two edges before |
 //! | `hr_addr` | out | 24 | the address of that read (selects the data memory and processor) |
 //! | `start` | out | 1 | CTRL written with bit 0 set |
 //! | `nlayers` | out | 6 | layers to run |
 //! | `lreg_we`, `bias_we`, `dm_we`, `k_we` | out | 1 | a write to that region while idle |
 //! | `k_wdata` | out | 72 | the kernel word: `host_wdata[7:0]` above the two staged parts |
+//! | `reset_q`, `re`, `addr`, `wdata` | out | 1, 1, 24, 32 | the registered `reset`, `host_re`, `host_addr`, `host_wdata` (what the engine uses) |
 //!
 //! Kernel words are written in three parts: parts 0 and 1 (bits 31:0, 63:32) are staged,
 //! part 2 (bits 71:64) writes the word. Reads of the memories while the engine runs return
@@ -80,6 +82,19 @@ pub struct HostPort {
     pub k_we: Signal<Out, Bit>,
     /// Kernel word to write.
     pub k_wdata: Signal<Out, Bits<72>>,
+    /// The registered reset (the engine's).
+    pub reset_q: Signal<Out, Bit>,
+    /// The registered read strobe.
+    pub re: Signal<Out, Bit>,
+    /// The registered address.
+    pub addr: Signal<Out, Bits<24>>,
+    /// The registered write data.
+    pub wdata: Signal<Out, Bits<32>>,
+    in_reset: DFF<Bit>,
+    in_we: DFF<Bit>,
+    in_re: DFF<Bit>,
+    in_addr: DFF<Bits<24>>,
+    in_wdata: DFF<Bits<32>>,
     nlayers_q: DFF<Bits<6>>,
     kstage: DFF<Bits<64>>,
     hr_addr_q: DFF<Bits<24>>,
@@ -135,6 +150,15 @@ impl HostPort {
             dm_we: Default::default(),
             k_we: Default::default(),
             k_wdata: Default::default(),
+            reset_q: Default::default(),
+            re: Default::default(),
+            addr: Default::default(),
+            wdata: Default::default(),
+            in_reset: Default::default(),
+            in_we: Default::default(),
+            in_re: Default::default(),
+            in_addr: Default::default(),
+            in_wdata: Default::default(),
             nlayers_q: Default::default(),
             kstage: Default::default(),
             hr_addr_q: Default::default(),
@@ -166,50 +190,60 @@ impl HostPort {
 impl Logic for HostPort {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, nlayers_q, kstage, hr_addr_q, hr_reg);
-        self.region.next = self.host_addr.val().get_bits::<4>(20);
-        self.write.next = self.host_we.val() & !self.busy.val();
+        dff_setup!(
+            self, clock, in_reset, in_we, in_re, in_addr, in_wdata, nlayers_q, kstage, hr_addr_q,
+            hr_reg
+        );
+        // The port stage: every input passes a flip-flop first, so no logic of the engine
+        // depends combinationally on a port (D-CNN-RTL-HDL).
+        self.in_reset.d.next = self.reset.val();
+        self.in_we.d.next = self.host_we.val();
+        self.in_re.d.next = self.host_re.val();
+        self.in_addr.d.next = self.host_addr.val();
+        self.in_wdata.d.next = self.host_wdata.val();
+        self.region.next = self.in_addr.q.val().get_bits::<4>(20);
+        self.write.next = self.in_we.q.val() & !self.busy.val();
         // Writes.
-        self.start.next = self.host_we.val()
-            & (self.host_addr.val() == self.reg_ctrl.val())
-            & self.host_wdata.val().get_bit(0);
-        if self.write.val() & (self.host_addr.val() == self.reg_nlayers.val()) {
-            self.nlayers_q.d.next = self.host_wdata.val().get_bits::<6>(0);
+        self.start.next = self.in_we.q.val()
+            & (self.in_addr.q.val() == self.reg_ctrl.val())
+            & self.in_wdata.q.val().get_bit(0);
+        if self.write.val() & (self.in_addr.q.val() == self.reg_nlayers.val()) {
+            self.nlayers_q.d.next = self.in_wdata.q.val().get_bits::<6>(0);
         }
         self.lreg_we.next = self.write.val() & (self.region.val() == self.region_lregs.val());
         self.bias_we.next = self.write.val() & (self.region.val() == self.region_bias.val());
         self.dm_we.next = self.write.val() & (self.region.val() == self.region_data.val());
         self.k_we.next = self.write.val()
             & (self.region.val() == self.region_kernel.val())
-            & (self.host_addr.val().get_bits::<2>(0) == self.part_top.val());
+            & (self.in_addr.q.val().get_bits::<2>(0) == self.part_top.val());
         if self.write.val() & (self.region.val() == self.region_kernel.val()) {
-            if self.host_addr.val().get_bits::<2>(0) == 0 {
+            if self.in_addr.q.val().get_bits::<2>(0) == 0 {
                 self.kstage.d.next = (self.kstage.q.val() & self.hi32.val())
-                    | bit_cast::<64, 32>(self.host_wdata.val());
+                    | bit_cast::<64, 32>(self.in_wdata.q.val());
             }
-            if self.host_addr.val().get_bits::<2>(0) == self.part_hi.val() {
+            if self.in_addr.q.val().get_bits::<2>(0) == self.part_hi.val() {
                 self.kstage.d.next = bit_cast::<64, 32>(self.kstage.q.val().get_bits::<32>(0))
-                    | (bit_cast::<64, 32>(self.host_wdata.val()) << 32);
+                    | (bit_cast::<64, 32>(self.in_wdata.q.val()) << 32);
             }
         }
         self.k_wdata.next = bit_cast::<72, 64>(self.kstage.q.val())
-            | (bit_cast::<72, 8>(self.host_wdata.val().get_bits::<8>(0)) << 64);
+            | (bit_cast::<72, 8>(self.in_wdata.q.val().get_bits::<8>(0)) << 64);
         // Reads: the registers now, the memories through their read data one edge later.
-        if self.host_re.val() {
-            self.hr_addr_q.d.next = self.host_addr.val();
+        if self.in_re.q.val() {
+            self.hr_addr_q.d.next = self.in_addr.q.val();
             self.hr_reg.d.next = 0.into();
-            if self.host_addr.val() == self.reg_ctrl.val() {
+            if self.in_addr.q.val() == self.reg_ctrl.val() {
                 self.hr_reg.d.next = bit_cast::<32, 1>(self.busy.val().into())
                     | (bit_cast::<32, 1>(self.done.val().into()) << 1);
-            } else if self.host_addr.val() == self.reg_nlayers.val() {
+            } else if self.in_addr.q.val() == self.reg_nlayers.val() {
                 self.hr_reg.d.next = bit_cast::<32, 6>(self.nlayers_q.q.val());
-            } else if self.host_addr.val() == self.reg_cycles.val() {
+            } else if self.in_addr.q.val() == self.reg_cycles.val() {
                 self.hr_reg.d.next = self.cycles.val();
-            } else if self.host_addr.val() == self.reg_layer.val() {
+            } else if self.in_addr.q.val() == self.reg_layer.val() {
                 self.hr_reg.d.next = bit_cast::<32, 5>(self.layer.val());
-            } else if self.host_addr.val() == self.reg_processors.val() {
+            } else if self.in_addr.q.val() == self.reg_processors.val() {
                 self.hr_reg.d.next = self.processors.val();
-            } else if self.host_addr.val() == self.reg_kernel_words.val() {
+            } else if self.in_addr.q.val() == self.reg_kernel_words.val() {
                 self.hr_reg.d.next = self.kernel_words.val();
             }
         }
@@ -240,13 +274,17 @@ impl Logic for HostPort {
                 self.host_rdata.next = self.k_rdata.val().get_bits::<32>(32);
             }
         }
-        if self.reset.val() {
+        if self.in_reset.q.val() {
             self.nlayers_q.d.next = 1.into();
             self.hr_addr_q.d.next = 0.into();
             self.hr_reg.d.next = 0.into();
         }
         self.hr_addr.next = self.hr_addr_q.q.val();
         self.nlayers.next = self.nlayers_q.q.val();
+        self.reset_q.next = self.in_reset.q.val();
+        self.re.next = self.in_re.q.val();
+        self.addr.next = self.in_addr.q.val();
+        self.wdata.next = self.in_wdata.q.val();
     }
 }
 

@@ -11,6 +11,7 @@
 //! | `data` | in | 8 | its byte of the data-memory word read for the item at G1 |
 //! | `inner_op`, `outer_op` | in | 3 | the two units' operations ([`super::reduce::op`]) |
 //! | `avg_round`, `avg_d`, `avg_m`, `avg_sh` | in | 1, 9, 18, 5 | the average's rounding, divisor, magic multiplier and shift |
+//! | `pool_first` | in | 1 | the inner unit pools (it takes the division), else the outer |
 //! | `wbits` | in | 4 | weight bits |
 //! | `taps` | in | 4 | taps per kernel |
 //! | `g_valid` | in | 1 | an item at G1 |
@@ -27,16 +28,18 @@
 //! | `psum` | out | 20 | the MAC's sum over this processor's window, registered at M2 |
 //!
 //! Gather: the item's value (`data`, or 0 for padding and unused processors) goes through the
-//! inner unit (latency 1) and the outer unit (latency 1) into the window: the window value of
+//! inner unit (latency 1) and the outer unit (latency 1) into the window (one [`AvgDiv`]
+//! serves the unit that pools): the window value of
 //! a tap is written three edges after its last item (G1 -> inner -> outer -> window). MAC: the
 //! kernel word read at M0 is in `k_rdata` at M1, the sum is registered at M2.
 //! Parameters: the kernel memory's depth (1..=1024 words).
 //! Golden: `edgelearn_verif::golden::cnn_engine::reduce` and `tap_mac`, and the engine's
 //! bench (`verif::rtl::cnn`). Tests: `tests/cnn_engine_blocks.rs`, `tests/cnn_rtl.rs`.
 
+use super::avg_div::AvgDiv;
 use super::reduce::Reduce;
 use super::tap_mac::TapMac;
-use super::window_buf::{WindowBuf, TAPS};
+use super::window_buf::WindowBuf;
 use crate::design::{HasMemories, MemoryAccess};
 use crate::mem::two_clock_ram::TwoClockRam;
 use rust_hdl::prelude::*;
@@ -67,6 +70,8 @@ pub struct Processor {
     pub avg_m: Signal<In, Bits<18>>,
     /// Average: shift.
     pub avg_sh: Signal<In, Bits<5>>,
+    /// The inner unit pools (else the outer one).
+    pub pool_first: Signal<In, Bit>,
     /// Weight bits.
     pub wbits: Signal<In, Bits<4>>,
     /// Taps per kernel.
@@ -108,6 +113,7 @@ pub struct Processor {
     kmem: TwoClockRam<KERNEL_ADDR_BITS, 72, 1>,
     inner: Reduce,
     outer: Reduce,
+    div: AvgDiv,
     win: WindowBuf,
     mac: TapMac,
     a_ofirst: DFF<Bit>,
@@ -141,6 +147,7 @@ impl Processor {
             avg_d: Default::default(),
             avg_m: Default::default(),
             avg_sh: Default::default(),
+            pool_first: Default::default(),
             wbits: Default::default(),
             taps: Default::default(),
             g_valid: Default::default(),
@@ -163,6 +170,7 @@ impl Processor {
             kmem: TwoClockRam::new(kernel_words),
             inner: Default::default(),
             outer: Default::default(),
+            div: Default::default(),
             win: Default::default(),
             mac: Default::default(),
             a_ofirst: Default::default(),
@@ -201,12 +209,19 @@ impl Logic for Processor {
                 self.value.next = bit_cast::<18, 8>(self.data.val()) | self.ext18.val();
             }
         }
+        // The average's division, for the unit that pools.
+        self.div.round.next = self.avg_round.val();
+        self.div.d.next = self.avg_d.val();
+        self.div.m.next = self.avg_m.val();
+        self.div.sh.next = self.avg_sh.val();
+        if self.pool_first.val() {
+            self.div.value.next = self.inner.sum.val();
+        } else {
+            self.div.value.next = self.outer.sum.val();
+        }
         self.inner.clock.next = self.clock.val();
         self.inner.op.next = self.inner_op.val();
-        self.inner.avg_round.next = self.avg_round.val();
-        self.inner.avg_d.next = self.avg_d.val();
-        self.inner.avg_m.next = self.avg_m.val();
-        self.inner.avg_sh.next = self.avg_sh.val();
+        self.inner.avg.next = self.div.avg.val();
         self.inner.valid.next = self.g_valid.val();
         self.inner.first.next = self.g_ifirst.val();
         self.inner.last.next = self.g_ilast.val();
@@ -222,10 +237,7 @@ impl Logic for Processor {
         }
         self.outer.clock.next = self.clock.val();
         self.outer.op.next = self.outer_op.val();
-        self.outer.avg_round.next = self.avg_round.val();
-        self.outer.avg_d.next = self.avg_d.val();
-        self.outer.avg_m.next = self.avg_m.val();
-        self.outer.avg_sh.next = self.avg_sh.val();
+        self.outer.avg.next = self.div.avg.val();
         self.outer.valid.next = self.inner.out_valid.val();
         self.outer.first.next = self.a_ofirst.q.val();
         self.outer.last.next = self.a_olast.q.val();
@@ -242,9 +254,7 @@ impl Logic for Processor {
         self.win.value.next = self.outer.result.val();
         self.win.read_buf.next = self.m_buf.val();
         // M1: the MAC over the window the MAC side owns; M2: the registered sum.
-        for t in 0..TAPS {
-            self.mac.window[t].next = self.win.window[t].val();
-        }
+        self.mac.window.next = self.win.window.val();
         self.mac.kword.next = self.kmem.read_data.val();
         self.mac.kshift.next = self.kshift.val();
         self.mac.wbits.next = self.wbits.val();

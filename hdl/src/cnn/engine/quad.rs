@@ -9,7 +9,7 @@
 //! | `cfg_load` | in | 1 | latch the `cfg_*` inputs at this edge (the cycle after the sequencer's LOAD) |
 //! | `cfg_chw` | in | 1 | CHW input: every processor takes the item's byte lane (else its own) |
 //! | `cfg_en` | in | 4 | processors the layer uses |
-//! | `cfg_inner_op`, `cfg_outer_op`, `cfg_avg_round`, `cfg_avg_d`, `cfg_avg_m`, `cfg_avg_sh`, `cfg_wbits`, `cfg_taps` | in | | the processors' configuration ([`super::processor::Processor`]) |
+//! | `cfg_inner_op`, `cfg_outer_op`, `cfg_avg_round`, `cfg_avg_d`, `cfg_avg_m`, `cfg_avg_sh`, `cfg_pool_first`, `cfg_wbits`, `cfg_taps` | in | | the processors' configuration ([`super::processor::Processor`]) |
 //! | `g_item` | in | 13 | a gather item at G0 ([`item`]: valid, pad, inner/outer first/last, lane, tap, window) |
 //! | `dm_rd` | in | 14 | data-memory read at G0 (or the host's): bits 12:0 word, bit 13 enable |
 //! | `dm_we` | in | 4 | data-memory byte-lane write strobes (the output stage or the host; ungated) |
@@ -94,6 +94,8 @@ pub struct QuadBody {
     pub cfg_avg_m: Signal<In, Bits<18>>,
     /// Average: shift.
     pub cfg_avg_sh: Signal<In, Bits<5>>,
+    /// The inner unit pools.
+    pub cfg_pool_first: Signal<In, Bit>,
     /// Weight bits.
     pub cfg_wbits: Signal<In, Bits<4>>,
     /// Taps.
@@ -135,6 +137,7 @@ pub struct QuadBody {
     avg_d: DFF<Bits<9>>,
     avg_m: DFF<Bits<18>>,
     avg_sh: DFF<Bits<5>>,
+    pool_first: DFF<Bit>,
     wbits: DFF<Bits<4>>,
     taps: DFF<Bits<4>>,
     g1: DFF<Bits<13>>,
@@ -161,6 +164,7 @@ impl QuadBody {
             cfg_avg_d: Default::default(),
             cfg_avg_m: Default::default(),
             cfg_avg_sh: Default::default(),
+            cfg_pool_first: Default::default(),
             cfg_wbits: Default::default(),
             cfg_taps: Default::default(),
             g_item: Default::default(),
@@ -187,6 +191,7 @@ impl QuadBody {
             avg_d: Default::default(),
             avg_m: Default::default(),
             avg_sh: Default::default(),
+            pool_first: Default::default(),
             wbits: Default::default(),
             taps: Default::default(),
             g1: Default::default(),
@@ -204,8 +209,8 @@ impl Logic for QuadBody {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, chw, en, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, wbits, taps,
-            g1, m1, ksel
+            self, clock, chw, en, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, pool_first,
+            wbits, taps, g1, m1, ksel
         );
         if self.cfg_load.val() {
             self.chw.d.next = self.cfg_chw.val();
@@ -216,6 +221,7 @@ impl Logic for QuadBody {
             self.avg_d.d.next = self.cfg_avg_d.val();
             self.avg_m.d.next = self.cfg_avg_m.val();
             self.avg_sh.d.next = self.cfg_avg_sh.val();
+            self.pool_first.d.next = self.cfg_pool_first.val();
             self.wbits.d.next = self.cfg_wbits.val();
             self.taps.d.next = self.cfg_taps.val();
         }
@@ -260,6 +266,7 @@ impl Logic for QuadBody {
             self.procs[p].avg_d.next = self.avg_d.q.val();
             self.procs[p].avg_m.next = self.avg_m.q.val();
             self.procs[p].avg_sh.next = self.avg_sh.q.val();
+            self.procs[p].pool_first.next = self.pool_first.q.val();
             self.procs[p].wbits.next = self.wbits.q.val();
             self.procs[p].taps.next = self.taps.q.val();
             self.procs[p].g_valid.next = self.g1.q.val().get_bit(0);
@@ -319,6 +326,8 @@ pub struct Quad {
     pub cfg_avg_m: Signal<In, Bits<18>>,
     /// Average: shift.
     pub cfg_avg_sh: Signal<In, Bits<5>>,
+    /// The inner unit pools.
+    pub cfg_pool_first: Signal<In, Bit>,
     /// Weight bits.
     pub cfg_wbits: Signal<In, Bits<4>>,
     /// Taps.
@@ -368,6 +377,7 @@ impl Quad {
             cfg_avg_d: Default::default(),
             cfg_avg_m: Default::default(),
             cfg_avg_sh: Default::default(),
+            cfg_pool_first: Default::default(),
             cfg_wbits: Default::default(),
             cfg_taps: Default::default(),
             g_item: Default::default(),
@@ -409,6 +419,7 @@ impl Logic for Quad {
         self.body.cfg_avg_d.next = self.cfg_avg_d.val();
         self.body.cfg_avg_m.next = self.cfg_avg_m.val();
         self.body.cfg_avg_sh.next = self.cfg_avg_sh.val();
+        self.body.cfg_pool_first.next = self.cfg_pool_first.val();
         self.body.cfg_wbits.next = self.cfg_wbits.val();
         self.body.cfg_taps.next = self.cfg_taps.val();
         self.body.g_item.next = self.g_item.val();

@@ -4,7 +4,7 @@
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `window` | in | 9 x 8 | the window's values (two's complement) |
+//! | `window` | in | 72 | the window's values, tap t in bits `8t+7 : 8t` (two's complement) |
 //! | `kword` | in | 72 | the kernel-memory word |
 //! | `kshift` | in | 7 | the kernel's first bit in the word (`slot x kernel index`) |
 //! | `wbits` | in | 4 | weight bits: 8, 4, 2, else 1 |
@@ -14,7 +14,8 @@
 //! Tap `t`'s weight is bits `kshift + t wbits` of the word, sign-extended to 8 bits; a 1-bit
 //! weight is 0 or -1 (its bit repeated), as the loader packs it. Combinational (the
 //! processor registers the sum). The nine 8 x 8 products are [`MulSigned`]s; their sum fits
-//! 20 bits (9 x 2^14).
+//! 20 bits (9 x 2^14). The word is shifted only when the kernel does not start at bit 0
+//! (several kernels per word), and the weights are cut for the layer's width only.
 //! Golden: `edgelearn_verif::golden::cnn_engine::tap_mac`. Tests: `tests/cnn_engine_blocks.rs`.
 
 use super::window_buf::TAPS;
@@ -26,7 +27,7 @@ use rust_hdl::prelude::*;
 #[derive(Clone, Debug, LogicBlock)]
 pub struct TapMac {
     /// The window's values.
-    pub window: [Signal<In, Bits<8>>; TAPS],
+    pub window: Signal<In, Bits<72>>,
     /// The kernel word.
     pub kword: Signal<In, Bits<72>>,
     /// Bit offset of the kernel in the word.
@@ -40,14 +41,18 @@ pub struct TapMac {
     ksh: Signal<Local, Bits<72>>,
     weight: [Signal<Local, Bits<8>>; TAPS],
     sum: Signal<Local, Bits<20>>,
-    w4: [SignExtend<4, 8>; TAPS],
-    w2: [SignExtend<2, 8>; TAPS],
     mul: [MulSigned<8, 8, 16>; TAPS],
     prod: [SignExtend<16, 20>; TAPS],
     tap_index: [Constant<Bits<4>>; TAPS],
     bits8: Constant<Bits<4>>,
     bits4: Constant<Bits<4>>,
     bits2: Constant<Bits<4>>,
+    mask4: Constant<Bits<8>>,
+    mask2: Constant<Bits<8>>,
+    sign4: Constant<Bits<8>>,
+    sign2: Constant<Bits<8>>,
+    ext4: Constant<Bits<8>>,
+    ext2: Constant<Bits<8>>,
     ones8: Constant<Bits<8>>,
 }
 
@@ -63,14 +68,18 @@ impl Default for TapMac {
             ksh: Default::default(),
             weight: Default::default(),
             sum: Default::default(),
-            w4: Default::default(),
-            w2: Default::default(),
             mul: Default::default(),
             prod: Default::default(),
             tap_index: array_init::array_init(|t| Constant::new((t as u64).into())),
             bits8: Constant::new(8u64.into()),
             bits4: Constant::new(4u64.into()),
             bits2: Constant::new(2u64.into()),
+            mask4: Constant::new(0x0fu64.into()),
+            mask2: Constant::new(0x03u64.into()),
+            sign4: Constant::new(0x08u64.into()),
+            sign2: Constant::new(0x02u64.into()),
+            ext4: Constant::new(0xf0u64.into()),
+            ext2: Constant::new(0xfcu64.into()),
             ones8: Constant::new(0xffu64.into()),
         }
     }
@@ -79,24 +88,40 @@ impl Default for TapMac {
 impl Logic for TapMac {
     #[hdl_gen]
     fn update(&mut self) {
-        self.ksh.next = self.kword.val() >> self.kshift.val();
-        self.sum.next = 0.into();
-        for t in 0..TAPS {
-            self.w4[t].data_in.next = self.ksh.val().get_bits::<4>(4 * t);
-            self.w2[t].data_in.next = self.ksh.val().get_bits::<2>(2 * t);
-            if self.wbits.val() == self.bits8.val() {
+        self.ksh.next = self.kword.val();
+        if self.kshift.val() != 0 {
+            self.ksh.next = self.kword.val() >> self.kshift.val();
+        }
+        // The weights at the layer's width (one branch per cycle).
+        if self.wbits.val() == self.bits8.val() {
+            for t in 0..TAPS {
                 self.weight[t].next = self.ksh.val().get_bits::<8>(8 * t);
-            } else if self.wbits.val() == self.bits4.val() {
-                self.weight[t].next = self.w4[t].data_out.val();
-            } else if self.wbits.val() == self.bits2.val() {
-                self.weight[t].next = self.w2[t].data_out.val();
-            } else {
+            }
+        } else if self.wbits.val() == self.bits4.val() {
+            for t in 0..TAPS {
+                self.weight[t].next = self.ksh.val().get_bits::<8>(4 * t) & self.mask4.val();
+                if (self.weight[t].val() & self.sign4.val()).any() {
+                    self.weight[t].next = self.weight[t].val() | self.ext4.val();
+                }
+            }
+        } else if self.wbits.val() == self.bits2.val() {
+            for t in 0..TAPS {
+                self.weight[t].next = self.ksh.val().get_bits::<8>(2 * t) & self.mask2.val();
+                if (self.weight[t].val() & self.sign2.val()).any() {
+                    self.weight[t].next = self.weight[t].val() | self.ext2.val();
+                }
+            }
+        } else {
+            for t in 0..TAPS {
                 self.weight[t].next = 0.into();
                 if self.ksh.val().get_bit(t) {
                     self.weight[t].next = self.ones8.val();
                 }
             }
-            self.mul[t].a.next = self.window[t].val();
+        }
+        self.sum.next = 0.into();
+        for t in 0..TAPS {
+            self.mul[t].a.next = self.window.val().get_bits::<8>(8 * t);
             self.mul[t].b.next = self.weight[t].val();
             self.prod[t].data_in.next = self.mul[t].p.val();
             if self.tap_index[t].val() < self.taps.val() {

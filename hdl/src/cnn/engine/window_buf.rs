@@ -11,13 +11,15 @@
 //! | `tap` | in | 4 | the tap (0..8; 9 and above write nothing) |
 //! | `value` | in | 8 | the value |
 //! | `read_buf` | in | 1 | the window read |
-//! | `window` | out | 9 x 8 | the taps of window `read_buf` (combinational from the registers) |
+//! | `window` | out | 72 | the taps of window `read_buf`, tap t in bits `8t+7 : 8t` (combinational) |
 //!
-//! Indexed writes go to an array of registers, nine per window. No reset: a window is
-//! written in full before it is read (a tap in the padding writes 0). Read latency 0.
+//! The windows are a [`BankFile`] (two banks of nine bytes): an indexed write is one store,
+//! not a comparison per register. No reset: a window is written in full before it is read
+//! (a tap in the padding writes 0). Read latency 0.
 //! Golden: two `[i8; 9]` (`edgelearn_verif::golden::cnn_engine::WindowPair`). Tests:
 //! `tests/cnn_engine_blocks.rs`.
 
+use crate::mem::bank_file::BankFile;
 use rust_hdl::prelude::*;
 
 /// Taps per window.
@@ -39,10 +41,8 @@ pub struct WindowBuf {
     /// Window read.
     pub read_buf: Signal<In, Bit>,
     /// The taps of the window read.
-    pub window: [Signal<Out, Bits<8>>; TAPS],
-    win0: [DFF<Bits<8>>; TAPS],
-    win1: [DFF<Bits<8>>; TAPS],
-    tap_index: [Constant<Bits<4>>; TAPS],
+    pub window: Signal<Out, Bits<72>>,
+    banks: BankFile<2, TAPS, 8, 72, 1, 4>,
 }
 
 impl Default for WindowBuf {
@@ -55,9 +55,7 @@ impl Default for WindowBuf {
             value: Default::default(),
             read_buf: Default::default(),
             window: Default::default(),
-            win0: Default::default(),
-            win1: Default::default(),
-            tap_index: array_init::array_init(|t| Constant::new((t as u64).into())),
+            banks: Default::default(),
         }
     }
 }
@@ -65,24 +63,13 @@ impl Default for WindowBuf {
 impl Logic for WindowBuf {
     #[hdl_gen]
     fn update(&mut self) {
-        for t in 0..TAPS {
-            self.win0[t].clock.next = self.clock.val();
-            self.win1[t].clock.next = self.clock.val();
-            self.win0[t].d.next = self.win0[t].q.val();
-            self.win1[t].d.next = self.win1[t].q.val();
-            if self.write.val() & (self.tap.val() == self.tap_index[t].val()) {
-                if self.write_buf.val() {
-                    self.win1[t].d.next = self.value.val();
-                } else {
-                    self.win0[t].d.next = self.value.val();
-                }
-            }
-            if self.read_buf.val() {
-                self.window[t].next = self.win1[t].q.val();
-            } else {
-                self.window[t].next = self.win0[t].q.val();
-            }
-        }
+        self.banks.clock.next = self.clock.val();
+        self.banks.write_enable.next = self.write.val();
+        self.banks.write_bank.next = self.write_buf.val().into();
+        self.banks.write_index.next = self.tap.val();
+        self.banks.write_data.next = self.value.val();
+        self.banks.read_bank.next = self.read_buf.val().into();
+        self.window.next = self.banks.read_data.val();
     }
 }
 
