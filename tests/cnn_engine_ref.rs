@@ -218,3 +218,42 @@ fn conv1d_layer_test_equals_the_reference_on_every_cycle() {
     );
     assert!(cycles > 0 && steps > cycles);
 }
+
+#[test]
+#[ignore]
+fn speed_probe_reference_vs_new() {
+    let yaml = data("ai8x/mnist-chw-ai85.yaml");
+    let ck = data("ai8x/ai85-mnist-qat8-q.pth.tar");
+    let inp = data("ai8x/sample_mnist.npy");
+    let mut net = Network::load(&yaml, &ck, None, Device::max78000()).unwrap();
+    net.infer_max_proc = true;
+    let input_t = cnn::weights::load_input(&inp).unwrap();
+    let opts = RunOptions::default();
+    let inf = net.infer(&input_t, &opts, None).unwrap();
+    let shape = EngineShape::MAX78000;
+    let img = engine::build(&net.desc, &net.weights, &inf.plan, &input_t, &opts, &shape).unwrap();
+    let sim = common::simulator();
+    for which in ["reference", "new"] {
+        let d: Box<dyn edgelearn_hdl::design::Design> = if which == "new" {
+            hcnn::engine(&shape)
+        } else {
+            Box::new(reference(&shape))
+        };
+        let dut = sim
+            .dut(Backend::Verilator, d, &DutOptions::default())
+            .unwrap();
+        let mut bench = CnnBench::new(dut, shape).unwrap();
+        bench.load(&img, Load::FrontDoor).unwrap();
+        let t = std::time::Instant::now();
+        let mut cycles = 0;
+        for _ in 0..10 {
+            cycles += bench
+                .run(img.layers.len(), 10_000_000, |_, _| Ok(()))
+                .unwrap();
+        }
+        eprintln!(
+            "{which}: {:.2} M cycles/s",
+            cycles as f64 / t.elapsed().as_secs_f64() / 1e6
+        );
+    }
+}

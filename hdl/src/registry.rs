@@ -1,6 +1,7 @@
 //! Every block that `edgelearn emit` knows, by emitted name.
 
 use crate::arith::check::ArithCheck;
+use crate::arith::check_wide::ArithCheckWide;
 use crate::cnn::fc_update::CnnFcUpdate10;
 use crate::design::{Design, Instance};
 use crate::error::{Error, ErrorKind};
@@ -44,6 +45,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "arith_check",
             summary: "every signed-arithmetic primitive behind shared operands (verification top)",
             build: || boxed("arith_check", ArithCheck::default()),
+        },
+        BlockEntry {
+            name: "arith_check_wide",
+            summary: "the unsigned multiplies wider than 16 x 16 and the nine-pair signed dot product (verification top)",
+            build: || boxed("arith_check_wide", ArithCheckWide::default()),
         },
         BlockEntry {
             name: "lel_lfsr56",

@@ -3,7 +3,9 @@
 pub mod abs;
 pub mod asr;
 pub mod check;
+pub mod check_wide;
 pub mod cmp;
+pub mod dot9;
 pub mod lane_join;
 pub mod lane_split;
 pub mod max;

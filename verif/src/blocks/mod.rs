@@ -6,6 +6,7 @@
 //! stimulus (a test's, a user's file) can be checked against the model.
 
 pub mod arith_check;
+pub mod arith_check_wide;
 pub mod cache_x4;
 pub mod classification;
 pub mod cnn_fc_update;
@@ -34,6 +35,7 @@ pub const CORNERS_6: [i64; 6] = [-32, -31, 31, 0, 1, -1];
 pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<Expected> {
     match block {
         "arith_check" => Some(arith_check::expected(ports, stim)),
+        "arith_check_wide" => Some(arith_check_wide::expected(ports, stim)),
         "lel_lfsr56" => Some(lfsr::expected(ports, stim, 56)),
         "lel_lfsr60" => Some(lfsr::expected(ports, stim, 60)),
         "lel_tree_comparator" => Some(tree_comparator::expected(ports, stim)),
@@ -72,6 +74,13 @@ pub fn named_stimulus(
     Some(match block {
         "arith_check" => {
             arith_check::exhaustive_stimulus(ports, seed, if thesis { 0 } else { cycles })
+        }
+        "arith_check_wide" => {
+            if thesis {
+                arith_check_wide::small_stimulus(ports, seed, 4, 0)
+            } else {
+                arith_check_wide::exhaustive_stimulus(ports, seed, 64, cycles)
+            }
         }
         "lel_lfsr56" | "lel_lfsr60" => {
             if thesis {

@@ -54,6 +54,58 @@ pub fn relu(x: i64) -> i64 {
     x.max(0)
 }
 
+/// Unsigned product modulo 2^p (`MulUnsigned`, `MulWide`).
+pub fn mul_unsigned(a: u64, b: u64, p: u32) -> u64 {
+    let full = a as u128 * b as u128;
+    (full & ((1u128 << p) - 1)) as u64
+}
+
+/// `sum_{t < n} x_t w_t` of nine pairs of 8-bit two's-complement values (`Dot9`; n above 9
+/// counts all nine).
+pub fn dot9(x: &[i64; 9], w: &[i64; 9], n: usize) -> i64 {
+    (0..n.min(9)).map(|t| x[t] * w[t]).sum()
+}
+
+/// Nine bytes of a 72-bit word as two's-complement values.
+pub fn bytes9(v: u128) -> [i64; 9] {
+    std::array::from_fn(|t| sext((v >> (8 * t)) as u64 & 0xff, 8))
+}
+
+/// Inputs of the `arith_check_wide` verification top.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ArithWideIn {
+    /// Operand A (18 bits).
+    pub a: u32,
+    /// Operand B (18 bits).
+    pub b: u32,
+    /// Dot9 values, nine bytes (72 bits).
+    pub x: u128,
+    /// Dot9 weights, nine bytes (72 bits).
+    pub w: u128,
+    /// Dot9 pairs used (4 bits).
+    pub n: u8,
+}
+
+/// Outputs of the `arith_check_wide` top.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ArithWideOut {
+    pub mul_u_10x6: u64,
+    pub mul_wide_8x8: u64,
+    pub mul_wide_18x18: u64,
+    pub dot9: i64,
+}
+
+/// What every instance of the `arith_check_wide` top computes.
+pub fn arith_check_wide(i: ArithWideIn) -> ArithWideOut {
+    let (a, b) = (i.a as u64, i.b as u64);
+    ArithWideOut {
+        mul_u_10x6: mul_unsigned(a & 0x3ff, b & 0x3f, 16),
+        mul_wide_8x8: mul_unsigned(a & 0xff, b & 0xff, 16),
+        mul_wide_18x18: mul_unsigned(a & 0x3ffff, b & 0x3ffff, 36),
+        dot9: dot9(&bytes9(i.x), &bytes9(i.w), i.n as usize),
+    }
+}
+
 /// Inputs of the `arith_check` verification top.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ArithCheckIn {

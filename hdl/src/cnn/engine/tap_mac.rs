@@ -12,15 +12,13 @@
 //! | `dot` | out | 20 | `sum_{t < taps} window[t] w[t]` (two's complement) |
 //!
 //! Tap `t`'s weight is bits `kshift + t wbits` of the word, sign-extended to 8 bits; a 1-bit
-//! weight is 0 or -1 (its bit repeated), as the loader packs it. Combinational (the
-//! processor registers the sum). The nine 8 x 8 products are [`MulSigned`]s; their sum fits
-//! 20 bits (9 x 2^14). The word is shifted only when the kernel does not start at bit 0
-//! (several kernels per word), and the weights are cut for the layer's width only.
+//! weight is 0 or -1 (its bit repeated), as the loader packs it. The weights are laid out as
+//! nine bytes (8-bit weights already are: the word itself) and the sum is a [`Dot9`].
+//! Combinational (the processor registers the sum). The word is shifted only when the kernel
+//! does not start at bit 0 (several kernels per word).
 //! Golden: `edgelearn_verif::golden::cnn_engine::tap_mac`. Tests: `tests/cnn_engine_blocks.rs`.
 
-use super::window_buf::TAPS;
-use crate::arith::mul::MulSigned;
-use crate::arith::sext::SignExtend;
+use crate::arith::dot9::{Dot9, PAIRS};
 use rust_hdl::prelude::*;
 
 /// Nine-tap multiply-accumulate.
@@ -39,21 +37,24 @@ pub struct TapMac {
     /// The dot product.
     pub dot: Signal<Out, Bits<20>>,
     ksh: Signal<Local, Bits<72>>,
-    weight: [Signal<Local, Bits<8>>; TAPS],
-    sum: Signal<Local, Bits<20>>,
-    mul: [MulSigned<8, 8, 16>; TAPS],
-    prod: [SignExtend<16, 20>; TAPS],
-    tap_index: [Constant<Bits<4>>; TAPS],
+    weights: Signal<Local, Bits<72>>,
+    lane: Signal<Local, Bits<72>>,
+    dot9: Dot9,
     bits8: Constant<Bits<4>>,
     bits4: Constant<Bits<4>>,
     bits2: Constant<Bits<4>>,
-    mask4: Constant<Bits<8>>,
-    mask2: Constant<Bits<8>>,
-    sign4: Constant<Bits<8>>,
-    sign2: Constant<Bits<8>>,
-    ext4: Constant<Bits<8>>,
-    ext2: Constant<Bits<8>>,
-    ones8: Constant<Bits<8>>,
+    mask4: Constant<Bits<72>>,
+    mask2: Constant<Bits<72>>,
+    mask1: Constant<Bits<72>>,
+    sign4: Constant<Bits<72>>,
+    sign2: Constant<Bits<72>>,
+    ext4: Constant<Bits<72>>,
+    ext2: Constant<Bits<72>>,
+    ones8: Constant<Bits<72>>,
+    at1: [Constant<Bits<7>>; PAIRS],
+    at2: [Constant<Bits<7>>; PAIRS],
+    at4: [Constant<Bits<7>>; PAIRS],
+    at8: [Constant<Bits<7>>; PAIRS],
 }
 
 impl Default for TapMac {
@@ -66,21 +67,24 @@ impl Default for TapMac {
             taps: Default::default(),
             dot: Default::default(),
             ksh: Default::default(),
-            weight: Default::default(),
-            sum: Default::default(),
-            mul: Default::default(),
-            prod: Default::default(),
-            tap_index: array_init::array_init(|t| Constant::new((t as u64).into())),
+            weights: Default::default(),
+            lane: Default::default(),
+            dot9: Default::default(),
             bits8: Constant::new(8u64.into()),
             bits4: Constant::new(4u64.into()),
             bits2: Constant::new(2u64.into()),
             mask4: Constant::new(0x0fu64.into()),
             mask2: Constant::new(0x03u64.into()),
+            mask1: Constant::new(0x01u64.into()),
             sign4: Constant::new(0x08u64.into()),
             sign2: Constant::new(0x02u64.into()),
             ext4: Constant::new(0xf0u64.into()),
             ext2: Constant::new(0xfcu64.into()),
             ones8: Constant::new(0xffu64.into()),
+            at1: array_init::array_init(|t| Constant::new((t as u64).into())),
+            at2: array_init::array_init(|t| Constant::new((2 * t as u64).into())),
+            at4: array_init::array_init(|t| Constant::new((4 * t as u64).into())),
+            at8: array_init::array_init(|t| Constant::new((8 * t as u64).into())),
         }
     }
 }
@@ -92,43 +96,41 @@ impl Logic for TapMac {
         if self.kshift.val() != 0 {
             self.ksh.next = self.kword.val() >> self.kshift.val();
         }
-        // The weights at the layer's width (one branch per cycle).
-        if self.wbits.val() == self.bits8.val() {
-            for t in 0..TAPS {
-                self.weight[t].next = self.ksh.val().get_bits::<8>(8 * t);
-            }
-        } else if self.wbits.val() == self.bits4.val() {
-            for t in 0..TAPS {
-                self.weight[t].next = self.ksh.val().get_bits::<8>(4 * t) & self.mask4.val();
-                if (self.weight[t].val() & self.sign4.val()).any() {
-                    self.weight[t].next = self.weight[t].val() | self.ext4.val();
+        // The weights as nine bytes (one branch per cycle; 8-bit weights are the word).
+        self.weights.next = self.ksh.val();
+        self.lane.next = 0.into();
+        if self.wbits.val() == self.bits4.val() {
+            self.weights.next = 0.into();
+            for t in 0..PAIRS {
+                self.lane.next = (self.ksh.val() >> self.at4[t].val()) & self.mask4.val();
+                if (self.lane.val() & self.sign4.val()).any() {
+                    self.lane.next = self.lane.val() | self.ext4.val();
                 }
+                self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
             }
         } else if self.wbits.val() == self.bits2.val() {
-            for t in 0..TAPS {
-                self.weight[t].next = self.ksh.val().get_bits::<8>(2 * t) & self.mask2.val();
-                if (self.weight[t].val() & self.sign2.val()).any() {
-                    self.weight[t].next = self.weight[t].val() | self.ext2.val();
+            self.weights.next = 0.into();
+            for t in 0..PAIRS {
+                self.lane.next = (self.ksh.val() >> self.at2[t].val()) & self.mask2.val();
+                if (self.lane.val() & self.sign2.val()).any() {
+                    self.lane.next = self.lane.val() | self.ext2.val();
                 }
+                self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
             }
-        } else {
-            for t in 0..TAPS {
-                self.weight[t].next = 0.into();
-                if self.ksh.val().get_bit(t) {
-                    self.weight[t].next = self.ones8.val();
+        } else if self.wbits.val() != self.bits8.val() {
+            self.weights.next = 0.into();
+            for t in 0..PAIRS {
+                self.lane.next = 0.into();
+                if ((self.ksh.val() >> self.at1[t].val()) & self.mask1.val()).any() {
+                    self.lane.next = self.ones8.val();
                 }
+                self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
             }
         }
-        self.sum.next = 0.into();
-        for t in 0..TAPS {
-            self.mul[t].a.next = self.window.val().get_bits::<8>(8 * t);
-            self.mul[t].b.next = self.weight[t].val();
-            self.prod[t].data_in.next = self.mul[t].p.val();
-            if self.tap_index[t].val() < self.taps.val() {
-                self.sum.next = self.sum.val() + self.prod[t].data_out.val();
-            }
-        }
-        self.dot.next = self.sum.val();
+        self.dot9.x.next = self.window.val();
+        self.dot9.w.next = self.weights.val();
+        self.dot9.n.next = self.taps.val();
+        self.dot.next = self.dot9.dot.val();
     }
 }
 
