@@ -2,6 +2,9 @@
 
 use crate::arith::check::ArithCheck;
 use crate::arith::check_wide::ArithCheckWide;
+use crate::cnn::engine::check::CnnEngineCheck;
+use crate::cnn::engine::reduce::Reduce;
+use crate::cnn::engine::window_buf::WindowBuf;
 use crate::cnn::fc_update::CnnFcUpdate10;
 use crate::design::{Design, Instance};
 use crate::error::{Error, ErrorKind};
@@ -120,6 +123,21 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "lel_classification",
             summary: "sequential argmax of 10 x 23-bit LC outputs, first max wins, 9 cycles (thesis §4.1.11)",
             build: || boxed("lel_classification", LelClassification::default()),
+        },
+        BlockEntry {
+            name: "cnn_engine_check",
+            summary: "the CNN engine's combinational sub-blocks (average division, nine-tap MAC, output stage, priority encoder) behind their own ports (verification top)",
+            build: || boxed("cnn_engine_check", CnnEngineCheck::default()),
+        },
+        BlockEntry {
+            name: "cnn_reduce",
+            summary: "a CNN-engine processor's pooling / element-wise unit: max, average, add, sub, or, xor over a sequence, saturated to 8 bits, latency 1",
+            build: || boxed("cnn_reduce", Reduce::default()),
+        },
+        BlockEntry {
+            name: "cnn_window_buf",
+            summary: "a CNN-engine processor's two windows of nine values: one written a tap per cycle, the other read whole",
+            build: || boxed("cnn_window_buf", WindowBuf::default()),
         },
         BlockEntry {
             name: "cnn_fc_update",

@@ -9,6 +9,7 @@ pub mod arith_check;
 pub mod arith_check_wide;
 pub mod cache_x4;
 pub mod classification;
+pub mod cnn_engine;
 pub mod cnn_fc_update;
 pub mod lc_forward;
 pub mod lfsr;
@@ -51,6 +52,9 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         "lel_triout_cache" => Some(triout_cache::expected(ports, stim)),
         "lel_classification" => Some(classification::expected(ports, stim)),
         "cnn_fc_update" => Some(cnn_fc_update::expected(ports, stim)),
+        "cnn_engine_check" => Some(cnn_engine::check_expected(ports, stim)),
+        "cnn_reduce" => Some(cnn_engine::reduce_expected(ports, stim)),
+        "cnn_window_buf" => Some(cnn_engine::window_expected(ports, stim)),
         _ => None,
     }
 }
@@ -158,6 +162,13 @@ pub fn named_stimulus(
             } else {
                 classification::random_stimulus(ports, seed, cycles)
             }
+        }
+        "cnn_engine_check" => {
+            cnn_engine::check_stimulus(ports, seed, if thesis { 1024 } else { cycles })
+        }
+        "cnn_reduce" => cnn_engine::reduce_stimulus(ports, seed, if thesis { 500 } else { cycles }),
+        "cnn_window_buf" => {
+            cnn_engine::window_stimulus(ports, seed, if thesis { 200 } else { cycles })
         }
         "cnn_fc_update" => {
             if thesis {

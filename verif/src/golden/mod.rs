@@ -8,6 +8,7 @@ pub mod arith;
 pub mod burst;
 pub mod cache_x4;
 pub mod classification;
+pub mod cnn_engine;
 pub mod cnn_fc_update;
 pub mod lc_forward;
 pub mod lfsr;

@@ -10,6 +10,7 @@
 pub mod acc_mem;
 pub mod addr_gen;
 pub mod avg_div;
+pub mod check;
 pub mod cnn_engine;
 pub mod group_sum;
 pub mod host_port;

@@ -149,6 +149,15 @@ impl Logic for Reduce {
     }
 }
 
+crate::dut_io! {
+    impl[] Reduce {
+        clock: yes,
+        inputs: [op, valid, first, last, value, avg],
+        outputs: [sum, out_valid, result],
+        notes: [value: (true, 1), avg: (true, 1), sum: (true, 1), result: (true, 1)],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

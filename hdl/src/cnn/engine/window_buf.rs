@@ -73,6 +73,15 @@ impl Logic for WindowBuf {
     }
 }
 
+crate::dut_io! {
+    impl[] WindowBuf {
+        clock: yes,
+        inputs: [write, write_buf, tap, value, read_buf],
+        outputs: [window],
+        notes: [value: (true, 1), window: (true, 9)],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

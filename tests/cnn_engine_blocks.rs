@@ -1,0 +1,38 @@
+//! The CNN engine's sub-blocks on rust-hdl's simulator, Icarus, Verilator and the Yosys
+//! netlist, against their golden twins (`edgelearn_verif::golden::cnn_engine`): the
+//! combinational ones together (`cnn_engine_check`: average division, nine-tap MAC, output
+//! stage, priority encoder), a pooling / element-wise unit (`cnn_reduce`) and a processor's
+//! two windows (`cnn_window_buf`). The engine as a whole: `tests/cnn_rtl.rs`.
+
+mod common;
+
+use edgelearn_sim::Backend;
+use edgelearn_verif::blocks::cnn_engine;
+
+#[test]
+fn combinational_sub_blocks_are_bit_exact_on_every_backend() {
+    let ports = common::ports("cnn_engine_check");
+    // 4,096 rows: every divisor with and without rounding, every MAC width x tap count,
+    // every shift of the output stage several times.
+    let stim = cnn_engine::check_stimulus(&ports, 0xE461, 4096).unwrap();
+    common::check_block(
+        "cnn_engine_check",
+        &stim,
+        &[Backend::Native, Backend::Icarus, Backend::Verilator],
+    );
+    // The netlist's gate-level multipliers are slow in Icarus: a quarter of the rows.
+    let small = cnn_engine::check_stimulus(&ports, 0xE462, 1024).unwrap();
+    common::check_block("cnn_engine_check", &small, &[Backend::Netlist]);
+}
+
+#[test]
+fn reduce_is_bit_exact_on_every_backend() {
+    let stim = cnn_engine::reduce_stimulus(&common::ports("cnn_reduce"), 0x8ED, 3000).unwrap();
+    common::check_block("cnn_reduce", &stim, &Backend::ALL);
+}
+
+#[test]
+fn window_buf_is_bit_exact_on_every_backend() {
+    let stim = cnn_engine::window_stimulus(&common::ports("cnn_window_buf"), 0x3D0, 1500).unwrap();
+    common::check_block("cnn_window_buf", &stim, &Backend::ALL);
+}
