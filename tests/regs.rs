@@ -1,17 +1,31 @@
-//! The register map generated from hdl/regs/lel_platform.toml: the files in the repository
-//! are what `edgelearn regs` generates now (Verilog decode, Rust module, C header, Markdown),
-//! a stale file is reported, and nothing the user wrote is overwritten without --force.
-//! That the RTL answers as the map says is checked through AXI in tests/platform_axi.rs.
+//! The register maps generated from hdl/regs/lel_platform.toml (Verilog decode, Rust module,
+//! C header, Markdown) and hdl/regs/cnn_engine.toml (the engine's Rust module with the
+//! loader's encoder, the rust-hdl layer-register decode, Markdown): the files in the
+//! repository are what `edgelearn regs` generates now, a stale file is reported, and nothing
+//! the user wrote is overwritten without --force. That the RTL answers as the maps say is
+//! checked through AXI in tests/platform_axi.rs and through the engine's host port in
+//! tests/cnn_rtl.rs (front-door load and read-back).
 
 mod common;
 
 use common::cli::{edgelearn, root, s, tmp};
+use edgelearn_fpga::cnn_regs;
 use edgelearn_fpga::regmap::{self, RegMap};
+
+/// A repository root under `dir` with both descriptions.
+fn with_descriptions(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir.join("hdl/regs")).unwrap();
+    for d in [regmap::DESCRIPTION, cnn_regs::DESCRIPTION] {
+        std::fs::copy(root().join(d), dir.join(d)).unwrap();
+    }
+}
 
 #[test]
 fn the_generated_files_are_up_to_date() {
     let map = RegMap::load(&root().join(regmap::DESCRIPTION)).unwrap();
-    let stale = regmap::stale(&map, &root()).unwrap();
+    let mut stale = regmap::stale(&map, &root()).unwrap();
+    let engine = cnn_regs::load(&root()).unwrap();
+    stale.extend(cnn_regs::stale(&engine, &root()).unwrap());
     assert!(
         stale.is_empty(),
         "stale generated files {stale:?}: run `edgelearn regs`"
@@ -27,12 +41,7 @@ fn the_generated_files_are_up_to_date() {
 #[test]
 fn a_stale_file_is_named_and_a_users_file_is_kept() {
     let dir = tmp("regs", "stale");
-    std::fs::create_dir_all(dir.join("hdl/regs")).unwrap();
-    std::fs::copy(
-        root().join(regmap::DESCRIPTION),
-        dir.join(regmap::DESCRIPTION),
-    )
-    .unwrap();
+    with_descriptions(&dir);
     let out = edgelearn(&["regs", "--root", s(&dir)]);
     assert!(out.status.success());
     let check = edgelearn(&["regs", "--check", "--root", s(&dir)]);
@@ -52,6 +61,21 @@ fn a_stale_file_is_named_and_a_users_file_is_kept() {
     ] {
         assert!(said.contains(f), "{f} not named in: {said}");
     }
+    // The engine's description changes: its three files are named.
+    let edesc = dir.join(cnn_regs::DESCRIPTION);
+    let etext = std::fs::read_to_string(&edesc).unwrap();
+    std::fs::write(&edesc, etext.replace("\"29:25\"", "\"30:25\"")).unwrap();
+    let check = edgelearn(&["regs", "--check", "--root", s(&dir)]);
+    assert_eq!(check.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&check.stdout);
+    for f in [
+        "engine/regs.rs",
+        "layer_decode.rs",
+        "cnn-engine-registers.md",
+    ] {
+        assert!(said.contains(f), "{f} not named in: {said}");
+    }
+    std::fs::write(&edesc, etext).unwrap();
     // A file the user wrote in a generated file's place is kept.
     std::fs::write(dir.join("docs/registers.md"), "my notes\n").unwrap();
     let out = edgelearn(&["regs", "--root", s(&dir)]);
@@ -82,4 +106,21 @@ fn a_broken_description_is_a_clear_error() {
     assert!(err.contains("register ID: offset 0x78 overlaps"), "{err}");
     let out = edgelearn(&["regs", "--root", s(&dir.join("nowhere"))]);
     assert_eq!(out.status.code(), Some(2));
+    // The engine's description: an overlap of two layer-register fields names them.
+    let dir = tmp("regs", "broken-engine");
+    with_descriptions(&dir);
+    let edesc = dir.join(cnn_regs::DESCRIPTION);
+    let etext = std::fs::read_to_string(&edesc).unwrap();
+    std::fs::write(
+        &edesc,
+        etext.replace(
+            "\"19:10\", description = \"Input columns.\"",
+            "\"20:10\", description = \"Input columns.\"",
+        ),
+    )
+    .unwrap();
+    let out = edgelearn(&["regs", "--root", s(&dir)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("layer field IN_PASSES overlaps"), "{err}");
 }

@@ -55,14 +55,16 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
             force,
         } => super::cnn_sim::sim(
             &net,
-            processors,
-            front_door,
-            ungated,
-            repeat,
-            vcd.as_deref(),
-            output.as_deref(),
-            log_intermediate.as_deref(),
-            force,
+            &super::cnn_sim::SimOptions {
+                processors,
+                front_door,
+                ungated,
+                repeat,
+                vcd: vcd.as_deref(),
+                output: output.as_deref(),
+                log_dir: log_intermediate.as_deref(),
+                force,
+            },
         ),
     }
 }

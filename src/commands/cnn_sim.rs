@@ -15,17 +15,39 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-pub fn sim(
-    net: &CnnNet,
-    processors: usize,
-    front_door: bool,
-    ungated: bool,
-    repeat: u32,
-    vcd: Option<&Path>,
-    output: Option<&Path>,
-    log_dir: Option<&Path>,
-    force: bool,
-) -> anyhow::Result<ExitCode> {
+/// What `cnn sim` does besides the network: the engine's shape, how it loads and clocks,
+/// how often it runs, where its files go.
+#[derive(Clone, Copy)]
+pub struct SimOptions<'a> {
+    /// Processors of the engine.
+    pub processors: usize,
+    /// Load through the host port.
+    pub front_door: bool,
+    /// Clock every quad at every edge.
+    pub ungated: bool,
+    /// Inferences to run on one model.
+    pub repeat: u32,
+    /// A VCD of the run.
+    pub vcd: Option<&'a Path>,
+    /// The JSON result (stdout otherwise).
+    pub output: Option<&'a Path>,
+    /// Every layer's output and data-memory words.
+    pub log_dir: Option<&'a Path>,
+    /// Overwrite existing files.
+    pub force: bool,
+}
+
+pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
+    let SimOptions {
+        processors,
+        front_door,
+        ungated,
+        repeat,
+        vcd,
+        output,
+        log_dir,
+        force,
+    } = *o;
     for p in [vcd, output].into_iter().flatten() {
         fresh_file(p, force)?;
     }

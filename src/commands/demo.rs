@@ -89,7 +89,7 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
     println!("netlist = Icarus on the Yosys `synth -flatten` netlist of the emitted Verilog");
     println!("VCD of the Icarus run: {}", vcd.display());
     all_ok &= lel_platform()?;
-    cnn_mnist()?;
+    all_ok &= cnn_mnist(out)?;
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
@@ -142,8 +142,10 @@ fn lel_platform() -> anyhow::Result<bool> {
     Ok(a == ExitCode::SUCCESS && b == ExitCode::SUCCESS)
 }
 
-/// The CNN engine golden model on the ai8x MNIST network vendored in `data/ai8x`.
-fn cnn_mnist() -> anyhow::Result<()> {
+/// The CNN engine golden model on the ai8x MNIST network vendored in `data/ai8x`, then the
+/// same network on the engine RTL (Verilator): every layer compared, cycles per layer next
+/// to izer's estimate.
+fn cnn_mnist(out_dir: &Path) -> anyhow::Result<bool> {
     use edgelearn_verif::cnn::{weights, Device, Network, RunOptions};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ai8x");
     let net = Network::load(
@@ -166,5 +168,36 @@ fn cnn_mnist() -> anyhow::Result<()> {
     );
     println!("32-bit outputs: {out:?}");
     println!("class: {class}  (the sample is a 7; `edgelearn cnn --help` for check, run, kat)");
-    Ok(())
+    println!();
+    println!(
+        "== the same network on the CNN engine RTL (cnn_engine: 64 processors, rust-hdl, Verilator; `edgelearn cnn sim`): every layer's data memory compared with the golden model"
+    );
+    let net_args = crate::cli::CnnNet {
+        network: dir.join("mnist-chw-ai85.yaml"),
+        checkpoint: dir.join("ai85-mnist-qat8-q.pth.tar"),
+        bias: None,
+        input: dir.join("sample_mnist.npy"),
+        stop_after: None,
+        avg_pool_rounding: false,
+        semantics: "silicon".into(),
+        legacy_test: false,
+        max_proc: None,
+    };
+    let json = out_dir.join("demo").join("cnn_mnist_rtl.json");
+    std::fs::create_dir_all(out_dir.join("demo"))?;
+    let code = super::cnn_sim::sim(
+        &net_args,
+        &super::cnn_sim::SimOptions {
+            processors: 64,
+            front_door: false,
+            ungated: false,
+            repeat: 1,
+            vcd: None,
+            output: Some(&json),
+            log_dir: None,
+            force: true,
+        },
+    )?;
+    println!("(the engine's output JSON: {})", json.display());
+    Ok(code == ExitCode::SUCCESS)
 }
