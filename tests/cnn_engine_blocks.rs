@@ -1,8 +1,9 @@
 //! The CNN engine's sub-blocks on rust-hdl's simulator, Icarus, Verilator and the Yosys
 //! netlist, against their golden twins (`edgelearn_verif::golden::cnn_engine`): the
 //! combinational ones together (`cnn_engine_check`: average division, nine-tap MAC, output
-//! stage, priority encoder), a pooling / element-wise unit (`cnn_reduce`) and a processor's
-//! two windows (`cnn_window_buf`). The engine as a whole: `tests/cnn_rtl.rs`.
+//! stage, priority encoder), a pooling / element-wise unit (`cnn_reduce`), a processor's
+//! two windows (`cnn_window_buf`) and the gather's address generator (`cnn_addr_gen`). The
+//! engine as a whole: `tests/cnn_rtl.rs`.
 
 mod common;
 
@@ -35,4 +36,10 @@ fn reduce_is_bit_exact_on_every_backend() {
 fn window_buf_is_bit_exact_on_every_backend() {
     let stim = cnn_engine::window_stimulus(&common::ports("cnn_window_buf"), 0x3D0, 1500).unwrap();
     common::check_block("cnn_window_buf", &stim, &Backend::ALL);
+}
+
+#[test]
+fn addr_gen_issues_every_layers_items_on_every_backend() {
+    let stim = cnn_engine::addr_gen_stimulus(&common::ports("cnn_addr_gen"), 0xADD6).unwrap();
+    common::check_block("cnn_addr_gen", &stim, &Backend::ALL);
 }

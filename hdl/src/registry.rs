@@ -2,6 +2,7 @@
 
 use crate::arith::check::ArithCheck;
 use crate::arith::check_wide::ArithCheckWide;
+use crate::cnn::engine::addr_gen::AddrGen;
 use crate::cnn::engine::check::CnnEngineCheck;
 use crate::cnn::engine::reduce::Reduce;
 use crate::cnn::engine::window_buf::WindowBuf;
@@ -128,6 +129,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "cnn_engine_check",
             summary: "the CNN engine's combinational sub-blocks (average division, nine-tap MAC, output stage, priority encoder) behind their own ports (verification top)",
             build: || boxed("cnn_engine_check", CnnEngineCheck::default()),
+        },
+        BlockEntry {
+            name: "cnn_addr_gen",
+            summary: "the CNN engine's gather address generator: per output pixel, pass and chunk, per tap, a padding item or the pooling window of every operand, one data-memory word per cycle",
+            build: || boxed("cnn_addr_gen", AddrGen::default()),
         },
         BlockEntry {
             name: "cnn_reduce",

@@ -6,7 +6,8 @@
 use super::{blank, View};
 use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
-    avg_div, lowest_set, op, out_stage, tap_mac, OutStageIn, Reduce, ReduceIn, WindowPair,
+    avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AddrGenCfg, GatherItem, OutStageIn,
+    Reduce, ReduceIn, WindowPair,
 };
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -265,6 +266,251 @@ pub fn window_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             "window",
             BigUint::from(w.read(v.bit(c, "read_buf") as usize)),
         );
+    }
+    e
+}
+
+/// Layers for the address generator's bench: every tap mode, HWC and CHW, pooling before
+/// and after the element-wise operation, strides, dilation, padding, passes, chunks.
+pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
+    let base = AddrGenCfg {
+        mode: 0,
+        chw: false,
+        pool_first: false,
+        in_w: 6,
+        in_passes: 1,
+        operands: 1,
+        in_base: 0x40,
+        pool_h: 1,
+        pool_w: 1,
+        stride_y: 1,
+        stride_x: 1,
+        pooled_h: 6,
+        pooled_w: 6,
+        kw: 3,
+        dil: 1,
+        pad_y: 1,
+        pad_x: 1,
+        out_h: 4,
+        out_w: 5,
+        chunks: 1,
+        taps: 9,
+    };
+    vec![
+        // Conv 3x3 pad 1 on a CHW input (MNIST's first layer, smaller).
+        AddrGenCfg {
+            chw: true,
+            in_w: 7,
+            pooled_h: 5,
+            pooled_w: 7,
+            ..base
+        },
+        // Max 2x2/2 then conv 3x3 pad 2, two passes (HWC).
+        AddrGenCfg {
+            in_w: 8,
+            in_passes: 2,
+            pool_h: 2,
+            pool_w: 2,
+            stride_y: 2,
+            stride_x: 2,
+            pooled_h: 4,
+            pooled_w: 4,
+            pad_y: 2,
+            pad_x: 2,
+            out_h: 3,
+            out_w: 6,
+            in_base: 0x1ff0,
+            ..base
+        },
+        // Three operands, pooled 2x2 stride 1 after the element-wise operation.
+        AddrGenCfg {
+            operands: 3,
+            pool_h: 2,
+            pool_w: 2,
+            pooled_h: 5,
+            pooled_w: 5,
+            ..base
+        },
+        // Pool 3x2 first, two operands, a 1x1 kernel.
+        AddrGenCfg {
+            pool_first: true,
+            operands: 2,
+            pool_h: 3,
+            pool_w: 2,
+            stride_y: 3,
+            stride_x: 2,
+            pooled_h: 2,
+            pooled_w: 3,
+            kw: 1,
+            taps: 1,
+            pad_y: 0,
+            pad_x: 0,
+            out_h: 2,
+            out_w: 3,
+            ..base
+        },
+        // Flatten: 4 x 5 inputs in chunks of nine, two passes.
+        AddrGenCfg {
+            mode: 1,
+            in_w: 5,
+            in_passes: 2,
+            pooled_h: 4,
+            pooled_w: 5,
+            out_h: 1,
+            out_w: 1,
+            chunks: 3,
+            ..base
+        },
+        // Transposed 3x3 (stride 2: the zero-stuffed input), pad 1.
+        AddrGenCfg {
+            mode: 2,
+            in_w: 3,
+            pooled_h: 3,
+            pooled_w: 3,
+            out_h: 6,
+            out_w: 6,
+            ..base
+        },
+        // Conv1d: kernel 5 along the rows with dilation 2, pad 2.
+        AddrGenCfg {
+            in_w: 1,
+            pooled_h: 12,
+            pooled_w: 1,
+            kw: 1,
+            taps: 5,
+            dil: 2,
+            pad_y: 2,
+            pad_x: 0,
+            out_h: 8,
+            out_w: 1,
+            ..base
+        },
+    ]
+}
+
+fn set_cfg<'a>(
+    r: edgelearn_sim::stimulus::Row<'a>,
+    f: &AddrGenCfg,
+) -> Result<edgelearn_sim::stimulus::Row<'a>> {
+    r.set("mode", f.mode)?
+        .bit("chw", f.chw)?
+        .bit("pool_first", f.pool_first)?
+        .set("in_w", f.in_w)?
+        .set("in_passes", f.in_passes)?
+        .set("operands", f.operands)?
+        .set("in_base", f.in_base)?
+        .set("pool_h", f.pool_h)?
+        .set("pool_w", f.pool_w)?
+        .set("stride_y", f.stride_y)?
+        .set("stride_x", f.stride_x)?
+        .set("pooled_h", f.pooled_h)?
+        .set("pooled_w", f.pooled_w)?
+        .set("kw", f.kw)?
+        .set("dil", f.dil)?
+        .set("pad_y", f.pad_y)?
+        .set("pad_x", f.pad_x)?
+        .set("out_h", f.out_h)?
+        .set("out_w", f.out_w)?
+        .set("chunks", f.chunks)?
+        .set("taps", f.taps)
+}
+
+/// `cnn_addr_gen`: each layer of [`addr_gen_layers`] loaded, then run to its end with the
+/// windows' `full` and `pend` flags random (the gather waits for a free window), `run`
+/// dropping now and then, and a reset in the middle of one layer.
+pub fn addr_gen_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_addr_gen", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    for (k, f) in addr_gen_layers().iter().enumerate() {
+        let n = gather_items(f).len();
+        set_cfg(s.row(), f)?
+            .bit("reset", false)?
+            .bit("load", true)?
+            .bit("run", false)?
+            .set("full", 0u32)?
+            .set("pend", 0u32)?
+            .push()?;
+        for c in 0..(2 * n + 40) {
+            let busy = rng.random_range(0..4) == 0;
+            s.row()
+                .bit("load", false)?
+                .bit("run", rng.random_range(0..16) != 0)?
+                .set("full", if busy { rng.random_range(0..4u32) } else { 0 })?
+                .set("pend", if busy { rng.random_range(0..4u32) } else { 0 })?
+                .bit("reset", k == 2 && c == n / 2)?
+                .push()?;
+        }
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_addr_gen` (the cycle model over [`gather_items`]): after every
+/// edge, `issue`, `fill_buf` and, while items remain, the next item (`item`, `word`,
+/// `iter_end`).
+pub fn addr_gen_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let cfg = |c: usize| AddrGenCfg {
+        mode: v.unsigned(c, "mode") as u32,
+        chw: v.bit(c, "chw"),
+        pool_first: v.bit(c, "pool_first"),
+        in_w: v.unsigned(c, "in_w") as u32,
+        in_passes: v.unsigned(c, "in_passes") as u32,
+        operands: v.unsigned(c, "operands") as u32,
+        in_base: v.unsigned(c, "in_base") as u32,
+        pool_h: v.unsigned(c, "pool_h") as u32,
+        pool_w: v.unsigned(c, "pool_w") as u32,
+        stride_y: v.unsigned(c, "stride_y") as u32,
+        stride_x: v.unsigned(c, "stride_x") as u32,
+        pooled_h: v.unsigned(c, "pooled_h") as u32,
+        pooled_w: v.unsigned(c, "pooled_w") as u32,
+        kw: v.unsigned(c, "kw") as u32,
+        dil: v.unsigned(c, "dil") as u32,
+        pad_y: v.unsigned(c, "pad_y") as u32,
+        pad_x: v.unsigned(c, "pad_x") as u32,
+        out_h: v.unsigned(c, "out_h") as u32,
+        out_w: v.unsigned(c, "out_w") as u32,
+        chunks: v.unsigned(c, "chunks") as u32,
+        taps: v.unsigned(c, "taps") as u32,
+    };
+    // State: the layer's items, the next one, the window, the end; `None` before a load.
+    let mut items: Option<Vec<GatherItem>> = None;
+    let (mut next, mut buf, mut done) = (0usize, false, false);
+    let free = |c: usize, buf: bool| {
+        let taken = v.unsigned(c, "full") | v.unsigned(c, "pend");
+        taken >> (buf as u64) & 1 == 0
+    };
+    for c in 0..stim.len() {
+        // The edge: issue (from the state before it), then load.
+        if let Some(list) = &items {
+            if v.bit(c, "run") && !done && free(c, buf) {
+                let it = list[next];
+                next += 1;
+                if it.iter_end {
+                    buf = !buf;
+                }
+                if next == list.len() {
+                    done = true;
+                }
+            }
+        }
+        if v.bit(c, "load") {
+            items = Some(gather_items(&cfg(c)));
+            (next, buf, done) = (0, false, false);
+        }
+        // After it, with this row's inputs.
+        let Some(list) = &items else { continue };
+        let go = v.bit(c, "run") && !done && free(c, buf);
+        e.set(c, "issue", BigUint::from(go as u8));
+        e.set(c, "fill_buf", BigUint::from(buf as u8));
+        if !done {
+            let it = list[next];
+            let valid = go && !v.bit(c, "reset");
+            e.set(c, "item", BigUint::from(it.bus(valid, buf)));
+            e.set(c, "word", BigUint::from(it.word));
+            e.set(c, "iter_end", BigUint::from(it.iter_end as u8));
+        }
     }
     e
 }

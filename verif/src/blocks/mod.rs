@@ -54,6 +54,7 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         "cnn_fc_update" => Some(cnn_fc_update::expected(ports, stim)),
         "cnn_engine_check" => Some(cnn_engine::check_expected(ports, stim)),
         "cnn_reduce" => Some(cnn_engine::reduce_expected(ports, stim)),
+        "cnn_addr_gen" => Some(cnn_engine::addr_gen_expected(ports, stim)),
         "cnn_window_buf" => Some(cnn_engine::window_expected(ports, stim)),
         _ => None,
     }
@@ -167,6 +168,7 @@ pub fn named_stimulus(
             cnn_engine::check_stimulus(ports, seed, if thesis { 1024 } else { cycles })
         }
         "cnn_reduce" => cnn_engine::reduce_stimulus(ports, seed, if thesis { 500 } else { cycles }),
+        "cnn_addr_gen" => cnn_engine::addr_gen_stimulus(ports, seed),
         "cnn_window_buf" => {
             cnn_engine::window_stimulus(ports, seed, if thesis { 200 } else { cycles })
         }

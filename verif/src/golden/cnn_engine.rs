@@ -284,3 +284,205 @@ mod tests {
         assert_eq!(reduce(op::SUB, &[-100, 100], |_| 0), -128);
     }
 }
+
+/// What the address generator reads of a layer's registers (`AddrGen`'s inputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AddrGenCfg {
+    /// 0 window, 1 flatten, 2 transposed.
+    pub mode: u32,
+    /// CHW input.
+    pub chw: bool,
+    /// The inner unit pools.
+    pub pool_first: bool,
+    /// Input columns, passes, operands, first word.
+    pub in_w: u32,
+    /// See `in_w`.
+    pub in_passes: u32,
+    /// See `in_w`.
+    pub operands: u32,
+    /// See `in_w`.
+    pub in_base: u32,
+    /// Pooling window and stride.
+    pub pool_h: u32,
+    /// See `pool_h`.
+    pub pool_w: u32,
+    /// See `pool_h`.
+    pub stride_y: u32,
+    /// See `pool_h`.
+    pub stride_x: u32,
+    /// Pooled size.
+    pub pooled_h: u32,
+    /// See `pooled_h`.
+    pub pooled_w: u32,
+    /// Kernel columns, row dilation, padding.
+    pub kw: u32,
+    /// See `kw`.
+    pub dil: u32,
+    /// See `kw`.
+    pub pad_y: u32,
+    /// See `kw`.
+    pub pad_x: u32,
+    /// Output size, chunks, taps.
+    pub out_h: u32,
+    /// See `out_h`.
+    pub out_w: u32,
+    /// See `out_h`.
+    pub chunks: u32,
+    /// See `out_h`.
+    pub taps: u32,
+}
+
+/// One gather item (`AddrGen`'s `item` bus and `word`), and whether it ends its iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GatherItem {
+    /// Data-memory word (13 bits).
+    pub word: u32,
+    /// A tap in the padding.
+    pub pad: bool,
+    /// Starts / ends a sequence of the inner unit.
+    pub ifirst: bool,
+    /// See `ifirst`.
+    pub ilast: bool,
+    /// Starts / ends a sequence of the outer unit.
+    pub ofirst: bool,
+    /// See `ofirst`.
+    pub olast: bool,
+    /// The pixel's byte lane.
+    pub lane: u32,
+    /// The window tap.
+    pub tap: u32,
+    /// The iteration's last item.
+    pub iter_end: bool,
+}
+
+impl GatherItem {
+    /// The 13-bit item bus with `valid` and window `buf` (`hdl::cnn::engine::quad::item`).
+    pub fn bus(&self, valid: bool, buf: bool) -> u32 {
+        valid as u32
+            | (self.pad as u32) << 1
+            | (self.ifirst as u32) << 2
+            | (self.ilast as u32) << 3
+            | (self.ofirst as u32) << 4
+            | (self.olast as u32) << 5
+            | (self.lane & 3) << 6
+            | (self.tap & 15) << 8
+            | (buf as u32) << 12
+    }
+}
+
+/// Every item of a layer, in the order the gather issues them: per output pixel, input
+/// pass and chunk, per tap, one padding item or the pooling window's items of every
+/// operand (docs/cnn-engine-rtl.md "What happens per cycle"). The word arithmetic is modulo
+/// 2^16, the word 13 bits, as in the RTL.
+pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
+    const M16: u32 = 0xffff;
+    let mut out = Vec::new();
+    for oy in 0..f.out_h {
+        for ox in 0..f.out_w {
+            for e in 0..f.in_passes {
+                for ch in 0..f.chunks {
+                    for t in 0..f.taps {
+                        let (ty, tx) = (t / f.kw.max(1), t % f.kw.max(1));
+                        let ybase = (oy + ty * f.dil) & 0x3fff;
+                        let xbase = (ox + tx) & 0x3fff;
+                        let ty_s = ybase.wrapping_sub(f.pad_y) & 0x3fff;
+                        let tx_s = xbase.wrapping_sub(f.pad_x) & 0x3fff;
+                        let pos = f.taps * ch + t;
+                        let (fy, fx) = (pos / f.pooled_w.max(1), pos % f.pooled_w.max(1));
+                        let (py, px, valid) = match f.mode {
+                            1 => (fy, fx, fy < f.pooled_h),
+                            2 => (
+                                (ty_s >> 1) & 0x3ff,
+                                (tx_s >> 1) & 0x3ff,
+                                ybase >= f.pad_y
+                                    && xbase >= f.pad_x
+                                    && ty_s & 1 == 0
+                                    && tx_s & 1 == 0
+                                    && (ty_s >> 1) < f.pooled_h
+                                    && (tx_s >> 1) < f.pooled_w,
+                            ),
+                            _ => (
+                                ty_s & 0x3ff,
+                                tx_s & 0x3ff,
+                                ybase >= f.pad_y
+                                    && xbase >= f.pad_x
+                                    && ty_s < f.pooled_h
+                                    && tx_s < f.pooled_w,
+                            ),
+                        };
+                        let item = |pi: u32, pj: u32, o: u32| {
+                            let ry = (py * f.stride_y + pi) & M16;
+                            let rx = (px * f.stride_x + pj) & M16;
+                            let pixel = (ry * f.in_w + rx) & M16;
+                            let hwc = (((pixel * f.in_passes + e) & M16) * f.operands + o) & M16;
+                            let word = if f.chw {
+                                f.in_base + (pixel >> 2)
+                            } else {
+                                f.in_base + hwc
+                            };
+                            GatherItem {
+                                word: word & 0x1fff,
+                                lane: pixel & 3,
+                                tap: t,
+                                ..GatherItem::default()
+                            }
+                        };
+                        let last_tap = t + 1 == f.taps;
+                        if !valid {
+                            out.push(GatherItem {
+                                pad: true,
+                                ifirst: true,
+                                ilast: true,
+                                ofirst: true,
+                                olast: true,
+                                iter_end: last_tap,
+                                ..item(0, 0, 0)
+                            });
+                            continue;
+                        }
+                        // Pool first: per operand, its pooling window; else per pooling
+                        // element, every operand.
+                        let mut seq = Vec::new();
+                        if f.pool_first {
+                            for o in 0..f.operands {
+                                for pi in 0..f.pool_h {
+                                    for pj in 0..f.pool_w {
+                                        seq.push((pi, pj, o));
+                                    }
+                                }
+                            }
+                        } else {
+                            for pi in 0..f.pool_h {
+                                for pj in 0..f.pool_w {
+                                    for o in 0..f.operands {
+                                        seq.push((pi, pj, o));
+                                    }
+                                }
+                            }
+                        }
+                        let n = seq.len();
+                        for (k, &(pi, pj, o)) in seq.iter().enumerate() {
+                            let pool_beg = pi == 0 && pj == 0;
+                            let pool_end = pi + 1 == f.pool_h && pj + 1 == f.pool_w;
+                            let (op_beg, op_end) = (o == 0, o + 1 == f.operands);
+                            let (ifirst, ilast, ofirst, olast) = if f.pool_first {
+                                (pool_beg, pool_end, op_beg, op_end)
+                            } else {
+                                (op_beg, op_end, pool_beg, pool_end)
+                            };
+                            out.push(GatherItem {
+                                ifirst,
+                                ilast,
+                                ofirst,
+                                olast,
+                                iter_end: last_tap && k + 1 == n,
+                                ..item(pi, pj, o)
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}

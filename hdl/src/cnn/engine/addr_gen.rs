@@ -453,6 +453,19 @@ impl Logic for AddrGen {
     }
 }
 
+crate::dut_io! {
+    impl[] AddrGen {
+        clock: yes,
+        inputs: [
+            reset, load, run, full, pend, mode, chw, pool_first, in_w, in_passes, operands,
+            in_base, pool_h, pool_w, stride_y, stride_x, pooled_h, pooled_w, kw, dil, pad_y,
+            pad_x, out_h, out_w, chunks, taps,
+        ],
+        outputs: [issue, iter_end, fill_buf, word, item],
+        notes: [],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
