@@ -11,8 +11,8 @@
 //! Combinational. Each operand is taken in offset binary, `x' = x + 128` (its sign bit
 //! flipped, 0..255), so every product is an unsigned 16 x 16 multiply (rust-hdl's only
 //! multiply, pitfall P2) with no sign correction: `x w = x'w' - 128 (x' + w') + 2^14`, summed
-//! over the pairs used, modulo 2^32; the low 20 bits are the result. No `Signed`, no signed
-//! shift, no sign extension in the loop (D-BITS).
+//! over the pairs used modulo 2^32 (the offsets `x' + w'` in 16 bits); the low 20 bits are
+//! the result. No `Signed`, no signed shift, no sign extension in the loop (D-BITS).
 //! Golden: `edgelearn_verif::golden::arith::dot9`. Tests: `tests/arith.rs` (every 8 x 8
 //! pair, corner vectors, random vectors, every n).
 
@@ -32,17 +32,17 @@ pub struct Dot9 {
     pub n: Signal<In, Bits<4>>,
     /// The dot product.
     pub dot: Signal<Out, Bits<20>>,
-    x96: Signal<Local, Bits<96>>,
-    w96: Signal<Local, Bits<96>>,
+    x80: Signal<Local, Bits<80>>,
+    w80: Signal<Local, Bits<80>>,
     xo: [Signal<Local, Bits<16>>; PAIRS],
     wo: [Signal<Local, Bits<16>>; PAIRS],
     prod: [Signal<Local, Bits<32>>; PAIRS],
     sum: Signal<Local, Bits<32>>,
+    offsets: Signal<Local, Bits<16>>,
+    total: Signal<Local, Bits<32>>,
     index: [Constant<Bits<4>>; PAIRS],
     byte16: Constant<Bits<16>>,
     bias16: Constant<Bits<16>>,
-    byte32: Constant<Bits<32>>,
-    bias32: Constant<Bits<32>>,
     square: Constant<Bits<32>>,
 }
 
@@ -53,17 +53,17 @@ impl Default for Dot9 {
             w: Default::default(),
             n: Default::default(),
             dot: Default::default(),
-            x96: Default::default(),
-            w96: Default::default(),
+            x80: Default::default(),
+            w80: Default::default(),
             xo: Default::default(),
             wo: Default::default(),
             prod: Default::default(),
             sum: Default::default(),
+            offsets: Default::default(),
+            total: Default::default(),
             index: array_init::array_init(|t| Constant::new((t as u64).into())),
             byte16: Constant::new(0xffu64.into()),
             bias16: Constant::new(0x80u64.into()),
-            byte32: Constant::new(0xffu64.into()),
-            bias32: Constant::new(0x80u64.into()),
             square: Constant::new((1u64 << 14).into()),
         }
     }
@@ -72,26 +72,25 @@ impl Default for Dot9 {
 impl Logic for Dot9 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.x96.next = bit_cast::<96, 72>(self.x.val());
-        self.w96.next = bit_cast::<96, 72>(self.w.val());
+        self.x80.next = bit_cast::<80, 72>(self.x.val());
+        self.w80.next = bit_cast::<80, 72>(self.w.val());
         self.sum.next = 0.into();
+        self.offsets.next = 0.into();
         for t in 0..PAIRS {
             self.xo[t].next =
-                (self.x96.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
+                (self.x80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
             self.wo[t].next =
-                (self.w96.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
+                (self.w80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
             self.prod[t].next = self.xo[t].val() * self.wo[t].val();
             if self.index[t].val() < self.n.val() {
-                // x w = x'w' - 128 x' - 128 w' + 2^14, with x' = x + 128, w' = w + 128.
-                self.sum.next = self.sum.val() + self.prod[t].val() + self.square.val()
-                    - ((((self.x96.val().get_bits::<32>(8 * t) & self.byte32.val())
-                        ^ self.bias32.val())
-                        + ((self.w96.val().get_bits::<32>(8 * t) & self.byte32.val())
-                            ^ self.bias32.val()))
-                        << 7);
+                // x w = x'w' - 128 (x' + w') + 2^14, with x' = x + 128, w' = w + 128; the
+                // offsets' sum stays below 9 x 510 < 2^16.
+                self.sum.next = self.sum.val() + self.prod[t].val() + self.square.val();
+                self.offsets.next = self.offsets.val() + self.xo[t].val() + self.wo[t].val();
             }
         }
-        self.dot.next = self.sum.val().get_bits::<20>(0);
+        self.total.next = self.sum.val() - (bit_cast::<32, 16>(self.offsets.val()) << 7);
+        self.dot.next = self.total.val().get_bits::<20>(0);
     }
 }
 

@@ -198,9 +198,9 @@ mod tests {
         assert!(EngineShape::with_processors(64).check().is_ok());
         let mut d = engine(&EngineShape::with_processors(16));
         // 16 layer-register words, the bias, 4 data memories, 16 kernel memories, the
-        // accumulators.
+        // accumulators, the layers' cycle counts.
         let mems = d.memories();
-        assert_eq!(mems.len(), 16 + 1 + 4 + 16 + 1);
+        assert_eq!(mems.len(), 16 + 1 + 4 + 16 + 1 + 1);
         for (name, width, depth) in [
             (memories::data(3), 32, DATA_WORDS),
             (memories::kernel(13), 72, 768),

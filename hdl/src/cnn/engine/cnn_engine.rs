@@ -424,7 +424,7 @@ crate::dut_io! {
         inputs: [reset, host_we, host_re, host_addr, host_wdata],
         outputs: [host_rdata, busy, done, layer_done, layer],
         notes: [],
-        memories: [lregs, acc, quads],
+        memories: [lregs, acc, quads, seq],
     }
 }
 

@@ -28,6 +28,7 @@
 //! the next LOAD follow at once. Cycle model: `edgelearn_verif::cnn::engine::layer_cycles`.
 //! Golden: that model (the benches compare every layer's count). Tests: `tests/cnn_rtl.rs`.
 
+use crate::design::{join_path, HasMemories, MemoryAccess};
 use crate::mem::sdp_ram::SdpRam;
 use rust_hdl::prelude::*;
 
@@ -230,6 +231,12 @@ impl Logic for LayerSeq {
         self.layer_done.next = self.layer_done_q.q.val();
         self.cycles.next = self.cycles_q.q.val();
         self.lc_rdata.next = self.lcycles.read_data.val();
+    }
+}
+
+impl HasMemories for LayerSeq {
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        self.lcycles.visit_memories(&join_path(path, "lcycles"), f);
     }
 }
 

@@ -5,8 +5,7 @@
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `clock` | in | 1 | rising-edge clock of everything but the kernel memory's write port (a simulation gate's in the in-process Verilator model) |
-//! | `wclock` | in | 1 | the engine's clock: the kernel memory's write port |
+//! | `clock` | in | 1 | rising-edge clock (a simulation gate's in the in-process Verilator model) |
 //! | `en` | in | 1 | the layer uses this processor (else its values are 0) |
 //! | `data` | in | 8 | its byte of the data-memory word read for the item at G1 |
 //! | `inner_op`, `outer_op` | in | 3 | the two units' operations ([`super::reduce::op`]) |
@@ -50,10 +49,8 @@ pub const KERNEL_ADDR_BITS: usize = 10;
 /// One processor.
 #[derive(Clone, Debug, LogicBlock)]
 pub struct Processor {
-    /// Clock of the processor's registers.
+    /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
-    /// Clock of the kernel memory's write port.
-    pub wclock: Signal<In, Clock>,
     /// The layer uses this processor.
     pub en: Signal<In, Bit>,
     /// Its byte of the word read.
@@ -138,7 +135,6 @@ impl Processor {
         );
         Self {
             clock: Default::default(),
-            wclock: Default::default(),
             en: Default::default(),
             data: Default::default(),
             inner_op: Default::default(),
@@ -192,8 +188,8 @@ impl Logic for Processor {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, a_ofirst, a_olast, a_tap, a_buf, b_tap, b_buf, sum);
-        // Kernel memory: the host writes on the engine's clock, the MAC reads on ours.
-        self.kmem.write_clock.next = self.wclock.val();
+        // Kernel memory: the host writes it while the engine is idle, the MAC reads it.
+        self.kmem.write_clock.next = self.clock.val();
         self.kmem.read_clock.next = self.clock.val();
         self.kmem.write_enable.next = self.k_we.val().into();
         self.kmem.write_address.next = self.k_waddr.val();

@@ -16,7 +16,7 @@
 //! | `dm_waddr`, `dm_wdata` | in | 13, 32 | data-memory write address and data |
 //! | `m_item` | in | 8 | the MAC issue at M0: bits 6:0 the kernel's offset in its word, bit 7 the window |
 //! | `k_rd` | in | 13 | kernel-memory read at M0 (or the host's): bits 9:0 word, 11:10 processor (host reads), bit 12 enable |
-//! | `k_we` | in | 4 | kernel-memory write strobe per processor (the host's; ungated) |
+//! | `k_we` | in | 4 | kernel-memory write strobe per processor (the host's, while the engine is idle) |
 //! | `k_waddr`, `k_wdata` | in | 10, 72 | kernel-memory write address and data |
 //! | `dm_rdata` | out | 32 | the data-memory word read (registered) |
 //! | `k_rdata` | out | 72 | the kernel word read by the processor the last read named |
@@ -24,11 +24,12 @@
 //!
 //! The quad registers its inputs once more for its processors (G1: the item; M1: the MAC
 //! issue; the configuration when `cfg_load`), so nothing behind its gate reads a signal of
-//! the engine's clock domain but the memories' write ports, which are clocked by the
-//! engine's clock itself (`wclock`). The gate ([`SimGate`]) clocks the quad while `busy`,
-//! or for 64 edges after any of its watched inputs (`g_item`, `dm_rd`, `k_rd`, `m_item`)
-//! changed; an unused quad is given constant inputs by the engine, so it stops. Its memories'
-//! read registers load only on a read, so they hold while the output stage writes.
+//! the engine's clock domain but the data memory's write port, which is clocked by the
+//! engine's clock itself (`wclock`: the output stage writes a quad the layer may not use).
+//! The gate ([`SimGate`]) clocks the quad while `busy`, or for 64 edges after any of its
+//! watched inputs (`g_item`, `m_item`, `dm_rd`, `k_we`, `k_rd`) changed; an unused quad is
+//! given constant inputs by the engine, so it stops. The data memory's read register loads
+//! only on a read, so it holds while the output stage writes.
 //! Golden: the engine's bench (`verif::rtl::cnn`). Tests: `tests/cnn_rtl.rs`.
 
 use super::processor::{Processor, KERNEL_ADDR_BITS};
@@ -253,7 +254,6 @@ impl Logic for QuadBody {
         self.k_rdata.next = self.procs[0].k_rdata.val();
         for p in 0..PROCS {
             self.procs[p].clock.next = self.clock.val();
-            self.procs[p].wclock.next = self.wclock.val();
             self.procs[p].en.next = self.en.q.val().get_bit(p);
             if self.chw.q.val() {
                 self.procs[p].data.next = self.lane_byte.val();
@@ -358,7 +358,7 @@ pub struct Quad {
     pub k_rdata: Signal<Out, Bits<72>>,
     /// Sum of the processors' sums.
     pub qsum: Signal<Out, Bits<22>>,
-    gate: SimGate<13, 14, 13, 8>,
+    gate: SimGate<21, 31, 1, 1>,
     body: QuadBody,
 }
 
@@ -404,10 +404,16 @@ impl Logic for Quad {
     fn update(&mut self) {
         self.gate.clock.next = self.clock.val();
         self.gate.busy.next = self.busy.val();
-        self.gate.w0.next = self.g_item.val();
-        self.gate.w1.next = self.dm_rd.val();
-        self.gate.w2.next = self.k_rd.val();
-        self.gate.w3.next = self.m_item.val();
+        // The watched inputs in two words: the item and the MAC issue; the data-memory read,
+        // the kernel-memory write strobes and the kernel-memory read. A kernel write's
+        // address and data need no watch: with no strobe the write port does nothing.
+        self.gate.w0.next =
+            bit_cast::<21, 13>(self.g_item.val()) | (bit_cast::<21, 8>(self.m_item.val()) << 13);
+        self.gate.w1.next = bit_cast::<31, 14>(self.dm_rd.val())
+            | (bit_cast::<31, 4>(self.k_we.val()) << 14)
+            | (bit_cast::<31, 13>(self.k_rd.val()) << 18);
+        self.gate.w2.next = false.into();
+        self.gate.w3.next = false.into();
         self.body.clock.next = self.clock.val();
         self.body.wclock.next = self.clock.val();
         self.body.cfg_load.next = self.cfg_load.val();
