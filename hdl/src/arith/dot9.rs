@@ -10,9 +10,11 @@
 //!
 //! Combinational. Each operand is taken in offset binary, `x' = x + 128` (its sign bit
 //! flipped, 0..255), so every product is an unsigned 16 x 16 multiply (rust-hdl's only
-//! multiply, pitfall P2) with no sign correction: `x w = x'w' - 128 (x' + w') + 2^14`, summed
-//! over the pairs used modulo 2^32 (the offsets `x' + w'` in 16 bits); the low 20 bits are
-//! the result. No `Signed`, no signed shift, no sign extension in the loop (D-BITS).
+//! multiply, pitfall P2) with no sign correction: `x w = x'w' - 128 (x' + w') + 2^14`. A pair
+//! not used has its value forced to 0, so it contributes exactly 0 and every pair takes the
+//! same path (no per-pair select of the sums): `dot = sum_t x'w' - 128 sum_t (x' + w') +
+//! 9 x 2^14`, whose low 20 bits are the result (the adders above bit 19 feed nothing, so
+//! synthesis drops them). No `Signed`, no signed shift, no sign extension (D-BITS).
 //! Golden: `edgelearn_verif::golden::arith::dot9`. Tests: `tests/arith.rs` (every 8 x 8
 //! pair, corner vectors, random vectors, every n).
 
@@ -43,7 +45,7 @@ pub struct Dot9 {
     index: [Constant<Bits<4>>; PAIRS],
     byte16: Constant<Bits<16>>,
     bias16: Constant<Bits<16>>,
-    square: Constant<Bits<32>>,
+    squares: Constant<Bits<32>>,
 }
 
 impl Default for Dot9 {
@@ -64,7 +66,7 @@ impl Default for Dot9 {
             index: array_init::array_init(|t| Constant::new((t as u64).into())),
             byte16: Constant::new(0xffu64.into()),
             bias16: Constant::new(0x80u64.into()),
-            square: Constant::new((1u64 << 14).into()),
+            squares: Constant::new(((PAIRS as u64) << 14).into()),
         }
     }
 }
@@ -74,20 +76,20 @@ impl Logic for Dot9 {
     fn update(&mut self) {
         self.x80.next = bit_cast::<80, 72>(self.x.val());
         self.w80.next = bit_cast::<80, 72>(self.w.val());
-        self.sum.next = 0.into();
+        self.sum.next = self.squares.val();
         self.offsets.next = 0.into();
         for t in 0..PAIRS {
-            self.xo[t].next =
-                (self.x80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
+            // x' = 128 (x = 0) for a pair not used: x'w' - 128 (x' + w') + 2^14 = 0.
+            self.xo[t].next = self.bias16.val();
+            if self.index[t].val() < self.n.val() {
+                self.xo[t].next = (self.x80.val().get_bits::<16>(8 * t) & self.byte16.val())
+                    ^ self.bias16.val();
+            }
             self.wo[t].next =
                 (self.w80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
             self.prod[t].next = self.xo[t].val() * self.wo[t].val();
-            if self.index[t].val() < self.n.val() {
-                // x w = x'w' - 128 (x' + w') + 2^14, with x' = x + 128, w' = w + 128; the
-                // offsets' sum stays below 9 x 510 < 2^16.
-                self.sum.next = self.sum.val() + self.prod[t].val() + self.square.val();
-                self.offsets.next = self.offsets.val() + self.xo[t].val() + self.wo[t].val();
-            }
+            self.sum.next = self.sum.val() + self.prod[t].val();
+            self.offsets.next = self.offsets.val() + self.xo[t].val() + self.wo[t].val();
         }
         self.total.next = self.sum.val() - (bit_cast::<32, 16>(self.offsets.val()) << 7);
         self.dot.next = self.total.val().get_bits::<20>(0);
