@@ -82,8 +82,8 @@ impl Logic for Dot9 {
             // x' = 128 (x = 0) for a pair not used: x'w' - 128 (x' + w') + 2^14 = 0.
             self.xo[t].next = self.bias16.val();
             if self.index[t].val() < self.n.val() {
-                self.xo[t].next = (self.x80.val().get_bits::<16>(8 * t) & self.byte16.val())
-                    ^ self.bias16.val();
+                self.xo[t].next =
+                    (self.x80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
             }
             self.wo[t].next =
                 (self.w80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
