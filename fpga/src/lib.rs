@@ -5,5 +5,6 @@
 pub mod cnn_regs;
 pub mod fusesoc;
 pub mod regmap;
+pub mod regs_files;
 pub mod synth;
 pub mod vivado;

@@ -20,7 +20,7 @@ use super::mul_wide::MulWide;
 use rust_hdl::prelude::*;
 
 /// The wide primitives behind shared operand ports.
-#[derive(Clone, Debug, LogicBlock)]
+#[derive(Clone, Debug, Default, LogicBlock)]
 pub struct ArithCheckWide {
     /// Operand A.
     pub a: Signal<In, Bits<18>>,
@@ -44,26 +44,6 @@ pub struct ArithCheckWide {
     u_mul_wide_8x8: MulWide<8, 8, 16, 4>,
     u_mul_wide_18x18: MulWide<18, 18, 36, 9>,
     u_dot9: Dot9,
-}
-
-impl Default for ArithCheckWide {
-    fn default() -> Self {
-        Self {
-            a: Default::default(),
-            b: Default::default(),
-            x: Default::default(),
-            w: Default::default(),
-            n: Default::default(),
-            mul_u_10x6: Default::default(),
-            mul_wide_8x8: Default::default(),
-            mul_wide_18x18: Default::default(),
-            dot9: Default::default(),
-            u_mul_u_10x6: Default::default(),
-            u_mul_wide_8x8: Default::default(),
-            u_mul_wide_18x18: Default::default(),
-            u_dot9: Default::default(),
-        }
-    }
 }
 
 impl Logic for ArithCheckWide {

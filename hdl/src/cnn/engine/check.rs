@@ -23,7 +23,7 @@ use super::tap_mac::TapMac;
 use rust_hdl::prelude::*;
 
 /// The engine's combinational sub-blocks behind their own ports.
-#[derive(Clone, Debug, LogicBlock)]
+#[derive(Clone, Debug, Default, LogicBlock)]
 pub struct CnnEngineCheck {
     /// AvgDiv: the sum.
     pub avg_value: Signal<In, Bits<18>>,
@@ -89,47 +89,6 @@ pub struct CnnEngineCheck {
     u_mac: TapMac,
     u_out: OutStage,
     u_low: LowestSet,
-}
-
-impl Default for CnnEngineCheck {
-    fn default() -> Self {
-        Self {
-            avg_value: Default::default(),
-            avg_round: Default::default(),
-            avg_d: Default::default(),
-            avg_m: Default::default(),
-            avg_sh: Default::default(),
-            avg: Default::default(),
-            mac_window: Default::default(),
-            mac_kword: Default::default(),
-            mac_kshift: Default::default(),
-            mac_wbits: Default::default(),
-            mac_taps: Default::default(),
-            mac_dot: Default::default(),
-            out_valid: Default::default(),
-            out_acc: Default::default(),
-            out_oproc: Default::default(),
-            out_oe: Default::default(),
-            out_opix: Default::default(),
-            out_wide: Default::default(),
-            out_act: Default::default(),
-            out_rshift: Default::default(),
-            out_lshift: Default::default(),
-            out_passes: Default::default(),
-            out_gap: Default::default(),
-            out_base: Default::default(),
-            out_we: Default::default(),
-            out_be: Default::default(),
-            out_gword: Default::default(),
-            out_data: Default::default(),
-            low_flags: Default::default(),
-            low_index: Default::default(),
-            u_avg: Default::default(),
-            u_mac: Default::default(),
-            u_out: Default::default(),
-            u_low: Default::default(),
-        }
-    }
 }
 
 impl Logic for CnnEngineCheck {

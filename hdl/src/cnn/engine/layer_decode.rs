@@ -58,7 +58,7 @@ use super::regs::DECODED_WORDS;
 use rust_hdl::prelude::*;
 
 /// The layer registers' decode.
-#[derive(Clone, Debug, LogicBlock)]
+#[derive(Clone, Debug, Default, LogicBlock)]
 pub struct LayerDecode {
     /// The layer's register words.
     pub words: [Signal<In, Bits<32>>; DECODED_WORDS],
@@ -158,64 +158,6 @@ pub struct LayerDecode {
     in_map_hi: Signal<Local, Bits<32>>,
     out_map_lo: Signal<Local, Bits<32>>,
     out_map_hi: Signal<Local, Bits<32>>,
-}
-
-impl Default for LayerDecode {
-    fn default() -> Self {
-        Self {
-            words: Default::default(),
-            mode: Default::default(),
-            chw: Default::default(),
-            bias: Default::default(),
-            wide: Default::default(),
-            act: Default::default(),
-            elt: Default::default(),
-            pool_first: Default::default(),
-            pool_avg: Default::default(),
-            avg_round: Default::default(),
-            bits: Default::default(),
-            rshift: Default::default(),
-            lshift: Default::default(),
-            in_h: Default::default(),
-            in_w: Default::default(),
-            in_passes: Default::default(),
-            operands: Default::default(),
-            in_base: Default::default(),
-            out_base: Default::default(),
-            pool_h: Default::default(),
-            pool_w: Default::default(),
-            stride_y: Default::default(),
-            stride_x: Default::default(),
-            pooled_h: Default::default(),
-            pooled_w: Default::default(),
-            kh: Default::default(),
-            kw: Default::default(),
-            dil: Default::default(),
-            pad_y: Default::default(),
-            pad_x: Default::default(),
-            out_h: Default::default(),
-            out_w: Default::default(),
-            chunks: Default::default(),
-            taps: Default::default(),
-            out_ch: Default::default(),
-            kstart: Default::default(),
-            per_word: Default::default(),
-            slot: Default::default(),
-            bias_start: Default::default(),
-            out_passes: Default::default(),
-            out_thresh: Default::default(),
-            avg_m: Default::default(),
-            avg_sh: Default::default(),
-            avg_d: Default::default(),
-            gap: Default::default(),
-            in_map: Default::default(),
-            out_map: Default::default(),
-            in_map_lo: Default::default(),
-            in_map_hi: Default::default(),
-            out_map_lo: Default::default(),
-            out_map_hi: Default::default(),
-        }
-    }
 }
 
 impl Logic for LayerDecode {

@@ -19,7 +19,7 @@
 use rust_hdl::prelude::*;
 
 /// The MAC pipeline's side information.
-#[derive(Clone, Debug, LogicBlock)]
+#[derive(Clone, Debug, Default, LogicBlock)]
 pub struct MacPipe {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
@@ -80,55 +80,6 @@ pub struct MacPipe {
     m2_pix: DFF<Bits<20>>,
     m3_pix: DFF<Bits<20>>,
     m4_pix_q: DFF<Bits<20>>,
-}
-
-impl Default for MacPipe {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            issue: Default::default(),
-            first: Default::default(),
-            last: Default::default(),
-            oc: Default::default(),
-            oproc: Default::default(),
-            oe: Default::default(),
-            opix: Default::default(),
-            m2_oc: Default::default(),
-            m3_valid: Default::default(),
-            m3_first: Default::default(),
-            m3_oc: Default::default(),
-            m4_valid: Default::default(),
-            m4_proc: Default::default(),
-            m4_oe: Default::default(),
-            m4_pix: Default::default(),
-            m1_valid: Default::default(),
-            m2_valid: Default::default(),
-            m3_valid_q: Default::default(),
-            m4_valid_q: Default::default(),
-            m1_first: Default::default(),
-            m2_first: Default::default(),
-            m3_first_q: Default::default(),
-            m1_last: Default::default(),
-            m2_last: Default::default(),
-            m3_last: Default::default(),
-            m1_oc: Default::default(),
-            m2_oc_q: Default::default(),
-            m3_oc_q: Default::default(),
-            m1_proc: Default::default(),
-            m2_proc: Default::default(),
-            m3_proc: Default::default(),
-            m4_proc_q: Default::default(),
-            m1_oe: Default::default(),
-            m2_oe: Default::default(),
-            m3_oe: Default::default(),
-            m4_oe_q: Default::default(),
-            m1_pix: Default::default(),
-            m2_pix: Default::default(),
-            m3_pix: Default::default(),
-            m4_pix_q: Default::default(),
-        }
-    }
 }
 
 impl Logic for MacPipe {

@@ -26,7 +26,7 @@ use rust_hdl::prelude::*;
 pub const TAPS: usize = 9;
 
 /// Two windows of nine 8-bit values.
-#[derive(Clone, Debug, LogicBlock)]
+#[derive(Clone, Debug, Default, LogicBlock)]
 pub struct WindowBuf {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
@@ -43,21 +43,6 @@ pub struct WindowBuf {
     /// The taps of the window read.
     pub window: Signal<Out, Bits<72>>,
     banks: BankFile<2, TAPS, 8, 72, 1, 4>,
-}
-
-impl Default for WindowBuf {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            write: Default::default(),
-            write_buf: Default::default(),
-            tap: Default::default(),
-            value: Default::default(),
-            read_buf: Default::default(),
-            window: Default::default(),
-            banks: Default::default(),
-        }
-    }
 }
 
 impl Logic for WindowBuf {
