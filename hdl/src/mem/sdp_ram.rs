@@ -135,12 +135,7 @@ impl<const A: usize, const W: usize> MemoryAccess for SdpRam<A, W> {
         self._mem[index].into()
     }
     fn write_word(&mut self, index: usize, value: &BigUint) {
-        let v = if value.bits() as usize > W {
-            value & ((BigUint::from(1u8) << W) - 1u8)
-        } else {
-            value.clone()
-        };
-        self._mem[index] = Bits::<W>::from(v);
+        self._mem[index] = super::word_of::<W>(value);
     }
 }
 
