@@ -2,8 +2,10 @@
 //! netlist, against their golden twins (`edgelearn_verif::golden::cnn_engine`): the
 //! combinational ones together (`cnn_engine_check`: average division, nine-tap MAC, output
 //! stage, priority encoder), a pooling / element-wise unit (`cnn_reduce`), a processor's
-//! two windows (`cnn_window_buf`) and the gather's address generator (`cnn_addr_gen`). The
-//! engine as a whole: `tests/cnn_rtl.rs`.
+//! two windows (`cnn_window_buf`), the gather's address generator (`cnn_addr_gen`), the
+//! windows' handshake (`cnn_window_ctl`), the MAC pipeline's side information
+//! (`cnn_mac_pipe`), the adders over the quads (`cnn_group_sum`) and the accumulators and
+//! biases (`cnn_acc_mem`). The engine as a whole: `tests/cnn_rtl.rs`.
 
 mod common;
 
@@ -42,4 +44,30 @@ fn window_buf_is_bit_exact_on_every_backend() {
 fn addr_gen_issues_every_layers_items_on_every_backend() {
     let stim = cnn_engine::addr_gen_stimulus(&common::ports("cnn_addr_gen"), 0xADD6).unwrap();
     common::check_block("cnn_addr_gen", &stim, &Backend::ALL);
+}
+
+#[test]
+fn window_ctl_is_bit_exact_on_every_backend() {
+    let stim =
+        cnn_engine::window_ctl_stimulus(&common::ports("cnn_window_ctl"), 0xC71, 3000).unwrap();
+    common::check_block("cnn_window_ctl", &stim, &Backend::ALL);
+}
+
+#[test]
+fn mac_pipe_is_bit_exact_on_every_backend() {
+    let stim = cnn_engine::mac_pipe_stimulus(&common::ports("cnn_mac_pipe"), 0x3AC, 2000).unwrap();
+    common::check_block("cnn_mac_pipe", &stim, &Backend::ALL);
+}
+
+#[test]
+fn group_sum_is_bit_exact_on_every_backend() {
+    let stim =
+        cnn_engine::group_sum_stimulus(&common::ports("cnn_group_sum"), 0x65D, 1500).unwrap();
+    common::check_block("cnn_group_sum", &stim, &Backend::ALL);
+}
+
+#[test]
+fn acc_mem_is_bit_exact_on_every_backend() {
+    let stim = cnn_engine::acc_mem_stimulus(&common::ports("cnn_acc_mem"), 0xACC, 2500).unwrap();
+    common::check_block("cnn_acc_mem", &stim, &Backend::ALL);
 }

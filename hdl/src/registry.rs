@@ -2,10 +2,14 @@
 
 use crate::arith::check::ArithCheck;
 use crate::arith::check_wide::ArithCheckWide;
+use crate::cnn::engine::acc_mem::AccMem;
 use crate::cnn::engine::addr_gen::AddrGen;
 use crate::cnn::engine::check::CnnEngineCheck;
+use crate::cnn::engine::group_sum::GroupSumBench;
+use crate::cnn::engine::mac_pipe::MacPipe;
 use crate::cnn::engine::reduce::Reduce;
 use crate::cnn::engine::window_buf::WindowBuf;
+use crate::cnn::engine::window_ctl::WindowCtl;
 use crate::cnn::fc_update::CnnFcUpdate10;
 use crate::design::{Design, Instance};
 use crate::error::{Error, ErrorKind};
@@ -144,6 +148,26 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "cnn_window_buf",
             summary: "a CNN-engine processor's two windows of nine values: one written a tap per cycle, the other read whole",
             build: || boxed("cnn_window_buf", WindowBuf::default()),
+        },
+        BlockEntry {
+            name: "cnn_window_ctl",
+            summary: "the CNN engine's two-window handshake: pend from the gather's last item of an iteration, full three edges later until the MAC's last channel of it",
+            build: || boxed("cnn_window_ctl", WindowCtl::default()),
+        },
+        BlockEntry {
+            name: "cnn_mac_pipe",
+            summary: "what travels with an issued output channel through the CNN engine's MAC pipeline: channel at M2, accumulator update at M3, the write at M4",
+            build: || boxed("cnn_mac_pipe", MacPipe::default()),
+        },
+        BlockEntry {
+            name: "cnn_group_sum",
+            summary: "the 64-processor CNN engine's adders over its 16 quads: four group sums registered, their total, unused quads counting 0",
+            build: || boxed("cnn_group_sum", GroupSumBench::default()),
+        },
+        BlockEntry {
+            name: "cnn_acc_mem",
+            summary: "the CNN engine's 1024 x 48-bit accumulators and bias memory (512 bytes): first iteration from the bias << 7, then accumulate, read at M2, written at M3",
+            build: || boxed("cnn_acc_mem", AccMem::new(512)),
         },
         BlockEntry {
             name: "cnn_fc_update",

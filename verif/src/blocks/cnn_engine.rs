@@ -1,13 +1,17 @@
 //! The CNN engine's sub-blocks at the port level: `cnn_engine_check` (the combinational
 //! ones: average division, nine-tap MAC, output stage, priority encoder), `cnn_reduce` (a
-//! pooling / element-wise unit) and `cnn_window_buf` (a processor's two windows): stimuli
-//! with the corner values and their golden traces (`crate::golden::cnn_engine`).
+//! pooling / element-wise unit), `cnn_window_buf` (a processor's two windows),
+//! `cnn_addr_gen` (the gather), `cnn_window_ctl` (the windows' handshake), `cnn_mac_pipe`
+//! (the MAC pipeline's side information), `cnn_group_sum` (the adders over the quads) and
+//! `cnn_acc_mem` (accumulators and biases): stimuli with the corner values and their golden
+//! traces (`crate::golden::cnn_engine`).
 
 use super::{blank, View};
 use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
-    avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AddrGenCfg, GatherItem, OutStageIn,
-    Reduce, ReduceIn, WindowPair,
+    avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AccIn, Accumulators, AddrGenCfg,
+    GatherItem, GroupSums, MacTag, MacTags, OutStageIn, Reduce, ReduceIn, WindowCtlIn, WindowFlags,
+    WindowPair,
 };
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -511,6 +515,296 @@ pub fn addr_gen_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             e.set(c, "word", BigUint::from(it.word));
             e.set(c, "iter_end", BigUint::from(it.iter_end as u8));
         }
+    }
+    e
+}
+
+/// `cnn_window_ctl`: the gather's and the MAC's ends into either window, back to back (the
+/// same window ending and arriving at one edge, the MAC freeing a window the gather ends
+/// into), `run` dropping, loads and resets now and then.
+pub fn window_ctl_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_window_ctl", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    for k in 0..cycles {
+        // Dense phases (an end every cycle) alternate with sparse ones.
+        let dense = (k / 200) % 2 == 1;
+        let p = if dense { 2 } else { 5 };
+        s.row()
+            .bit("reset", rng.random_range(0..400) == 0)?
+            .bit("load", rng.random_range(0..150) == 0)?
+            .bit("run", rng.random_range(0..10) != 0)?
+            .bit("gather_end", rng.random_range(0..p) == 0)?
+            .bit("gather_buf", rng.random())?
+            .bit("mac_end", rng.random_range(0..p) == 0)?
+            .bit("mac_buf", rng.random())?
+            .push()?;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_window_ctl`: `full` and `pend` after every edge.
+pub fn window_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut w = WindowFlags::default();
+    for c in 0..stim.len() {
+        w.step(&WindowCtlIn {
+            reset: v.bit(c, "reset"),
+            load: v.bit(c, "load"),
+            run: v.bit(c, "run"),
+            gather_end: v.bit(c, "gather_end"),
+            gather_buf: v.bit(c, "gather_buf"),
+            mac_end: v.bit(c, "mac_end"),
+            mac_buf: v.bit(c, "mac_buf"),
+        });
+        e.set(c, "full", BigUint::from(w.full));
+        e.set(c, "pend", BigUint::from(w.pend));
+    }
+    e
+}
+
+/// `cnn_mac_pipe`: issues on most cycles with random flags, channels, processors, passes and
+/// pixels (the largest of each among them), gaps, and resets with a channel in flight.
+pub fn mac_pipe_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_mac_pipe", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for k in 0..cycles {
+        let top = k % 16 == 3;
+        s.row()
+            .bit("reset", k < 4 || rng.random_range(0..100) == 0)?
+            .bit("issue", rng.random_range(0..4) != 0)?
+            .bit("first", rng.random())?
+            .bit("last", rng.random())?
+            .set(
+                "oc",
+                if top {
+                    2047
+                } else {
+                    rng.random_range(0..2048u32)
+                },
+            )?
+            .set(
+                "oproc",
+                if top {
+                    127
+                } else {
+                    rng.random_range(0..128u32)
+                },
+            )?
+            .set("oe", if top { 31 } else { rng.random_range(0..32u32) })?
+            .set(
+                "opix",
+                if top {
+                    (1 << 20) - 1
+                } else {
+                    rng.random_range(0..(1u32 << 20))
+                },
+            )?
+            .push()?;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_mac_pipe`: every output after every edge.
+pub fn mac_pipe_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = MacTags::default();
+    for c in 0..stim.len() {
+        m.step(
+            v.bit(c, "reset"),
+            MacTag {
+                valid: v.bit(c, "issue"),
+                first: v.bit(c, "first"),
+                last: v.bit(c, "last"),
+                oc: v.unsigned(c, "oc") as u32,
+                proc: v.unsigned(c, "oproc") as u32,
+                oe: v.unsigned(c, "oe") as u32,
+                pix: v.unsigned(c, "opix") as u32,
+            },
+        );
+        let [_, m2, m3] = m.stage;
+        e.set(c, "m2_oc", BigUint::from(m2.oc));
+        e.set(c, "m3_valid", BigUint::from(m3.valid as u8));
+        e.set(c, "m3_first", BigUint::from(m3.first as u8));
+        e.set(c, "m3_oc", BigUint::from(m3.oc));
+        e.set(c, "m4_valid", BigUint::from(m.m4.valid as u8));
+        e.set(c, "m4_proc", BigUint::from(m.m4.proc));
+        e.set(c, "m4_oe", BigUint::from(m.m4.oe));
+        e.set(c, "m4_pix", BigUint::from(m.m4.pix));
+    }
+    e
+}
+
+/// Quads on the `cnn_group_sum` bench (the 64-processor engine's).
+const GS_QUADS: usize = 16;
+/// Quads per group there.
+const GS_PER_GROUP: usize = 4;
+
+/// `cnn_group_sum`: every quad's sum random or at a corner (the 22-bit extremes, a quad's
+/// largest MAC sums 4 x 9 x 2^14, 0, -1), the used quads random, none, all, or one.
+pub fn group_sum_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_group_sum", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let corners: [i64; 7] = [
+        -(1 << 21),
+        (1 << 21) - 1,
+        (4 * 9) << 14,
+        -((4 * 9) << 14),
+        0,
+        -1,
+        1,
+    ];
+    for k in 0..cycles {
+        let extreme = k % 8 == 5;
+        let mut packed = BigUint::from(0u8);
+        for q in 0..GS_QUADS {
+            let v: i64 = if extreme {
+                corners[(k / 8 + q / 8) % 2]
+            } else if rng.random_range(0..4) == 0 {
+                corners[rng.random_range(0..corners.len())]
+            } else {
+                rng.random_range(-(1i64 << 21)..(1 << 21))
+            };
+            packed |= BigUint::from(v as u64 & 0x3f_ffff) << (22 * q);
+        }
+        let active: u32 = match k % 6 {
+            0 => 0xffff,
+            1 => 0,
+            2 => 1 << (k / 6 % 16),
+            _ => rng.random_range(0..0x1_0000u32),
+        };
+        s.row()
+            .set("qsums", packed)?
+            .set("active", active)?
+            .push()?;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_group_sum`: `total` after every edge.
+pub fn group_sum_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut g = GroupSums::new(GS_QUADS / GS_PER_GROUP, GS_PER_GROUP);
+    for c in 0..stim.len() {
+        let packed = v.raw(c, "qsums");
+        let qsum: Vec<i64> = (0..GS_QUADS)
+            .map(|q| {
+                let w = (packed >> (22 * q)) & BigUint::from(0x3f_ffffu32);
+                crate::golden::arith::sext(w.to_u64_digits().first().copied().unwrap_or(0), 22)
+            })
+            .collect();
+        g.step(&qsum, v.unsigned(c, "active") as u32);
+        e.set(c, "total", from_signed(g.total(), 26));
+    }
+    e
+}
+
+/// Bias bytes of the `cnn_acc_mem` bench.
+pub const ACC_BENCH_BIAS: usize = 512;
+
+/// `cnn_acc_mem`: the host writes every bias byte (corners among them) and reads some back;
+/// then the MAC's pattern: per pixel, iterations over a run of channels, each channel read at
+/// M2 and updated at M3 one edge later, the first iteration from the bias (with and without a
+/// bias, bias addresses wrapping), sums at the 26-bit extremes; then random rows.
+pub fn acc_mem_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_acc_mem", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for a in 0..ACC_BENCH_BIAS as u32 {
+        let b: i64 = if a < 8 {
+            [-128, -127, 127, -31, 31, 0, 1, -1][a as usize]
+        } else {
+            rng.random_range(-128..=127)
+        };
+        s.row()
+            .bit("busy", false)?
+            .bit("host_we", true)?
+            .set("host_addr", a)?
+            .set("host_wdata", b as u64 & 0xff)?
+            .push()?;
+    }
+    for _ in 0..64 {
+        s.row()
+            .bit("host_we", false)?
+            .set("host_addr", rng.random_range(0..2048u32))?
+            .push()?;
+    }
+    let total = |rng: &mut Xoshiro256PlusPlus| -> u64 {
+        let t: i64 = match rng.random_range(0..6) {
+            0 => -(1 << 25),
+            1 => (1 << 25) - 1,
+            _ => rng.random_range(-(1i64 << 25)..(1 << 25)),
+        };
+        t as u64 & 0x3ff_ffff
+    };
+    // MAC pattern: (valid, first, oc) at M2 this row, at M3 the next.
+    let mut m3: (bool, bool, u32) = (false, false, 0);
+    let half = s.len() + cycles / 2;
+    while s.len() < half {
+        let channels = rng.random_range(1..40u32);
+        let base = rng.random_range(0..1024u32);
+        let iters = rng.random_range(1..4);
+        let bias_en = rng.random_range(0..4) != 0;
+        let bias_start = rng.random_range(0..4096u32);
+        for it in 0..iters {
+            for ch in 0..channels {
+                let m2 = (true, it == 0, (base + ch) % 2048);
+                s.row()
+                    .bit("busy", true)?
+                    .bit("host_we", false)?
+                    .set("bias_start", bias_start)?
+                    .bit("bias_en", bias_en)?
+                    .set("m2_oc", m2.2)?
+                    .bit("m3_valid", m3.0)?
+                    .bit("m3_first", m3.1)?
+                    .set("m3_oc", m3.2)?
+                    .set("total", total(&mut rng))?
+                    .push()?;
+                m3 = m2;
+            }
+        }
+    }
+    while s.len() < ACC_BENCH_BIAS + 64 + cycles {
+        s.row()
+            .bit("busy", rng.random_range(0..8) != 0)?
+            .bit("host_we", rng.random_range(0..8) == 0)?
+            .set("host_addr", rng.random_range(0..2048u32))?
+            .set("host_wdata", rng.random_range(0..256u32))?
+            .set("bias_start", rng.random_range(0..4096u32))?
+            .bit("bias_en", rng.random())?
+            .set("m2_oc", rng.random_range(0..2048u32))?
+            .bit("m3_valid", rng.random())?
+            .bit("m3_first", rng.random())?
+            .set("m3_oc", rng.random_range(0..2048u32))?
+            .set("total", total(&mut rng))?
+            .push()?;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_acc_mem`: `m4_acc` and `bias_rdata` after every edge.
+pub fn acc_mem_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut a = Accumulators::new(ACC_BENCH_BIAS);
+    for c in 0..stim.len() {
+        a.step(&AccIn {
+            m2_oc: v.unsigned(c, "m2_oc") as u32,
+            bias_start: v.unsigned(c, "bias_start") as u32,
+            bias_en: v.bit(c, "bias_en"),
+            busy: v.bit(c, "busy"),
+            host_we: v.bit(c, "host_we"),
+            host_addr: v.unsigned(c, "host_addr") as u32,
+            host_wdata: v.signed(c, "host_wdata"),
+            m3_valid: v.bit(c, "m3_valid"),
+            m3_first: v.bit(c, "m3_first"),
+            m3_oc: v.unsigned(c, "m3_oc") as u32,
+            total: v.signed(c, "total"),
+        });
+        e.set(c, "m4_acc", from_signed(a.m4_acc, 48));
+        e.set(c, "bias_rdata", from_signed(a.bias_read, 8));
     }
     e
 }

@@ -56,6 +56,10 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         "cnn_reduce" => Some(cnn_engine::reduce_expected(ports, stim)),
         "cnn_addr_gen" => Some(cnn_engine::addr_gen_expected(ports, stim)),
         "cnn_window_buf" => Some(cnn_engine::window_expected(ports, stim)),
+        "cnn_window_ctl" => Some(cnn_engine::window_ctl_expected(ports, stim)),
+        "cnn_mac_pipe" => Some(cnn_engine::mac_pipe_expected(ports, stim)),
+        "cnn_group_sum" => Some(cnn_engine::group_sum_expected(ports, stim)),
+        "cnn_acc_mem" => Some(cnn_engine::acc_mem_expected(ports, stim)),
         _ => None,
     }
 }
@@ -171,6 +175,18 @@ pub fn named_stimulus(
         "cnn_addr_gen" => cnn_engine::addr_gen_stimulus(ports, seed),
         "cnn_window_buf" => {
             cnn_engine::window_stimulus(ports, seed, if thesis { 200 } else { cycles })
+        }
+        "cnn_window_ctl" => {
+            cnn_engine::window_ctl_stimulus(ports, seed, if thesis { 400 } else { cycles })
+        }
+        "cnn_mac_pipe" => {
+            cnn_engine::mac_pipe_stimulus(ports, seed, if thesis { 400 } else { cycles })
+        }
+        "cnn_group_sum" => {
+            cnn_engine::group_sum_stimulus(ports, seed, if thesis { 400 } else { cycles })
+        }
+        "cnn_acc_mem" => {
+            cnn_engine::acc_mem_stimulus(ports, seed, if thesis { 400 } else { cycles })
         }
         "cnn_fc_update" => {
             if thesis {

@@ -252,6 +252,253 @@ impl WindowPair {
     }
 }
 
+/// The two windows' handshake (`WindowCtl`): per window, `pend` while an iteration's items
+/// are on their way (from the gather's last one until the value is in the window, three
+/// edges), then `full` until the MAC has issued the iteration's last channel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WindowFlags {
+    /// Windows holding a complete iteration (bit b: window b).
+    pub full: u8,
+    /// Windows whose iteration's items are issued, the values not yet in.
+    pub pend: u8,
+    /// The gather ends of the last three edges, newest first: (an end, its window).
+    ends: [(bool, bool); 3],
+}
+
+/// One edge's inputs of [`WindowFlags`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WindowCtlIn {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// A layer starts.
+    pub load: bool,
+    /// The layer runs (the flags change only then).
+    pub run: bool,
+    /// The gather issues an iteration's last item, into window `gather_buf`.
+    pub gather_end: bool,
+    /// The gather's window.
+    pub gather_buf: bool,
+    /// The MAC issues an iteration's last channel, from window `mac_buf`.
+    pub mac_end: bool,
+    /// The MAC's window.
+    pub mac_buf: bool,
+}
+
+impl WindowFlags {
+    /// One edge. A window whose values arrive is full and no longer pending; the MAC's end
+    /// frees its window; the later of these wins. A load or a reset frees both windows.
+    pub fn step(&mut self, i: &WindowCtlIn) {
+        let bit = |b: bool| 1u8 << (b as u8);
+        let (mut full, mut pend) = (self.full, self.pend);
+        if i.gather_end {
+            pend |= bit(i.gather_buf);
+        }
+        let (arrived, buf) = self.ends[2];
+        if arrived {
+            full |= bit(buf);
+            pend &= !bit(buf);
+        }
+        if i.mac_end {
+            full &= !bit(i.mac_buf);
+        }
+        if i.run {
+            (self.full, self.pend) = (full, pend);
+        }
+        if i.load || i.reset {
+            (self.full, self.pend) = (0, 0);
+        }
+        self.ends = [
+            (i.gather_end && !i.reset, i.gather_buf),
+            self.ends[0],
+            self.ends[1],
+        ];
+        if i.reset {
+            for e in &mut self.ends {
+                e.0 = false;
+            }
+        }
+    }
+}
+
+/// What travels with an issued output channel (`MacPipe`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacTag {
+    /// A channel is in this stage.
+    pub valid: bool,
+    /// The pixel's first iteration (the accumulator starts from the bias).
+    pub first: bool,
+    /// The pixel's last iteration (the result is written).
+    pub last: bool,
+    /// Output channel.
+    pub oc: u32,
+    /// Output processor.
+    pub proc: u32,
+    /// Output pass.
+    pub oe: u32,
+    /// Output pixel.
+    pub pix: u32,
+}
+
+/// The MAC pipeline's side information (`MacPipe`): stages M1, M2, M3 and the write at M4.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MacTags {
+    /// M1, M2, M3.
+    pub stage: [MacTag; 3],
+    /// M4: valid only for a last iteration.
+    pub m4: MacTag,
+}
+
+impl MacTags {
+    /// One edge: `issue` enters M1 (not valid under `reset`), everything moves one stage.
+    pub fn step(&mut self, reset: bool, issue: MacTag) {
+        let m3 = self.stage[2];
+        self.m4 = MacTag {
+            valid: m3.valid && m3.last,
+            ..m3
+        };
+        self.stage = [
+            MacTag {
+                valid: issue.valid && !reset,
+                ..issue
+            },
+            self.stage[0],
+            self.stage[1],
+        ];
+    }
+}
+
+/// The sum over the processors (`GroupSum`): each group of quads summed into a register at
+/// the edge, `total` the sum of the registers. A quad not in `active` counts 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupSums {
+    /// The registered group sums.
+    pub groups: Vec<i64>,
+    /// Quads per group.
+    pub per_group: usize,
+}
+
+impl GroupSums {
+    /// `groups` groups of `per_group` quads.
+    pub fn new(groups: usize, per_group: usize) -> Self {
+        GroupSums {
+            groups: vec![0; groups],
+            per_group,
+        }
+    }
+
+    /// One edge with the quads' sums `qsum` (signed) and the used quads `active`.
+    pub fn step(&mut self, qsum: &[i64], active: u32) {
+        for (g, s) in self.groups.iter_mut().enumerate() {
+            *s = (0..self.per_group)
+                .map(|k| g * self.per_group + k)
+                .filter(|&q| active >> q & 1 == 1)
+                .map(|q| qsum[q])
+                .sum();
+        }
+    }
+
+    /// The total over the groups.
+    pub fn total(&self) -> i64 {
+        self.groups.iter().sum()
+    }
+}
+
+/// The accumulators and the bias memory (`AccMem`): `acc[oc] = (first ? bias[b] << 7 :
+/// acc[oc]) + total` with `b = bias_start + oc` (wrapping at the bias memory's depth), 48
+/// bits; the bias byte is read at M2 and the accumulator read at M2 (read-first), written
+/// at M3, and the new value registered for M4.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulators {
+    /// The accumulator memory (48-bit two's complement).
+    pub acc: Vec<i64>,
+    /// The bias memory (8-bit two's complement).
+    pub bias: Vec<i64>,
+    /// The bias byte read at the last edge.
+    pub bias_read: i64,
+    /// The accumulator read at the last edge.
+    pub acc_read: i64,
+    /// M4: the last new accumulator value.
+    pub m4_acc: i64,
+}
+
+/// One edge's inputs of [`Accumulators`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AccIn {
+    /// M2: the channel read.
+    pub m2_oc: u32,
+    /// The layer's first bias byte.
+    pub bias_start: u32,
+    /// The layer has a bias.
+    pub bias_en: bool,
+    /// The engine runs (else the bias memory is read at `host_addr`).
+    pub busy: bool,
+    /// A host bias write.
+    pub host_we: bool,
+    /// The host's bias address.
+    pub host_addr: u32,
+    /// The host's bias byte.
+    pub host_wdata: i64,
+    /// M3: update a channel.
+    pub m3_valid: bool,
+    /// M3: the pixel's first iteration.
+    pub m3_first: bool,
+    /// M3: the channel.
+    pub m3_oc: u32,
+    /// M3: the sum over the processors.
+    pub total: i64,
+}
+
+/// Accumulator words.
+pub const ACC_WORDS: usize = 1024;
+
+impl Accumulators {
+    /// A bias memory of `bias_bytes` bytes (rounded up to a power of two), all zero.
+    pub fn new(bias_bytes: usize) -> Self {
+        Accumulators {
+            acc: vec![0; ACC_WORDS],
+            bias: vec![0; bias_bytes.next_power_of_two()],
+            bias_read: 0,
+            acc_read: 0,
+            m4_acc: 0,
+        }
+    }
+
+    /// The new accumulator value at M3 for inputs `i` (before the edge).
+    pub fn next_acc(&self, i: &AccIn) -> i64 {
+        let base = if i.m3_first {
+            if i.bias_en {
+                self.bias_read * 128
+            } else {
+                0
+            }
+        } else {
+            self.acc_read
+        };
+        sext((base + i.total) as u64 & ((1 << 48) - 1), 48)
+    }
+
+    /// One edge.
+    pub fn step(&mut self, i: &AccIn) {
+        let mask = self.bias.len() - 1;
+        let new = self.next_acc(i);
+        let raddr = if i.busy {
+            (i.bias_start + i.m2_oc) as usize & 0x7ff & mask
+        } else {
+            i.host_addr as usize & mask
+        };
+        // Reads first, then the writes.
+        self.bias_read = self.bias[raddr];
+        self.acc_read = self.acc[i.m2_oc as usize % ACC_WORDS];
+        self.m4_acc = new;
+        if i.host_we {
+            self.bias[i.host_addr as usize & mask] = sext(i.host_wdata as u64 & 0xff, 8);
+        }
+        if i.m3_valid {
+            self.acc[i.m3_oc as usize % ACC_WORDS] = new;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,9 @@
 //! `acc' = (first ? sext(bias) << 7 : acc) + sext(total)`, 48 bits (the accumulator memory
 //! is 1024 x 48, read at M2 and written at M3, read-first); `m4_acc` is registered. The bias
 //! memory holds `bias_bytes` rounded up to a power of two; bias addresses wrap around it.
-//! Golden: the engine's bench. Tests: `tests/cnn_rtl.rs`.
+//! Golden: `edgelearn_verif::golden::cnn_engine::Accumulators`, and the engine's bench.
+//! Tests: `tests/cnn_engine_blocks.rs` (registered as `cnn_acc_mem`, 512 bias bytes),
+//! `tests/cnn_rtl.rs`.
 
 use crate::design::{join_path, HasMemories, MemoryAccess};
 use crate::mem::sdp_ram::SdpRam;
@@ -160,6 +162,19 @@ impl HasMemories for AccMem {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
         self.bias.visit_memories(&join_path(path, "bias"), f);
         self.acc.visit_memories(&join_path(path, "acc"), f);
+    }
+}
+
+crate::dut_io! {
+    impl[] AccMem {
+        clock: yes,
+        inputs: [
+            m2_oc, bias_start, bias_en, busy, host_we, host_addr, host_wdata, m3_valid,
+            m3_first, m3_oc, total
+        ],
+        outputs: [m4_acc, bias_rdata],
+        notes: [host_wdata: (true, 1), total: (true, 1), m4_acc: (true, 1), bias_rdata: (true, 1)],
+        memories: [bias, acc],
     }
 }
 

@@ -11,7 +11,9 @@
 //! Each group of QPG quads (16 processors; all of them when P < 16) is summed and
 //! registered at the end of M2; `total` adds the G group sums combinationally in M3. The
 //! widths are exact: 64 processors of 9 products of 2^14 stay below 2^24.
-//! Parameters: Q = G x QPG quads. Golden: the engine's bench. Tests: `tests/cnn_rtl.rs`.
+//! Parameters: Q = G x QPG quads. Golden: `edgelearn_verif::golden::cnn_engine::GroupSums`,
+//! and the engine's bench. Tests: `tests/cnn_engine_blocks.rs` ([`GroupSumBench`], the
+//! 64-processor engine's adders, registered as `cnn_group_sum`), `tests/cnn_rtl.rs`.
 
 use crate::arith::sext::SignExtend;
 use rust_hdl::prelude::*;
@@ -77,6 +79,52 @@ impl<const Q: usize, const G: usize, const QPG: usize> Logic for GroupSum<Q, G, 
             }
         }
         self.total.next = self.sum.val();
+    }
+}
+
+/// Quads of the 64-processor engine's [`GroupSum`], the one on the bench.
+pub const BENCH_QUADS: usize = 16;
+
+/// The 64-processor engine's adders (`GroupSum<16, 4, 4>`) with the quads' sums on one port,
+/// for the block bench (a port list holds no arrays).
+///
+/// | port | dir | width | meaning |
+/// |---|---|---|---|
+/// | `clock` | in | 1 | rising-edge clock |
+/// | `qsums` | in | 16 x 22 | quad q's sum in bits `22q + 21 : 22q` (two's complement) |
+/// | `active` | in | 16 | quads in use |
+/// | `total` | out | 26 | the sum over the used quads, one edge after `qsums` |
+#[derive(Clone, Debug, Default, LogicBlock)]
+pub struct GroupSumBench {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// The quads' sums, packed.
+    pub qsums: Signal<In, Bits<352>>,
+    /// Quads in use.
+    pub active: Signal<In, Bits<16>>,
+    /// The total.
+    pub total: Signal<Out, Bits<26>>,
+    sums: GroupSum<16, 4, 4>,
+}
+
+impl Logic for GroupSumBench {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sums.clock.next = self.clock.val();
+        self.sums.active.next = self.active.val();
+        for q in 0..BENCH_QUADS {
+            self.sums.qsum[q].next = self.qsums.val().get_bits::<22>(22 * q);
+        }
+        self.total.next = self.sums.total.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] GroupSumBench {
+        clock: yes,
+        inputs: [qsums, active],
+        outputs: [total],
+        notes: [qsums: (true, 16), total: (true, 1)],
     }
 }
 

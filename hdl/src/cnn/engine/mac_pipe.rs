@@ -14,7 +14,9 @@
 //! | `m4_proc`, `m4_oe`, `m4_pix` | out | 7, 5, 20 | M4: where it is written |
 //!
 //! A shift register; latency 2, 3 and 4 edges.
-//! Golden: the engine's bench (every layer's output and cycles). Tests: `tests/cnn_rtl.rs`.
+//! Golden: `edgelearn_verif::golden::cnn_engine::MacTags`, and the engine's bench (every
+//! layer's output and cycles). Tests: `tests/cnn_engine_blocks.rs` (registered as
+//! `cnn_mac_pipe`), `tests/cnn_rtl.rs`.
 
 use rust_hdl::prelude::*;
 
@@ -123,6 +125,15 @@ impl Logic for MacPipe {
         self.m4_proc.next = self.m4_proc_q.q.val();
         self.m4_oe.next = self.m4_oe_q.q.val();
         self.m4_pix.next = self.m4_pix_q.q.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] MacPipe {
+        clock: yes,
+        inputs: [reset, issue, first, last, oc, oproc, oe, opix],
+        outputs: [m2_oc, m3_valid, m3_first, m3_oc, m4_valid, m4_proc, m4_oe, m4_pix],
+        notes: [],
     }
 }
 

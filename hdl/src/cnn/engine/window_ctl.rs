@@ -20,8 +20,9 @@
 //! edges before (the window complete: issue -> memory -> inner unit -> outer unit -> window)
 //! sets `full` and clears `pend` of its window; `mac_end` clears `full[mac_buf]`; later ones
 //! win. Latency: a window is full four cycles after its last item was issued.
-//! Golden: the engine's cycle model (`edgelearn_verif::cnn::engine::layer_cycles`). Tests:
-//! `tests/cnn_rtl.rs` (every layer's cycles against the model).
+//! Golden: `edgelearn_verif::golden::cnn_engine::WindowFlags`, and the engine's cycle model
+//! (`edgelearn_verif::cnn::engine::layer_cycles`). Tests: `tests/cnn_engine_blocks.rs`
+//! (registered as `cnn_window_ctl`), `tests/cnn_rtl.rs` (every layer's cycles).
 
 use rust_hdl::prelude::*;
 
@@ -144,6 +145,15 @@ impl Logic for WindowCtl {
         }
         self.full.next = self.full_q.q.val();
         self.pend.next = self.pend_q.q.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] WindowCtl {
+        clock: yes,
+        inputs: [reset, load, run, gather_end, gather_buf, mac_end, mac_buf],
+        outputs: [full, pend],
+        notes: [],
     }
 }
 
