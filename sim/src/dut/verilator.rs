@@ -1169,6 +1169,26 @@ impl Dut for VerilatorDut {
     fn read_mem(&mut self, name: &str) -> Result<Vec<u64>> {
         let (m, mem) = self.mem(name)?;
         let per = m.words_per_entry();
+        // The common case, words of one element type, without a width match per word.
+        macro_rules! typed {
+            ($t:ty) => {
+                if mem.bytes == std::mem::size_of::<$t>()
+                    && (mem.ptr as usize).is_multiple_of(std::mem::align_of::<$t>())
+                {
+                    // SAFETY: the model's array holds `depth` aligned elements of this type.
+                    let words =
+                        unsafe { std::slice::from_raw_parts(mem.ptr as *const $t, m.depth) };
+                    return Ok(words.iter().map(|&w| w as u64).collect());
+                }
+            };
+        }
+        match m.width {
+            0..=8 => typed!(u8),
+            9..=16 => typed!(u16),
+            17..=32 => typed!(u32),
+            33..=64 => typed!(u64),
+            _ => {}
+        }
         let mut out = vec![0u64; m.depth * per];
         for (i, e) in out.chunks_mut(per).enumerate() {
             let slot = Slot {

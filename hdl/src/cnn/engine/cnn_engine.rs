@@ -98,7 +98,8 @@ pub struct CnnEngine<const P: usize, const Q: usize, const G: usize, const QPG: 
     sums: GroupSum<Q, G, QPG>,
     acc: AccMem,
     out: OutStage,
-    active: Signal<Local, Bits<16>>,
+    active: DFF<Bits<16>>,
+    active_new: Signal<Local, Bits<16>>,
     inner_op: Signal<Local, Bits<3>>,
     outer_op: Signal<Local, Bits<3>>,
     g_item: Signal<Local, Bits<13>>,
@@ -151,6 +152,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> CnnEngine
             acc: AccMem::new(32 * P),
             out: Default::default(),
             active: Default::default(),
+            active_new: Default::default(),
             inner_op: Default::default(),
             outer_op: Default::default(),
             g_item: Default::default(),
@@ -287,11 +289,18 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         // constants while the engine works, so their gates stop them.
         self.dm_sel.next = 0.into();
         self.k_sel.next = 0.into();
-        self.active.next = 0.into();
-        for q in 0..Q {
-            if self.decode.in_map.val().get_bits::<4>(4 * q).any() {
-                self.active.next = self.active.val() | self.quad_bit[q].val();
+        // The quads the layer uses, registered with its configuration (decoded from the words
+        // LOAD takes, so it is computed only then).
+        self.active.clock.next = self.clock.val();
+        self.active.d.next = self.active.q.val();
+        self.active_new.next = 0.into();
+        if self.seq.load.val() {
+            for q in 0..Q {
+                if self.kstart_now.in_map.val().get_bits::<4>(4 * q).any() {
+                    self.active_new.next = self.active_new.val() | self.quad_bit[q].val();
+                }
             }
+            self.active.d.next = self.active_new.val();
         }
         // What every used quad gets: the gather's item and read, the MAC's issue and read;
         // while idle, the host's reads.
@@ -320,7 +329,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         for q in 0..Q {
             self.quads[q].clock.next = self.clock.val();
             self.quads[q].busy.next =
-                (self.working.val() & self.active.val().get_bit(q)) | self.seq.cfg_load.val();
+                (self.working.val() & self.active.q.val().get_bit(q)) | self.seq.cfg_load.val();
             self.quads[q].cfg_load.next = self.seq.cfg_load.val();
             self.quads[q].cfg_chw.next = self.decode.chw.val();
             self.quads[q].cfg_en.next = self.decode.in_map.val().get_bits::<4>(4 * q);
@@ -334,7 +343,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             self.quads[q].cfg_wbits.next = self.decode.bits.val();
             self.quads[q].cfg_taps.next = self.decode.taps.val();
             // A quad the running layer does not use sees constants (its gate stops it).
-            if self.seq.busy.val() & !self.active.val().get_bit(q) {
+            if self.seq.busy.val() & !self.active.q.val().get_bit(q) {
                 self.quads[q].g_item.next = 0.into();
                 self.quads[q].dm_rd.next = 0.into();
                 self.quads[q].m_item.next = 0.into();
@@ -384,7 +393,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         self.host.k_rdata.next = self.k_sel.val();
         // Sum over the processors, accumulators, output stage.
         self.sums.clock.next = self.clock.val();
-        self.sums.active.next = self.active.val();
+        self.sums.active.next = self.active.q.val();
         self.acc.clock.next = self.clock.val();
         self.acc.m2_oc.next = self.pipe.m2_oc.val();
         self.acc.bias_start.next = self.decode.bias_start.val();
