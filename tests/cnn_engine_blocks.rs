@@ -5,7 +5,7 @@
 //! two windows (`cnn_window_buf`), the gather's address generator (`cnn_addr_gen`), the
 //! windows' handshake (`cnn_window_ctl`), the MAC pipeline's side information
 //! (`cnn_mac_pipe`), the adders over the quads (`cnn_group_sum`) and the accumulators and
-//! biases (`cnn_acc_mem`). The engine as a whole: `tests/cnn_rtl.rs`.
+//! biases (`cnn_acc_mem`) and the layer sequencer (`cnn_layer_seq`). The engine as a whole: `tests/cnn_rtl.rs`.
 
 mod common;
 
@@ -70,4 +70,11 @@ fn group_sum_is_bit_exact_on_every_backend() {
 fn acc_mem_is_bit_exact_on_every_backend() {
     let stim = cnn_engine::acc_mem_stimulus(&common::ports("cnn_acc_mem"), 0xACC, 2500).unwrap();
     common::check_block("cnn_acc_mem", &stim, &Backend::ALL);
+}
+
+#[test]
+fn layer_seq_is_bit_exact_on_every_backend() {
+    let stim =
+        cnn_engine::layer_seq_stimulus(&common::ports("cnn_layer_seq"), 0x5E9, 3000).unwrap();
+    common::check_block("cnn_layer_seq", &stim, &Backend::ALL);
 }

@@ -6,6 +6,7 @@ use crate::cnn::engine::acc_mem::AccMem;
 use crate::cnn::engine::addr_gen::AddrGen;
 use crate::cnn::engine::check::CnnEngineCheck;
 use crate::cnn::engine::group_sum::GroupSumBench;
+use crate::cnn::engine::layer_seq::LayerSeq;
 use crate::cnn::engine::mac_pipe::MacPipe;
 use crate::cnn::engine::reduce::Reduce;
 use crate::cnn::engine::window_buf::WindowBuf;
@@ -168,6 +169,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "cnn_acc_mem",
             summary: "the CNN engine's 1024 x 48-bit accumulators and bias memory (512 bytes): first iteration from the bias << 7, then accumulate, read at M2, written at M3",
             build: || boxed("cnn_acc_mem", AccMem::new(512)),
+        },
+        BlockEntry {
+            name: "cnn_layer_seq",
+            summary: "the CNN engine's layer sequencer: per layer LOAD, RUN to its last issue, nine cycles of DRAIN; the run's and each layer's cycles, done",
+            build: || boxed("cnn_layer_seq", LayerSeq::default()),
         },
         BlockEntry {
             name: "cnn_fc_update",

@@ -3,15 +3,15 @@
 //! pooling / element-wise unit), `cnn_window_buf` (a processor's two windows),
 //! `cnn_addr_gen` (the gather), `cnn_window_ctl` (the windows' handshake), `cnn_mac_pipe`
 //! (the MAC pipeline's side information), `cnn_group_sum` (the adders over the quads) and
-//! `cnn_acc_mem` (accumulators and biases): stimuli with the corner values and their golden
+//! `cnn_acc_mem` (accumulators and biases), `cnn_layer_seq` (the layer sequencer): stimuli with the corner values and their golden
 //! traces (`crate::golden::cnn_engine`).
 
 use super::{blank, View};
 use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
     avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AccIn, Accumulators, AddrGenCfg,
-    GatherItem, GroupSums, MacTag, MacTags, OutStageIn, Reduce, ReduceIn, WindowCtlIn, WindowFlags,
-    WindowPair,
+    GatherItem, GroupSums, MacTag, MacTags, OutStageIn, Reduce, ReduceIn, SeqIn, SeqPhase,
+    Sequencer, WindowCtlIn, WindowFlags, WindowPair,
 };
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -805,6 +805,77 @@ pub fn acc_mem_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         });
         e.set(c, "m4_acc", from_signed(a.m4_acc, 48));
         e.set(c, "bias_rdata", from_signed(a.bias_read, 8));
+    }
+    e
+}
+
+/// `cnn_layer_seq`: runs of 1..6 layers (and of one and of 32), each layer ending after a
+/// random number of RUN cycles (or at once), starts while busy (ignored), cycle counts read
+/// back at random layers, a reset in the middle of a run.
+pub fn layer_seq_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_layer_seq", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    let mut run = 0usize;
+    while s.len() < cycles {
+        let nlayers: u32 = match run % 5 {
+            0 => 1,
+            1 => 32,
+            _ => rng.random_range(1..=6),
+        };
+        let len = if nlayers == 32 {
+            2
+        } else {
+            rng.random_range(0..30)
+        };
+        let idle = rng.random_range(1..6);
+        for k in 0..(idle + nlayers as usize * (len + 14) + 4) {
+            s.row()
+                .bit("reset", run == 3 && k == 40)?
+                .bit("start", k == idle - 1 || rng.random_range(0..50) == 0)?
+                .set("nlayers", nlayers)?
+                .bit(
+                    "layer_end",
+                    len == 0 || rng.random_range(0..len.max(1)) == 0,
+                )?
+                .set("lc_raddr", rng.random_range(0..32u32))?
+                .push()?;
+        }
+        run += 1;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_layer_seq`: every output after every edge.
+pub fn layer_seq_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut q = Sequencer::default();
+    for c in 0..stim.len() {
+        q.step(&SeqIn {
+            reset: v.bit(c, "reset"),
+            start: v.bit(c, "start"),
+            nlayers: v.unsigned(c, "nlayers") as u32,
+            layer_end: v.bit(c, "layer_end"),
+            lc_raddr: v.unsigned(c, "lc_raddr") as u32,
+        });
+        let state = match q.phase {
+            SeqPhase::Idle => 0u8,
+            SeqPhase::Load => 1,
+            SeqPhase::Run => 2,
+            SeqPhase::Drain => 3,
+        };
+        e.set(c, "state", BigUint::from(state));
+        e.set(c, "busy", BigUint::from((state != 0) as u8));
+        e.set(c, "load", BigUint::from((state == 1) as u8));
+        e.set(c, "run", BigUint::from((state == 2) as u8));
+        e.set(c, "cfg_load", BigUint::from(q.loaded as u8));
+        e.set(c, "layer", BigUint::from(q.layer));
+        e.set(c, "next_layer", BigUint::from(q.next_layer()));
+        e.set(c, "done", BigUint::from(q.done as u8));
+        e.set(c, "layer_done", BigUint::from(q.layer_done as u8));
+        e.set(c, "cycles", BigUint::from(q.cycles));
+        e.set(c, "lc_rdata", BigUint::from(q.lc_read));
     }
     e
 }

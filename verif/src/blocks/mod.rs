@@ -60,6 +60,7 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         "cnn_mac_pipe" => Some(cnn_engine::mac_pipe_expected(ports, stim)),
         "cnn_group_sum" => Some(cnn_engine::group_sum_expected(ports, stim)),
         "cnn_acc_mem" => Some(cnn_engine::acc_mem_expected(ports, stim)),
+        "cnn_layer_seq" => Some(cnn_engine::layer_seq_expected(ports, stim)),
         _ => None,
     }
 }
@@ -187,6 +188,9 @@ pub fn named_stimulus(
         }
         "cnn_acc_mem" => {
             cnn_engine::acc_mem_stimulus(ports, seed, if thesis { 400 } else { cycles })
+        }
+        "cnn_layer_seq" => {
+            cnn_engine::layer_seq_stimulus(ports, seed, if thesis { 600 } else { cycles })
         }
         "cnn_fc_update" => {
             if thesis {

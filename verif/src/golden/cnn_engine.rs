@@ -499,6 +499,131 @@ impl Accumulators {
     }
 }
 
+/// The layer sequencer's states (`LayerSeq`), in the order of their index on `state`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SeqPhase {
+    /// Waiting for the host.
+    #[default]
+    Idle,
+    /// One cycle: the layer's registers into the configuration.
+    Load,
+    /// The gather and the MAC.
+    Run,
+    /// The MAC pipeline empties (nine cycles).
+    Drain,
+}
+
+/// Cycles of DRAIN after the layer's last issue, minus one.
+pub const SEQ_DRAIN_COUNT: u32 = 8;
+
+/// One edge's inputs of [`Sequencer`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeqIn {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// The host starts a run (taken in IDLE).
+    pub start: bool,
+    /// Layers to run.
+    pub nlayers: u32,
+    /// The MAC issues the layer's last channel.
+    pub layer_end: bool,
+    /// The layer whose cycle count is read.
+    pub lc_raddr: u32,
+}
+
+/// The layer sequencer (`LayerSeq`): LOAD, RUN until the layer's last issue, DRAIN nine
+/// cycles, then the next layer's LOAD or IDLE with `done`; it counts the run's cycles and
+/// keeps each layer's (from its LOAD to the end of its DRAIN).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sequencer {
+    /// State.
+    pub phase: SeqPhase,
+    /// The running (or last) layer.
+    pub layer: u32,
+    /// DRAIN's countdown.
+    pub cnt: u32,
+    /// Cycles since the start.
+    pub cycles: u32,
+    /// `cycles` at the layer's LOAD.
+    pub lstart: u32,
+    /// The run has finished.
+    pub done: bool,
+    /// A layer's last write was one cycle ago.
+    pub layer_done: bool,
+    /// The cycle after LOAD.
+    pub loaded: bool,
+    /// Each layer's cycles in the last run.
+    pub lcycles: [u32; 32],
+    /// The count read at the last edge.
+    pub lc_read: u32,
+}
+
+impl Sequencer {
+    /// The layer whose registers are read this cycle (for the next LOAD).
+    pub fn next_layer(&self) -> u32 {
+        match self.phase {
+            SeqPhase::Idle => 0,
+            SeqPhase::Drain => (self.layer + 1) % 32,
+            _ => self.layer,
+        }
+    }
+
+    /// One edge.
+    pub fn step(&mut self, i: &SeqIn) {
+        let before = self.clone();
+        self.lc_read = before.lcycles[i.lc_raddr as usize % 32];
+        self.layer_done = false;
+        self.loaded = false;
+        if before.phase != SeqPhase::Idle {
+            self.cycles = before.cycles.wrapping_add(1);
+        }
+        let last = before.layer % 64 == i.nlayers.wrapping_sub(1) % 64;
+        match before.phase {
+            SeqPhase::Idle => {
+                if i.start {
+                    (self.phase, self.layer, self.done, self.cycles) =
+                        (SeqPhase::Load, 0, false, 0);
+                }
+            }
+            SeqPhase::Load => {
+                self.lstart = before.cycles;
+                self.loaded = true;
+                self.phase = SeqPhase::Run;
+            }
+            SeqPhase::Run => {
+                if i.layer_end {
+                    self.phase = SeqPhase::Drain;
+                    self.cnt = SEQ_DRAIN_COUNT;
+                }
+            }
+            SeqPhase::Drain => {
+                if before.cnt == 0 {
+                    self.lcycles[before.layer as usize] =
+                        before.cycles.wrapping_sub(before.lstart).wrapping_add(1);
+                    self.layer_done = true;
+                    if last {
+                        self.phase = SeqPhase::Idle;
+                        self.done = true;
+                    } else {
+                        self.layer = (before.layer + 1) % 32;
+                        self.phase = SeqPhase::Load;
+                    }
+                } else {
+                    self.cnt = before.cnt - 1;
+                }
+            }
+        }
+        if i.reset {
+            self.phase = SeqPhase::Idle;
+            self.done = false;
+            self.layer = 0;
+            self.cycles = 0;
+            self.layer_done = false;
+            self.loaded = false;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,7 +26,9 @@
 //!
 //! A layer's cycles run from its LOAD to the end of its DRAIN, inclusive; `layer_done` and
 //! the next LOAD follow at once. Cycle model: `edgelearn_verif::cnn::engine::layer_cycles`.
-//! Golden: that model (the benches compare every layer's count). Tests: `tests/cnn_rtl.rs`.
+//! Golden: `edgelearn_verif::golden::cnn_engine::Sequencer`, and that model (the benches
+//! compare every layer's count). Tests: `tests/cnn_engine_blocks.rs` (registered as
+//! `cnn_layer_seq`), `tests/cnn_rtl.rs`.
 
 use crate::design::{join_path, HasMemories, MemoryAccess};
 use crate::mem::sdp_ram::SdpRam;
@@ -237,6 +239,19 @@ impl Logic for LayerSeq {
 impl HasMemories for LayerSeq {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
         self.lcycles.visit_memories(&join_path(path, "lcycles"), f);
+    }
+}
+
+crate::dut_io! {
+    impl[] LayerSeq {
+        clock: yes,
+        inputs: [reset, start, nlayers, layer_end, lc_raddr],
+        outputs: [
+            state, busy, load, run, cfg_load, layer, next_layer, done, layer_done, cycles,
+            lc_rdata
+        ],
+        notes: [],
+        memories: [lcycles],
     }
 }
 
