@@ -7,6 +7,7 @@ use crate::cnn::engine::addr_gen::AddrGen;
 use crate::cnn::engine::check::CnnEngineCheck;
 use crate::cnn::engine::group_sum::GroupSumBench;
 use crate::cnn::engine::layer_seq::LayerSeq;
+use crate::cnn::engine::mac_ctl::MacCtl;
 use crate::cnn::engine::mac_pipe::MacPipe;
 use crate::cnn::engine::reduce::Reduce;
 use crate::cnn::engine::window_buf::WindowBuf;
@@ -174,6 +175,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "cnn_layer_seq",
             summary: "the CNN engine's layer sequencer: per layer LOAD, RUN to its last issue, nine cycles of DRAIN; the run's and each layer's cycles, done",
             build: || boxed("cnn_layer_seq", LayerSeq::default()),
+        },
+        BlockEntry {
+            name: "cnn_mac_ctl",
+            summary: "the CNN engine's MAC-side sequencer: one output channel per cycle once its window is full, with kernel word and slot, output processor and pass; the iteration loop",
+            build: || boxed("cnn_mac_ctl", MacCtl::default()),
         },
         BlockEntry {
             name: "cnn_fc_update",

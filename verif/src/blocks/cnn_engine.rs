@@ -3,15 +3,16 @@
 //! pooling / element-wise unit), `cnn_window_buf` (a processor's two windows),
 //! `cnn_addr_gen` (the gather), `cnn_window_ctl` (the windows' handshake), `cnn_mac_pipe`
 //! (the MAC pipeline's side information), `cnn_group_sum` (the adders over the quads) and
-//! `cnn_acc_mem` (accumulators and biases), `cnn_layer_seq` (the layer sequencer): stimuli with the corner values and their golden
+//! `cnn_acc_mem` (accumulators and biases), `cnn_layer_seq` (the layer sequencer),
+//! `cnn_mac_ctl` (the MAC side's sequencer): stimuli with the corner values and their golden
 //! traces (`crate::golden::cnn_engine`).
 
 use super::{blank, View};
 use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
     avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AccIn, Accumulators, AddrGenCfg,
-    GatherItem, GroupSums, MacTag, MacTags, OutStageIn, Reduce, ReduceIn, SeqIn, SeqPhase,
-    Sequencer, WindowCtlIn, WindowFlags, WindowPair,
+    GatherItem, GroupSums, MacCtlIn, MacSeq, MacTag, MacTags, OutStageIn, Reduce, ReduceIn, SeqIn,
+    SeqPhase, Sequencer, WindowCtlIn, WindowFlags, WindowPair,
 };
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -876,6 +877,115 @@ pub fn layer_seq_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         e.set(c, "layer_done", BigUint::from(q.layer_done as u8));
         e.set(c, "cycles", BigUint::from(q.cycles));
         e.set(c, "lc_rdata", BigUint::from(q.lc_read));
+    }
+    e
+}
+
+/// `cnn_mac_ctl`: layers with random loop bounds (channels 1..70, up to 3 chunks, passes,
+/// columns and rows), kernels per word and slots, output processor maps (all 64, the top
+/// one, sparse, dense) and passes of 1..64 processors, each run until it ends or for a
+/// while, the windows' `full` flags random (the MAC waits for its window), `run` dropping,
+/// a reset now and then.
+pub fn mac_ctl_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_mac_ctl", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    let mut k = 0usize;
+    while s.len() < cycles {
+        let out_map: u64 = match k % 4 {
+            0 => u64::MAX,
+            1 => 1 << 63 | rng.random_range(0..16u64),
+            2 => rng.random::<u64>() & rng.random::<u64>() | 1,
+            _ => rng.random::<u64>() | rng.random::<u64>(),
+        };
+        let thresh = (out_map.count_ones()).min(rng.random_range(1..=64));
+        let out_ch = rng.random_range(1..70u32);
+        let (chunks, passes) = (rng.random_range(1..=3u32), rng.random_range(1..=3u32));
+        let (w, h) = (rng.random_range(1..=4u32), rng.random_range(1..=3u32));
+        let kpw = [1u32, 2, 4, 8][rng.random_range(0..4)];
+        let kslot = 72 / kpw;
+        let kstart = rng.random_range(0..1024u32);
+        let cfg = |r: edgelearn_sim::stimulus::Row<'_>| -> Result<()> {
+            r.set("out_ch", out_ch)?
+                .set("kstart", kstart)?
+                .set("kpw", kpw)?
+                .set("kslot", kslot)?
+                .set("out_thresh", thresh)?
+                .set("out_map", out_map)?
+                .set("in_passes", passes)?
+                .set("chunks", chunks)?
+                .set("out_w", w)?
+                .set("out_h", h)?
+                .push()
+        };
+        cfg(s
+            .row()
+            .bit("reset", false)?
+            .bit("load", true)?
+            .set("load_kstart", kstart)?
+            .bit("run", false)?)?;
+        let issues = (out_ch * chunks * passes * w * h) as usize;
+        for c in 0..(issues * 3 / 2 + 20).min(700) {
+            cfg(s
+                .row()
+                .bit("load", false)?
+                .bit("run", rng.random_range(0..12) != 0)?
+                .set(
+                    "full",
+                    if rng.random_range(0..3) == 0 {
+                        rng.random_range(0..4u32)
+                    } else {
+                        3
+                    },
+                )?
+                .bit("reset", k == 5 && c == 30)?)?;
+        }
+        k += 1;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_mac_ctl`: every output after every edge.
+pub fn mac_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = MacSeq::default();
+    for c in 0..stim.len() {
+        let i = MacCtlIn {
+            reset: v.bit(c, "reset"),
+            load: v.bit(c, "load"),
+            load_kstart: v.unsigned(c, "load_kstart") as u32,
+            run: v.bit(c, "run"),
+            full: v.unsigned(c, "full") as u32,
+            out_ch: v.unsigned(c, "out_ch") as u32,
+            kstart: v.unsigned(c, "kstart") as u32,
+            kpw: v.unsigned(c, "kpw") as u32,
+            kslot: v.unsigned(c, "kslot") as u32,
+            out_thresh: v.unsigned(c, "out_thresh") as u32,
+            out_map: v.unsigned(c, "out_map"),
+            in_passes: v.unsigned(c, "in_passes") as u32,
+            chunks: v.unsigned(c, "chunks") as u32,
+            out_w: v.unsigned(c, "out_w") as u32,
+            out_h: v.unsigned(c, "out_h") as u32,
+        };
+        m.step(&i);
+        let o = m.outputs(&i);
+        for (port, val) in [
+            ("issue", o.issue as u32),
+            ("first", o.first as u32),
+            ("last", o.last as u32),
+            ("read_buf", o.read_buf as u32),
+            ("oc", o.oc),
+            ("kaddr", o.kaddr),
+            ("kshift", o.kshift),
+            ("oproc", o.oproc),
+            ("oe", o.oe),
+            ("opix", o.opix),
+            ("mac_end", o.mac_end as u32),
+            ("layer_end", o.layer_end as u32),
+        ] {
+            e.set(c, port, BigUint::from(val));
+        }
     }
     e
 }

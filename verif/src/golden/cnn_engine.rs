@@ -624,6 +624,205 @@ impl Sequencer {
     }
 }
 
+/// One edge's inputs of [`MacSeq`] (the layer's fields as `MacCtl` takes them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MacCtlIn {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// A layer starts.
+    pub load: bool,
+    /// The starting kernel word of the layer being loaded.
+    pub load_kstart: u32,
+    /// The layer runs.
+    pub run: bool,
+    /// Windows holding a complete iteration.
+    pub full: u32,
+    /// Output channels.
+    pub out_ch: u32,
+    /// Kernel start word (each pixel's).
+    pub kstart: u32,
+    /// Kernels per word.
+    pub kpw: u32,
+    /// Bits per kernel.
+    pub kslot: u32,
+    /// Output processors per output pass.
+    pub out_thresh: u32,
+    /// Output processor map.
+    pub out_map: u64,
+    /// Input passes.
+    pub in_passes: u32,
+    /// Flatten chunks.
+    pub chunks: u32,
+    /// Output width.
+    pub out_w: u32,
+    /// Output height.
+    pub out_h: u32,
+}
+
+/// The MAC side's sequencer (`MacCtl`): once its window is full, a cycle to start, then one
+/// output channel per cycle, each with its kernel word and slot, output processor (the map's
+/// processors in order, `out_thresh` per output pass) and pass; after the last channel the
+/// window is freed and the loop moves on (chunk, input pass, output pixel).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MacSeq {
+    /// Issuing channels.
+    pub active: bool,
+    /// The window read.
+    pub buf: bool,
+    /// Output row and column, pixel index.
+    pub y: u32,
+    /// Output column.
+    pub x: u32,
+    /// Output pixel index.
+    pub pix: u32,
+    /// Input pass.
+    pub pass_in: u32,
+    /// Flatten chunk.
+    pub chunk: u32,
+    /// Channel.
+    pub ch: u32,
+    /// Kernel word.
+    pub kword: u32,
+    /// Kernel in the word.
+    pub ksub: u32,
+    /// Output processor.
+    pub proc: u32,
+    /// Channels of this output pass so far.
+    pub rank: u32,
+    /// Output pass.
+    pub pass_out: u32,
+}
+
+/// What [`MacSeq`] drives in a cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacIssue {
+    /// A channel is issued.
+    pub issue: bool,
+    /// The pixel's first iteration.
+    pub first: bool,
+    /// The pixel's last iteration.
+    pub last: bool,
+    /// The window read.
+    pub read_buf: bool,
+    /// Channel.
+    pub oc: u32,
+    /// Kernel word.
+    pub kaddr: u32,
+    /// The kernel's first bit in the word.
+    pub kshift: u32,
+    /// Output processor.
+    pub oproc: u32,
+    /// Output pass.
+    pub oe: u32,
+    /// Output pixel.
+    pub opix: u32,
+    /// The iteration's last channel.
+    pub mac_end: bool,
+    /// The layer's last channel.
+    pub layer_end: bool,
+}
+
+impl MacSeq {
+    /// The iteration-loop ends for inputs `i` (each counter at its bound minus one).
+    fn ends(&self, i: &MacCtlIn) -> [bool; 5] {
+        let at = |v: u32, n: u32, bits: u32| v == n.wrapping_sub(1) & ((1 << bits) - 1);
+        [
+            at(self.ch, i.out_ch, 11),
+            at(self.chunk, i.chunks, 5),
+            at(self.pass_in, i.in_passes, 5),
+            at(self.x, i.out_w, 10),
+            at(self.y, i.out_h, 10),
+        ]
+    }
+
+    /// The outputs in this cycle.
+    pub fn outputs(&self, i: &MacCtlIn) -> MacIssue {
+        let go = i.run && self.active;
+        let [ch_end, chunk_end, pass_end, x_end, y_end] = self.ends(i);
+        MacIssue {
+            issue: go,
+            first: self.pass_in == 0 && self.chunk == 0,
+            last: pass_end && chunk_end,
+            read_buf: self.buf,
+            oc: self.ch,
+            kaddr: self.kword,
+            kshift: (self.ksub * i.kslot) & 0x7f,
+            oproc: self.proc,
+            oe: self.pass_out,
+            opix: self.pix,
+            mac_end: go && ch_end,
+            layer_end: go && ch_end && chunk_end && pass_end && x_end && y_end,
+        }
+    }
+
+    /// One edge.
+    pub fn step(&mut self, i: &MacCtlIn) {
+        let b = self.clone();
+        let go = i.run && b.active;
+        let [ch_end, chunk_end, pass_end, x_end, y_end] = b.ends(i);
+        let first_proc = lowest_set(i.out_map);
+        // The processors of the map above this one.
+        let above = i.out_map & !((2u64 << (b.proc & 63)).wrapping_sub(1));
+        let full = i.full >> (b.buf as u32) & 1 == 1;
+        if i.run && !b.active && full {
+            (self.active, self.ch, self.rank, self.pass_out) = (true, 0, 0, 0);
+            self.proc = first_proc;
+        }
+        if go {
+            if b.ksub == i.kpw.wrapping_sub(1) & 0x7f {
+                self.ksub = 0;
+                self.kword = (b.kword + 1) & 0x3ff;
+            } else {
+                self.ksub = (b.ksub + 1) & 0x7f;
+            }
+            let next_rank = (b.rank + 1) & 0x7f;
+            if next_rank == i.out_thresh {
+                self.rank = 0;
+                self.pass_out = (b.pass_out + 1) & 0x1f;
+                self.proc = first_proc;
+            } else {
+                self.rank = next_rank;
+                self.proc = lowest_set(above);
+            }
+            self.ch = (b.ch + 1) & 0x7ff;
+            if ch_end {
+                self.active = false;
+                self.buf = !b.buf;
+                if !chunk_end {
+                    self.chunk = (b.chunk + 1) & 0x1f;
+                } else {
+                    self.chunk = 0;
+                    if !pass_end {
+                        self.pass_in = (b.pass_in + 1) & 0x1f;
+                    } else {
+                        self.pass_in = 0;
+                        self.kword = i.kstart;
+                        self.ksub = 0;
+                        self.pix = (b.pix + 1) & 0xf_ffff;
+                        if !x_end {
+                            self.x = (b.x + 1) & 0x3ff;
+                        } else {
+                            self.x = 0;
+                            if !y_end {
+                                self.y = (b.y + 1) & 0x3ff;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if i.load {
+            (self.y, self.x, self.pix, self.pass_in, self.chunk) = (0, 0, 0, 0, 0);
+            (self.buf, self.active) = (false, false);
+            self.kword = i.load_kstart;
+            self.ksub = 0;
+        }
+        if i.reset {
+            self.active = false;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,8 +30,9 @@
 //! to the next processor of the map, and after `out_thresh` channels the next output pass
 //! starts again at the lowest ([`LowestSet`]). Kernel words: `kpw` kernels per word, the
 //! next word after the last; back to `kstart` at the next pixel.
-//! Golden: the engine's cycle model (`edgelearn_verif::cnn::engine::layer_cycles`) and its
-//! kernel layout (`KernelLayout`). Tests: `tests/cnn_rtl.rs`.
+//! Golden: `edgelearn_verif::golden::cnn_engine::MacSeq`, the engine's cycle model
+//! (`edgelearn_verif::cnn::engine::layer_cycles`) and its kernel layout (`KernelLayout`).
+//! Tests: `tests/cnn_engine_blocks.rs` (registered as `cnn_mac_ctl`), `tests/cnn_rtl.rs`.
 
 use super::lowest_set::LowestSet;
 use crate::arith::mul_u::MulUnsigned;
@@ -300,6 +301,20 @@ impl Logic for MacCtl {
             & self.pass_end.val()
             & self.x_end.val()
             & self.y_end.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] MacCtl {
+        clock: yes,
+        inputs: [
+            reset, load, load_kstart, run, full, out_ch, kstart, kpw, kslot, out_thresh, out_map,
+            in_passes, chunks, out_w, out_h
+        ],
+        outputs: [
+            issue, first, last, read_buf, oc, kaddr, kshift, oproc, oe, opix, mac_end, layer_end
+        ],
+        notes: [],
     }
 }
 
