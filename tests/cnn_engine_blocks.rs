@@ -5,8 +5,8 @@
 //! two windows (`cnn_window_buf`), the gather's address generator (`cnn_addr_gen`), the
 //! windows' handshake (`cnn_window_ctl`), the MAC pipeline's side information
 //! (`cnn_mac_pipe`), the adders over the quads (`cnn_group_sum`) and the accumulators and
-//! biases (`cnn_acc_mem`), the layer sequencer (`cnn_layer_seq`) and the MAC side's
-//! sequencer (`cnn_mac_ctl`). The engine as a whole: `tests/cnn_rtl.rs`.
+//! biases (`cnn_acc_mem`), the layer sequencer (`cnn_layer_seq`), the MAC side's
+//! sequencer (`cnn_mac_ctl`) and the host port (`cnn_host_port`). The engine as a whole: `tests/cnn_rtl.rs`.
 
 mod common;
 
@@ -84,4 +84,11 @@ fn layer_seq_is_bit_exact_on_every_backend() {
 fn mac_ctl_is_bit_exact_on_every_backend() {
     let stim = cnn_engine::mac_ctl_stimulus(&common::ports("cnn_mac_ctl"), 0x3C7, 4000).unwrap();
     common::check_block("cnn_mac_ctl", &stim, &Backend::ALL);
+}
+
+#[test]
+fn host_port_is_bit_exact_on_every_backend() {
+    let stim =
+        cnn_engine::host_port_stimulus(&common::ports("cnn_host_port"), 0x405, 3000).unwrap();
+    common::check_block("cnn_host_port", &stim, &Backend::ALL);
 }

@@ -6,6 +6,7 @@ use crate::cnn::engine::acc_mem::AccMem;
 use crate::cnn::engine::addr_gen::AddrGen;
 use crate::cnn::engine::check::CnnEngineCheck;
 use crate::cnn::engine::group_sum::GroupSumBench;
+use crate::cnn::engine::host_port::HostPortBench;
 use crate::cnn::engine::layer_seq::LayerSeq;
 use crate::cnn::engine::mac_ctl::MacCtl;
 use crate::cnn::engine::mac_pipe::MacPipe;
@@ -180,6 +181,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "cnn_mac_ctl",
             summary: "the CNN engine's MAC-side sequencer: one output channel per cycle once its window is full, with kernel word and slot, output processor and pass; the iteration loop",
             build: || boxed("cnn_mac_ctl", MacCtl::default()),
+        },
+        BlockEntry {
+            name: "cnn_host_port",
+            summary: "the 64-processor CNN engine's host port: the port stage, the register map's writes (while idle) and reads, kernel words in three parts",
+            build: || boxed("cnn_host_port", HostPortBench::default()),
         },
         BlockEntry {
             name: "cnn_fc_update",

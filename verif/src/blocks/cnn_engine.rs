@@ -4,15 +4,15 @@
 //! `cnn_addr_gen` (the gather), `cnn_window_ctl` (the windows' handshake), `cnn_mac_pipe`
 //! (the MAC pipeline's side information), `cnn_group_sum` (the adders over the quads) and
 //! `cnn_acc_mem` (accumulators and biases), `cnn_layer_seq` (the layer sequencer),
-//! `cnn_mac_ctl` (the MAC side's sequencer): stimuli with the corner values and their golden
+//! `cnn_mac_ctl` (the MAC side's sequencer), `cnn_host_port` (the host port): stimuli with the corner values and their golden
 //! traces (`crate::golden::cnn_engine`).
 
 use super::{blank, View};
 use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
     avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AccIn, Accumulators, AddrGenCfg,
-    GatherItem, GroupSums, MacCtlIn, MacSeq, MacTag, MacTags, OutStageIn, Reduce, ReduceIn, SeqIn,
-    SeqPhase, Sequencer, WindowCtlIn, WindowFlags, WindowPair,
+    GatherItem, GroupSums, HostIn, HostReadData, HostRegs, MacCtlIn, MacSeq, MacTag, MacTags,
+    OutStageIn, Reduce, ReduceIn, SeqIn, SeqPhase, Sequencer, WindowCtlIn, WindowFlags, WindowPair,
 };
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -985,6 +985,116 @@ pub fn mac_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             ("layer_end", o.layer_end as u32),
         ] {
             e.set(c, port, BigUint::from(val));
+        }
+    }
+    e
+}
+
+/// `cnn_host_port`: writes and reads of every register and of every memory region (kernel
+/// words part by part), addresses outside the map and aliases of the layer-cycle page,
+/// writes while the engine is busy (ignored but for the start), back-to-back strobes, random
+/// read data from the memories, and resets.
+pub fn host_port_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    use edgelearn_hdl::cnn::engine::regs;
+    let mut s = Stimulus::new("cnn_host_port", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    while s.len() < cycles {
+        let addr: u32 = match rng.random_range(0..12) {
+            0 => [
+                regs::CTRL,
+                regs::NLAYERS,
+                regs::CYCLES,
+                regs::LAYER,
+                regs::PROCESSORS,
+                regs::KERNEL_WORDS,
+            ][rng.random_range(0..6)],
+            1 => regs::LAYER_CYCLES + rng.random_range(0..32),
+            2 => regs::LAYER_REGS + rng.random_range(0..512),
+            3 => regs::BIAS + rng.random_range(0..2048),
+            4 => regs::DATA + rng.random_range(0..131_072),
+            5..=7 => regs::KERNEL + rng.random_range(0..262_144),
+            // Region 0 outside its registers (the layer-cycle page repeated higher up).
+            8 => rng.random_range(0..0x10_0000) & !0x1f,
+            _ => rng.random_range(0..0x100_0000),
+        };
+        let mut lregs = BigUint::from(0u8);
+        for k in 0..16 {
+            lregs |= BigUint::from(rng.random::<u32>()) << (32 * k);
+        }
+        let kword = BigUint::from(rng.random::<u64>()) | BigUint::from(rng.random::<u8>()) << 64;
+        s.row()
+            .bit("reset", rng.random_range(0..300) == 0)?
+            .bit("host_we", rng.random_range(0..3) == 0)?
+            .bit("host_re", rng.random_range(0..3) == 0)?
+            .set("host_addr", addr)?
+            .set("host_wdata", rng.random::<u32>())?
+            .bit("busy", rng.random_range(0..4) == 0)?
+            .bit("done", rng.random())?
+            .set("layer", rng.random_range(0..32u32))?
+            .set("cycles", rng.random::<u32>())?
+            .set("lc_rdata", rng.random::<u32>())?
+            .set("lreg_rdata", lregs)?
+            .set("bias_rdata", rng.random_range(0..256u32))?
+            .set("dm_rdata", rng.random::<u32>())?
+            .set("k_rdata", kword)?
+            .push()?;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_host_port`: every output after every edge.
+pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    use edgelearn_hdl::cnn::engine::host_port::{BENCH_KERNEL_WORDS, BENCH_PROCESSORS};
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut h = HostRegs::new(BENCH_PROCESSORS as u32, BENCH_KERNEL_WORDS as u32);
+    for c in 0..stim.len() {
+        let busy = v.bit(c, "busy");
+        h.step(&HostIn {
+            reset: v.bit(c, "reset"),
+            we: v.bit(c, "host_we"),
+            re: v.bit(c, "host_re"),
+            addr: v.unsigned(c, "host_addr") as u32,
+            wdata: v.unsigned(c, "host_wdata") as u32,
+            busy,
+            done: v.bit(c, "done"),
+            layer: v.unsigned(c, "layer") as u32,
+            cycles: v.unsigned(c, "cycles") as u32,
+        });
+        let packed = v.raw(c, "lreg_rdata");
+        let mut lregs = [0u32; 16];
+        for (k, w) in lregs.iter_mut().enumerate() {
+            let d = (packed >> (32 * k)) & BigUint::from(u32::MAX);
+            *w = d.to_u32_digits().first().copied().unwrap_or(0);
+        }
+        let o = h.outputs(
+            busy,
+            &HostReadData {
+                lc: v.unsigned(c, "lc_rdata") as u32,
+                lregs,
+                bias: v.unsigned(c, "bias_rdata") as u8,
+                dm: v.unsigned(c, "dm_rdata") as u32,
+                kword: wide(&v, c, "k_rdata"),
+            },
+        );
+        let (reset, _, re, addr, wdata) = h.stage;
+        for (port, val) in [
+            ("host_rdata", BigUint::from(o.rdata)),
+            ("hr_addr", BigUint::from(h.read_addr)),
+            ("start", BigUint::from(o.start as u8)),
+            ("nlayers", BigUint::from(h.nlayers)),
+            ("lreg_we", BigUint::from(o.lreg_we as u8)),
+            ("bias_we", BigUint::from(o.bias_we as u8)),
+            ("dm_we", BigUint::from(o.dm_we as u8)),
+            ("k_we", BigUint::from(o.k_we as u8)),
+            ("k_wdata", BigUint::from(o.k_wdata)),
+            ("reset_q", BigUint::from(reset as u8)),
+            ("re", BigUint::from(re as u8)),
+            ("addr", BigUint::from(addr)),
+            ("wdata", BigUint::from(wdata)),
+        ] {
+            e.set(c, port, val);
         }
     }
     e

@@ -823,6 +823,166 @@ impl MacSeq {
     }
 }
 
+/// One edge's inputs of [`HostRegs`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostIn {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// Write strobe.
+    pub we: bool,
+    /// Read strobe.
+    pub re: bool,
+    /// Word address (24 bits).
+    pub addr: u32,
+    /// Write data.
+    pub wdata: u32,
+    /// The engine runs.
+    pub busy: bool,
+    /// The run has finished.
+    pub done: bool,
+    /// The running layer.
+    pub layer: u32,
+    /// Cycles of the run.
+    pub cycles: u32,
+}
+
+/// The memories' read data a host read selects from (each one edge after its address).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostReadData {
+    /// A layer's cycle count.
+    pub lc: u32,
+    /// The layer-register words.
+    pub lregs: [u32; 16],
+    /// A bias byte.
+    pub bias: u8,
+    /// A data-memory word.
+    pub dm: u32,
+    /// A kernel word (72 bits).
+    pub kword: u128,
+}
+
+/// The host port (`HostPort`, the map `hdl/regs/cnn_engine.toml`): each input registered
+/// once (the port stage); writes to NLAYERS and to the memory regions only while the engine
+/// is idle, CTRL's start bit at any time; kernel words staged in parts 0 and 1 and written
+/// with part 2; a read answered two cycles after its strobe, the registers from the port's
+/// state, the memories from their read data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostRegs {
+    /// The port stage: (reset, we, re, addr, wdata) of the last edge.
+    pub stage: (bool, bool, bool, u32, u32),
+    /// Layers to run.
+    pub nlayers: u32,
+    /// Kernel parts 0 and 1.
+    pub kstage: u64,
+    /// Address of the last read.
+    pub read_addr: u32,
+    /// Register value of the last read.
+    pub read_reg: u32,
+    /// Processors of the engine.
+    pub processors: u32,
+    /// Kernel words per processor.
+    pub kernel_words: u32,
+}
+
+/// What [`HostRegs`] drives in a cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostOut {
+    /// Start a run.
+    pub start: bool,
+    /// Writes by region.
+    pub lreg_we: bool,
+    /// Bias write.
+    pub bias_we: bool,
+    /// Data-memory write.
+    pub dm_we: bool,
+    /// Kernel-memory write.
+    pub k_we: bool,
+    /// The kernel word written.
+    pub k_wdata: u128,
+    /// The word read.
+    pub rdata: u32,
+}
+
+impl HostRegs {
+    /// The port of an engine of `processors` processors of `kernel_words` kernel words.
+    pub fn new(processors: u32, kernel_words: u32) -> Self {
+        HostRegs {
+            processors,
+            kernel_words,
+            ..Default::default()
+        }
+    }
+
+    /// The outputs in this cycle (`busy` the engine's now, `rd` the memories' read data).
+    pub fn outputs(&self, busy: bool, rd: &HostReadData) -> HostOut {
+        use edgelearn_hdl::cnn::engine::regs;
+        let (_, we, _, addr, wdata) = self.stage;
+        let region = addr >> 20;
+        let write = we && !busy;
+        let part = addr & 3;
+        let r = self.read_addr;
+        let rdata = match r >> 20 {
+            0 if (r >> 5) & 7 == regs::LAYER_CYCLES >> 5 && (r >> 8) & 0xfff == 0 => rd.lc,
+            0 => self.read_reg,
+            x if x == regs::LAYER_REGS >> 20 => rd.lregs[(r & 15) as usize],
+            x if x == regs::BIAS >> 20 => rd.bias as u32,
+            x if x == regs::DATA >> 20 => rd.dm,
+            x if x == regs::KERNEL >> 20 => match r & 3 {
+                0 => rd.kword as u32,
+                1 => (rd.kword >> 32) as u32,
+                _ => (rd.kword >> 64) as u32 & 0xff,
+            },
+            _ => self.read_reg,
+        };
+        HostOut {
+            start: we && addr == regs::CTRL && wdata & 1 == 1,
+            lreg_we: write && region == regs::LAYER_REGS >> 20,
+            bias_we: write && region == regs::BIAS >> 20,
+            dm_we: write && region == regs::DATA >> 20,
+            k_we: write && region == regs::KERNEL >> 20 && part == 2,
+            k_wdata: self.kstage as u128 | ((wdata & 0xff) as u128) << 64,
+            rdata,
+        }
+    }
+
+    /// One edge.
+    pub fn step(&mut self, i: &HostIn) {
+        use edgelearn_hdl::cnn::engine::regs;
+        let (reset, _, re, addr, wdata) = self.stage;
+        let write = self.stage.1 && !i.busy;
+        // A read and a write of NLAYERS at one edge: the read gets the old value.
+        let nlayers = self.nlayers;
+        if write && addr == regs::NLAYERS {
+            self.nlayers = wdata & 0x3f;
+        }
+        if write && addr >> 20 == regs::KERNEL >> 20 {
+            match addr & 3 {
+                0 => self.kstage = self.kstage & !0xffff_ffff | wdata as u64,
+                1 => self.kstage = self.kstage & 0xffff_ffff | (wdata as u64) << 32,
+                _ => {}
+            }
+        }
+        if re {
+            self.read_addr = addr;
+            self.read_reg = match addr {
+                a if a == regs::CTRL => i.busy as u32 | (i.done as u32) << 1,
+                a if a == regs::NLAYERS => nlayers,
+                a if a == regs::CYCLES => i.cycles,
+                a if a == regs::LAYER => i.layer & 31,
+                a if a == regs::PROCESSORS => self.processors,
+                a if a == regs::KERNEL_WORDS => self.kernel_words,
+                _ => 0,
+            };
+        }
+        if reset {
+            self.nlayers = 1;
+            self.read_addr = 0;
+            self.read_reg = 0;
+        }
+        self.stage = (i.reset, i.we, i.re, i.addr & 0xff_ffff, i.wdata);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

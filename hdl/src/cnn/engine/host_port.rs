@@ -25,8 +25,10 @@
 //! part 2 (bits 71:64) writes the word. Reads of the memories while the engine runs return
 //! what the engine reads (the layer registers of the running layer, the bias of its channel,
 //! the gather's data word); CTRL, CYCLES, LAYER and the layer cycle counts are always live.
-//! Golden: the register map (`regs`) and the engine's bench (`verif::rtl::cnn`, front-door
-//! load and read-back). Tests: `tests/cnn_rtl.rs`.
+//! Golden: `edgelearn_verif::golden::cnn_engine::HostRegs` (the register map, `regs`) and
+//! the engine's bench (`verif::rtl::cnn`, front-door load and read-back). Tests:
+//! `tests/cnn_engine_blocks.rs` ([`HostPortBench`], registered as `cnn_host_port`),
+//! `tests/cnn_rtl.rs`.
 
 use super::regs;
 use rust_hdl::prelude::*;
@@ -285,6 +287,162 @@ impl Logic for HostPort {
         self.re.next = self.in_re.q.val();
         self.addr.next = self.in_addr.q.val();
         self.wdata.next = self.in_wdata.q.val();
+    }
+}
+
+/// Processors of the host port on the bench (the 64-processor engine's).
+pub const BENCH_PROCESSORS: usize = 64;
+/// Kernel words per processor there.
+pub const BENCH_KERNEL_WORDS: usize = 768;
+
+/// The 64-processor engine's host port with the layer-register words on one port, for the
+/// block bench (a port list holds no arrays): `lreg_rdata` is 16 x 32 bits, word k in bits
+/// `32k + 31 : 32k`; every other port is [`HostPort`]'s.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct HostPortBench {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, Bit>,
+    /// Write strobe.
+    pub host_we: Signal<In, Bit>,
+    /// Read strobe.
+    pub host_re: Signal<In, Bit>,
+    /// Word address.
+    pub host_addr: Signal<In, Bits<24>>,
+    /// Write data.
+    pub host_wdata: Signal<In, Bits<32>>,
+    /// The engine runs.
+    pub busy: Signal<In, Bit>,
+    /// The run has finished.
+    pub done: Signal<In, Bit>,
+    /// The running layer.
+    pub layer: Signal<In, Bits<5>>,
+    /// Cycles of the run.
+    pub cycles: Signal<In, Bits<32>>,
+    /// A layer's cycle count.
+    pub lc_rdata: Signal<In, Bits<32>>,
+    /// The layer-register words, packed.
+    pub lreg_rdata: Signal<In, Bits<512>>,
+    /// A bias byte.
+    pub bias_rdata: Signal<In, Bits<8>>,
+    /// A data-memory word.
+    pub dm_rdata: Signal<In, Bits<32>>,
+    /// A kernel word.
+    pub k_rdata: Signal<In, Bits<72>>,
+    /// Read data.
+    pub host_rdata: Signal<Out, Bits<32>>,
+    /// Address of the last read.
+    pub hr_addr: Signal<Out, Bits<24>>,
+    /// Start a run.
+    pub start: Signal<Out, Bit>,
+    /// Layers to run.
+    pub nlayers: Signal<Out, Bits<6>>,
+    /// Layer-register write.
+    pub lreg_we: Signal<Out, Bit>,
+    /// Bias write.
+    pub bias_we: Signal<Out, Bit>,
+    /// Data-memory write.
+    pub dm_we: Signal<Out, Bit>,
+    /// Kernel-memory write.
+    pub k_we: Signal<Out, Bit>,
+    /// Kernel word to write.
+    pub k_wdata: Signal<Out, Bits<72>>,
+    /// The registered reset.
+    pub reset_q: Signal<Out, Bit>,
+    /// The registered read strobe.
+    pub re: Signal<Out, Bit>,
+    /// The registered address.
+    pub addr: Signal<Out, Bits<24>>,
+    /// The registered write data.
+    pub wdata: Signal<Out, Bits<32>>,
+    port: HostPort,
+}
+
+impl Default for HostPortBench {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            host_we: Default::default(),
+            host_re: Default::default(),
+            host_addr: Default::default(),
+            host_wdata: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            layer: Default::default(),
+            cycles: Default::default(),
+            lc_rdata: Default::default(),
+            lreg_rdata: Default::default(),
+            bias_rdata: Default::default(),
+            dm_rdata: Default::default(),
+            k_rdata: Default::default(),
+            host_rdata: Default::default(),
+            hr_addr: Default::default(),
+            start: Default::default(),
+            nlayers: Default::default(),
+            lreg_we: Default::default(),
+            bias_we: Default::default(),
+            dm_we: Default::default(),
+            k_we: Default::default(),
+            k_wdata: Default::default(),
+            reset_q: Default::default(),
+            re: Default::default(),
+            addr: Default::default(),
+            wdata: Default::default(),
+            port: HostPort::new(BENCH_PROCESSORS, BENCH_KERNEL_WORDS),
+        }
+    }
+}
+
+impl Logic for HostPortBench {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.port.clock.next = self.clock.val();
+        self.port.reset.next = self.reset.val();
+        self.port.host_we.next = self.host_we.val();
+        self.port.host_re.next = self.host_re.val();
+        self.port.host_addr.next = self.host_addr.val();
+        self.port.host_wdata.next = self.host_wdata.val();
+        self.port.busy.next = self.busy.val();
+        self.port.done.next = self.done.val();
+        self.port.layer.next = self.layer.val();
+        self.port.cycles.next = self.cycles.val();
+        self.port.lc_rdata.next = self.lc_rdata.val();
+        for k in 0..regs::LAYER_WORDS {
+            self.port.lreg_rdata[k].next = self.lreg_rdata.val().get_bits::<32>(32 * k);
+        }
+        self.port.bias_rdata.next = self.bias_rdata.val();
+        self.port.dm_rdata.next = self.dm_rdata.val();
+        self.port.k_rdata.next = self.k_rdata.val();
+        self.host_rdata.next = self.port.host_rdata.val();
+        self.hr_addr.next = self.port.hr_addr.val();
+        self.start.next = self.port.start.val();
+        self.nlayers.next = self.port.nlayers.val();
+        self.lreg_we.next = self.port.lreg_we.val();
+        self.bias_we.next = self.port.bias_we.val();
+        self.dm_we.next = self.port.dm_we.val();
+        self.k_we.next = self.port.k_we.val();
+        self.k_wdata.next = self.port.k_wdata.val();
+        self.reset_q.next = self.port.reset_q.val();
+        self.re.next = self.port.re.val();
+        self.addr.next = self.port.addr.val();
+        self.wdata.next = self.port.wdata.val();
+    }
+}
+
+crate::dut_io! {
+    impl[] HostPortBench {
+        clock: yes,
+        inputs: [
+            reset, host_we, host_re, host_addr, host_wdata, busy, done, layer, cycles, lc_rdata,
+            lreg_rdata, bias_rdata, dm_rdata, k_rdata
+        ],
+        outputs: [
+            host_rdata, hr_addr, start, nlayers, lreg_we, bias_we, dm_we, k_we, k_wdata, reset_q,
+            re, addr, wdata
+        ],
+        notes: [lreg_rdata: (false, 16)],
     }
 }
 
