@@ -6,7 +6,8 @@
 //! windows' handshake (`cnn_window_ctl`), the MAC pipeline's side information
 //! (`cnn_mac_pipe`), the adders over the quads (`cnn_group_sum`) and the accumulators and
 //! biases (`cnn_acc_mem`), the layer sequencer (`cnn_layer_seq`), the MAC side's
-//! sequencer (`cnn_mac_ctl`) and the host port (`cnn_host_port`). The engine as a whole: `tests/cnn_rtl.rs`.
+//! sequencer (`cnn_mac_ctl`), the host port (`cnn_host_port`) and a processor
+//! (`cnn_processor`). The engine as a whole: `tests/cnn_rtl.rs`.
 
 mod common;
 
@@ -91,4 +92,19 @@ fn host_port_is_bit_exact_on_every_backend() {
     let stim =
         cnn_engine::host_port_stimulus(&common::ports("cnn_host_port"), 0x405, 3000).unwrap();
     common::check_block("cnn_host_port", &stim, &Backend::ALL);
+}
+
+#[test]
+fn processor_is_bit_exact_on_every_backend() {
+    let ports = common::ports("cnn_processor");
+    let stim = cnn_engine::processor_stimulus(&ports, 0x9C0, 3000).unwrap();
+    common::check_block(
+        "cnn_processor",
+        &stim,
+        &[Backend::Native, Backend::Icarus, Backend::Verilator],
+    );
+    // The netlist (768 x 72 kernel words as flip-flops, gate-level multipliers) is slow in
+    // Icarus: a shorter run.
+    let small = cnn_engine::processor_stimulus(&ports, 0x9C1, 600).unwrap();
+    common::check_block("cnn_processor", &small, &[Backend::Netlist]);
 }

@@ -10,6 +10,7 @@ use crate::cnn::engine::host_port::HostPortBench;
 use crate::cnn::engine::layer_seq::LayerSeq;
 use crate::cnn::engine::mac_ctl::MacCtl;
 use crate::cnn::engine::mac_pipe::MacPipe;
+use crate::cnn::engine::processor::Processor;
 use crate::cnn::engine::reduce::Reduce;
 use crate::cnn::engine::window_buf::WindowBuf;
 use crate::cnn::engine::window_ctl::WindowCtl;
@@ -186,6 +187,11 @@ pub fn blocks() -> Vec<BlockEntry> {
             name: "cnn_host_port",
             summary: "the 64-processor CNN engine's host port: the port stage, the register map's writes (while idle) and reads, kernel words in three parts",
             build: || boxed("cnn_host_port", HostPortBench::default()),
+        },
+        BlockEntry {
+            name: "cnn_processor",
+            summary: "one CNN-engine processor (768 kernel words): an item's value through the pooling and element-wise units into one of two windows, the nine-tap MAC over the other",
+            build: || boxed("cnn_processor", Processor::new(768)),
         },
         BlockEntry {
             name: "cnn_fc_update",

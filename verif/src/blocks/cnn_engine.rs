@@ -4,7 +4,8 @@
 //! `cnn_addr_gen` (the gather), `cnn_window_ctl` (the windows' handshake), `cnn_mac_pipe`
 //! (the MAC pipeline's side information), `cnn_group_sum` (the adders over the quads) and
 //! `cnn_acc_mem` (accumulators and biases), `cnn_layer_seq` (the layer sequencer),
-//! `cnn_mac_ctl` (the MAC side's sequencer), `cnn_host_port` (the host port): stimuli with the corner values and their golden
+//! `cnn_mac_ctl` (the MAC side's sequencer), `cnn_host_port` (the host port),
+//! `cnn_processor` (a processor): stimuli with the corner values and their golden
 //! traces (`crate::golden::cnn_engine`).
 
 use super::{blank, View};
@@ -12,7 +13,8 @@ use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
     avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AccIn, Accumulators, AddrGenCfg,
     GatherItem, GroupSums, HostIn, HostReadData, HostRegs, MacCtlIn, MacSeq, MacTag, MacTags,
-    OutStageIn, Reduce, ReduceIn, SeqIn, SeqPhase, Sequencer, WindowCtlIn, WindowFlags, WindowPair,
+    OutStageIn, ProcIn, ProcessorModel, Reduce, ReduceIn, SeqIn, SeqPhase, Sequencer, WindowCtlIn,
+    WindowFlags, WindowPair,
 };
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -1096,6 +1098,158 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         ] {
             e.set(c, port, val);
         }
+    }
+    e
+}
+
+/// Kernel words of the `cnn_processor` bench.
+pub const PROC_BENCH_KERNEL_WORDS: usize = 768;
+
+/// `cnn_processor`: kernel words written, then iterations as the gather and the MAC give
+/// them: per tap an inner sequence of 1..4 items (pooling) inside outer sequences of 1..3
+/// operands (element-wise), padding, the processor unused now and then, every operation
+/// pair (pooling first or after), average divisors with their magic numbers, corner data;
+/// the MAC reading the other window with kernel words of every weight width and tap count;
+/// then random rows.
+pub fn processor_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new("cnn_processor", ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for w in 0..64u32 {
+        s.row()
+            .bit("k_we", true)?
+            .set("k_waddr", if w == 63 { 767 } else { w })?
+            .set("k_wdata", BigUint::from(bytes(&mut rng)))?
+            .push()?;
+    }
+    let data = |rng: &mut Xoshiro256PlusPlus| -> u32 {
+        if rng.random_range(0..3) == 0 {
+            CORNER_BYTES[rng.random_range(0..CORNER_BYTES.len())] as u32
+        } else {
+            rng.random_range(0..256u32)
+        }
+    };
+    let mut it = 0usize;
+    while s.len() < cycles * 3 / 4 {
+        let pool_first = rng.random();
+        let pool = [op::MAX, op::AVG][rng.random_range(0..2)];
+        let elt = [op::ADD, op::SUB, op::OR, op::XOR, op::MAX][rng.random_range(0..5)];
+        let (inner_op, outer_op) = if pool_first { (pool, elt) } else { (elt, pool) };
+        let (n_in, n_out) = (rng.random_range(1..=4u32), rng.random_range(1..=3u32));
+        let (round, d) = (rng.random(), if pool_first { n_in } else { n_out });
+        let (m, sh) = crate::cnn::engine::avg_magic(if round { 2 * d } else { d });
+        let taps = rng.random_range(1..=9u32);
+        let wbits = [8u32, 4, 2, 1][rng.random_range(0..4)];
+        let per_word = (72 / (wbits * taps)).max(1);
+        let en = rng.random_range(0..8) != 0;
+        let buf = it % 2 == 1;
+        for t in 0..taps {
+            for o in 0..n_out {
+                for k in 0..n_in {
+                    let (ifirst, ilast) = (k == 0, k + 1 == n_in);
+                    s.row()
+                        .bit("k_we", false)?
+                        .bit("en", en)?
+                        .set("data", data(&mut rng))?
+                        .set("inner_op", inner_op)?
+                        .set("outer_op", outer_op)?
+                        .bit("avg_round", round)?
+                        .set("avg_d", d)?
+                        .set("avg_m", m)?
+                        .set("avg_sh", sh)?
+                        .bit("pool_first", pool_first)?
+                        .set("wbits", wbits)?
+                        .set("taps", taps)?
+                        .bit("g_valid", true)?
+                        .bit("g_pad", rng.random_range(0..10) == 0)?
+                        .bit("g_ifirst", ifirst)?
+                        .bit("g_ilast", ilast)?
+                        .bit("g_ofirst", o == 0 && ilast)?
+                        .bit("g_olast", o + 1 == n_out && ilast)?
+                        .set("g_tap", t)?
+                        .bit("g_buf", buf)?
+                        .bit("m_buf", !buf)?
+                        .set("kshift", rng.random_range(0..per_word) * wbits * taps)?
+                        .bit("k_re", rng.random_range(0..3) != 0)?
+                        .set("k_raddr", rng.random_range(0..64u32))?
+                        .push()?;
+                }
+            }
+        }
+        // The MAC reads the window just filled once its values are in.
+        for _ in 0..4 {
+            s.row().bit("g_valid", false)?.bit("m_buf", buf)?.push()?;
+        }
+        it += 1;
+    }
+    while s.len() < 64 + cycles {
+        let wbits = [8u32, 4, 2, 1][rng.random_range(0..4)];
+        s.row()
+            .bit("en", rng.random_range(0..8) != 0)?
+            .set("data", data(&mut rng))?
+            .set("inner_op", rng.random_range(0..6u32))?
+            .set("outer_op", rng.random_range(0..6u32))?
+            .bit("pool_first", rng.random())?
+            .set("wbits", wbits)?
+            .set("taps", rng.random_range(0..16u32))?
+            .bit("g_valid", rng.random())?
+            .bit("g_pad", rng.random_range(0..5) == 0)?
+            .bit("g_ifirst", rng.random())?
+            .bit("g_ilast", rng.random())?
+            .bit("g_ofirst", rng.random())?
+            .bit("g_olast", rng.random())?
+            .set("g_tap", rng.random_range(0..16u32))?
+            .bit("g_buf", rng.random())?
+            .bit("m_buf", rng.random())?
+            .set("kshift", rng.random_range(0..72u32))?
+            .bit("k_re", rng.random())?
+            .set(
+                "k_raddr",
+                rng.random_range(0..PROC_BENCH_KERNEL_WORDS as u32),
+            )?
+            .bit("k_we", rng.random_range(0..6) == 0)?
+            .set("k_waddr", rng.random_range(0..1024u32))?
+            .set("k_wdata", BigUint::from(bytes(&mut rng)))?
+            .push()?;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_processor`: `k_rdata` and `psum` after every edge.
+pub fn processor_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut p = ProcessorModel::new(PROC_BENCH_KERNEL_WORDS);
+    for c in 0..stim.len() {
+        p.step(&ProcIn {
+            en: v.bit(c, "en"),
+            data: v.unsigned(c, "data") as u8,
+            inner_op: v.unsigned(c, "inner_op") as u32,
+            outer_op: v.unsigned(c, "outer_op") as u32,
+            avg_round: v.bit(c, "avg_round"),
+            avg_d: v.unsigned(c, "avg_d") as u32,
+            avg_m: v.unsigned(c, "avg_m") as u32,
+            avg_sh: v.unsigned(c, "avg_sh") as u32,
+            pool_first: v.bit(c, "pool_first"),
+            wbits: v.unsigned(c, "wbits") as u32,
+            taps: v.unsigned(c, "taps") as u32,
+            g_valid: v.bit(c, "g_valid"),
+            g_pad: v.bit(c, "g_pad"),
+            g_ifirst: v.bit(c, "g_ifirst"),
+            g_ilast: v.bit(c, "g_ilast"),
+            g_ofirst: v.bit(c, "g_ofirst"),
+            g_olast: v.bit(c, "g_olast"),
+            g_tap: v.unsigned(c, "g_tap") as u32,
+            g_buf: v.bit(c, "g_buf"),
+            m_buf: v.bit(c, "m_buf"),
+            kshift: v.unsigned(c, "kshift") as u32,
+            k_re: v.bit(c, "k_re"),
+            k_raddr: v.unsigned(c, "k_raddr") as u32,
+            k_we: v.bit(c, "k_we"),
+            k_waddr: v.unsigned(c, "k_waddr") as u32,
+            k_wdata: wide(&v, c, "k_wdata"),
+        });
+        e.set(c, "k_rdata", BigUint::from(p.kread));
+        e.set(c, "psum", from_signed(p.psum, 20));
     }
     e
 }

@@ -63,6 +63,7 @@ pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<
         "cnn_layer_seq" => Some(cnn_engine::layer_seq_expected(ports, stim)),
         "cnn_mac_ctl" => Some(cnn_engine::mac_ctl_expected(ports, stim)),
         "cnn_host_port" => Some(cnn_engine::host_port_expected(ports, stim)),
+        "cnn_processor" => Some(cnn_engine::processor_expected(ports, stim)),
         _ => None,
     }
 }
@@ -199,6 +200,9 @@ pub fn named_stimulus(
         }
         "cnn_host_port" => {
             cnn_engine::host_port_stimulus(ports, seed, if thesis { 600 } else { cycles })
+        }
+        "cnn_processor" => {
+            cnn_engine::processor_stimulus(ports, seed, if thesis { 800 } else { cycles })
         }
         "cnn_fc_update" => {
             if thesis {

@@ -78,6 +78,16 @@ pub struct ReduceIn {
 }
 
 impl Reduce {
+    /// `out_valid`: a sequence ended at the last edge.
+    pub fn out_valid(&self) -> bool {
+        self.done
+    }
+
+    /// `result`: the last sequence's result (8-bit two's complement).
+    pub fn result(&self) -> i64 {
+        self.res
+    }
+
     /// `sum` (combinational, before the edge): the reduction including `i.value`.
     pub fn sum(&self, i: &ReduceIn) -> i64 {
         reduce_next(i.op, self.acc, i.first, i.value)
@@ -980,6 +990,168 @@ impl HostRegs {
             self.read_reg = 0;
         }
         self.stage = (i.reset, i.we, i.re, i.addr & 0xff_ffff, i.wdata);
+    }
+}
+
+/// One edge's inputs of [`ProcessorModel`] (`Processor`'s ports).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProcIn {
+    /// The layer uses the processor.
+    pub en: bool,
+    /// Its byte of the data word (G1).
+    pub data: u8,
+    /// Inner unit's operation.
+    pub inner_op: u32,
+    /// Outer unit's operation.
+    pub outer_op: u32,
+    /// Average: rounding.
+    pub avg_round: bool,
+    /// Average: divisor.
+    pub avg_d: u32,
+    /// Average: magic multiplier.
+    pub avg_m: u32,
+    /// Average: shift.
+    pub avg_sh: u32,
+    /// The inner unit pools (takes the division).
+    pub pool_first: bool,
+    /// Weight bits.
+    pub wbits: u32,
+    /// Taps.
+    pub taps: u32,
+    /// An item (G1), its padding flag, inner and outer first / last, tap and window.
+    pub g_valid: bool,
+    /// Padding.
+    pub g_pad: bool,
+    /// Inner first.
+    pub g_ifirst: bool,
+    /// Inner last.
+    pub g_ilast: bool,
+    /// Outer first.
+    pub g_ofirst: bool,
+    /// Outer last.
+    pub g_olast: bool,
+    /// Window tap.
+    pub g_tap: u32,
+    /// Window written.
+    pub g_buf: bool,
+    /// Window the MAC reads.
+    pub m_buf: bool,
+    /// The kernel's bit offset in the word read.
+    pub kshift: u32,
+    /// Kernel-memory read.
+    pub k_re: bool,
+    /// Its address.
+    pub k_raddr: u32,
+    /// Kernel-memory write.
+    pub k_we: bool,
+    /// Its address.
+    pub k_waddr: u32,
+    /// Its word (72 bits).
+    pub k_wdata: u128,
+}
+
+/// A processor (`Processor`): the item's value through the inner unit and the outer unit
+/// (one [`avg_div`] serving the unit that pools) into a window, three edges after the
+/// item; the MAC over the window the MAC side names with the kernel word read the edge
+/// before, registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessorModel {
+    /// Inner unit.
+    pub inner: Reduce,
+    /// Outer unit.
+    pub outer: Reduce,
+    /// G2: the item's outer flags, tap and window.
+    pub a: (bool, bool, u32, bool),
+    /// G3: the tap and window the outer unit's result goes to.
+    pub b: (u32, bool),
+    /// The two windows.
+    pub win: WindowPair,
+    /// The kernel memory.
+    pub kmem: Vec<u128>,
+    /// The kernel word read.
+    pub kread: u128,
+    /// The registered sum.
+    pub psum: i64,
+}
+
+impl ProcessorModel {
+    /// A processor of `kernel_words` kernel words, all zero.
+    pub fn new(kernel_words: usize) -> Self {
+        ProcessorModel {
+            inner: Reduce::default(),
+            outer: Reduce::default(),
+            a: (false, false, 0, false),
+            b: (0, false),
+            win: WindowPair::default(),
+            kmem: vec![0; kernel_words],
+            kread: 0,
+            psum: 0,
+        }
+    }
+
+    /// One edge.
+    pub fn step(&mut self, i: &ProcIn) {
+        let value = if !i.g_pad && i.en {
+            sext(i.data as u64, 8)
+        } else {
+            0
+        };
+        let mut inner_in = ReduceIn {
+            op: i.inner_op,
+            valid: i.g_valid,
+            first: i.g_ifirst,
+            last: i.g_ilast,
+            value,
+            avg: 0,
+        };
+        let mut outer_in = ReduceIn {
+            op: i.outer_op,
+            valid: self.inner.out_valid(),
+            first: self.a.0,
+            last: self.a.1,
+            value: sext(self.inner.result() as u64 & 0xff, 8),
+            avg: 0,
+        };
+        let pooled = if i.pool_first {
+            self.inner.sum(&inner_in)
+        } else {
+            self.outer.sum(&outer_in)
+        };
+        let avg = avg_div(
+            sext(pooled as u64 & 0x3ffff, 18),
+            i.avg_round,
+            i.avg_d,
+            i.avg_m,
+            i.avg_sh,
+        );
+        inner_in.avg = avg;
+        outer_in.avg = avg;
+        // The MAC reads the windows and the kernel word as they are before the edge.
+        let window = crate::golden::arith::bytes9(self.win.read(i.m_buf as usize));
+        let dot = tap_mac(&window, self.kread, i.kshift, i.wbits, i.taps);
+        // The window takes the outer unit's result of the last edge.
+        self.win.write(
+            self.outer.out_valid(),
+            self.b.1 as usize,
+            self.b.0 as usize,
+            self.outer.result(),
+        );
+        if self.inner.out_valid() {
+            self.b = (self.a.2, self.a.3);
+        }
+        self.a = (i.g_ofirst, i.g_olast, i.g_tap, i.g_buf);
+        self.inner.step(&inner_in);
+        self.outer.step(&outer_in);
+        self.psum = dot;
+        // Kernel memory: read first.
+        if i.k_re {
+            self.kread = self.kmem.get(i.k_raddr as usize).copied().unwrap_or(0);
+        }
+        if i.k_we {
+            if let Some(w) = self.kmem.get_mut(i.k_waddr as usize) {
+                *w = i.k_wdata;
+            }
+        }
     }
 }
 

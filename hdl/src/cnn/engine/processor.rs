@@ -32,8 +32,10 @@
 //! a tap is written three edges after its last item (G1 -> inner -> outer -> window). MAC: the
 //! kernel word read at M0 is in `k_rdata` at M1, the sum is registered at M2.
 //! Parameters: the kernel memory's depth (1..=1024 words).
-//! Golden: `edgelearn_verif::golden::cnn_engine::reduce` and `tap_mac`, and the engine's
-//! bench (`verif::rtl::cnn`). Tests: `tests/cnn_engine_blocks.rs`, `tests/cnn_rtl.rs`.
+//! Golden: `edgelearn_verif::golden::cnn_engine::ProcessorModel` (over `Reduce`, `avg_div`,
+//! `WindowPair` and `tap_mac`), and the engine's bench (`verif::rtl::cnn`). Tests:
+//! `tests/cnn_engine_blocks.rs` (registered as `cnn_processor`, 768 kernel words),
+//! `tests/cnn_rtl.rs`.
 
 use super::avg_div::AvgDiv;
 use super::reduce::Reduce;
@@ -264,6 +266,20 @@ impl HasMemories for Processor {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
         self.kmem
             .visit_memories(&crate::design::join_path(path, "kmem"), f);
+    }
+}
+
+crate::dut_io! {
+    impl[] Processor {
+        clock: yes,
+        inputs: [
+            en, data, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, pool_first, wbits,
+            taps, g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast, g_tap, g_buf, m_buf,
+            kshift, k_re, k_raddr, k_we, k_waddr, k_wdata
+        ],
+        outputs: [k_rdata, psum],
+        notes: [data: (true, 1), psum: (true, 1)],
+        memories: [kmem],
     }
 }
 
