@@ -1,0 +1,506 @@
+//! Golden twins of the CNN engine's sub-blocks (`edgelearn_hdl::cnn::engine`,
+//! docs/cnn-engine-rtl.md), written from what each computes rather than from the RTL's
+//! bit tricks. The engine as a whole is checked against the network model
+//! ([`crate::cnn`]) layer by layer; these pin each block on its own. The arithmetic units
+//! and the windows are here, the engine's sequencers and handshakes in `control`, the sums,
+//! accumulators and the processor in `datapath`.
+
+use super::arith::{asr_floor, dot9, sat_tc, sext};
+
+mod control;
+mod datapath;
+
+pub use control::*;
+pub use datapath::*;
+
+/// Reduction operations (`hdl::cnn::engine::reduce::op`).
+pub mod op {
+    /// Maximum.
+    pub const MAX: u32 = 0;
+    /// Average: a sum, divided on the last value.
+    pub const AVG: u32 = 1;
+    /// Add.
+    pub const ADD: u32 = 2;
+    /// Subtract.
+    pub const SUB: u32 = 3;
+    /// Bitwise or.
+    pub const OR: u32 = 4;
+    /// Bitwise xor.
+    pub const XOR: u32 = 5;
+}
+
+/// The average's division (`AvgDiv`): `sign(s) ((n m) >> sh)`, low 8 bits, with `n = |s|`,
+/// or `2|s| + d` when rounding; `s` is an 18-bit two's-complement sum.
+pub fn avg_div(value: i64, round: bool, d: u32, m: u32, sh: u32) -> i64 {
+    let v = sext(value as u64 & 0x3ffff, 18);
+    let mag = (v.unsigned_abs()) & 0x3ffff;
+    let num = if round {
+        (2 * mag + d as u64) & 0x3ffff
+    } else {
+        mag
+    };
+    let prod = (num as u128 * m as u128) & ((1 << 36) - 1);
+    let q8 = ((prod >> sh) & 0xff) as i64;
+    sext(if v < 0 { (-q8) as u64 } else { q8 as u64 } & 0xff, 8)
+}
+
+/// One step of a reduction unit: the sum including `value` (18-bit wrap).
+pub fn reduce_next(op: u32, acc: i64, first: bool, value: i64) -> i64 {
+    let w = |x: i64| sext(x as u64 & 0x3ffff, 18);
+    if first {
+        return w(value);
+    }
+    match op {
+        op::MAX => acc.max(value),
+        op::AVG | op::ADD => w(acc + value),
+        op::SUB => w(acc - value),
+        op::OR => w(acc | value),
+        op::XOR => w(acc ^ value),
+        _ => acc,
+    }
+}
+
+/// A reduction unit's cycle model (`Reduce`): inputs sampled at an edge, outputs after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reduce {
+    acc: i64,
+    done: bool,
+    res: i64,
+}
+
+/// Inputs of [`Reduce::step`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReduceIn {
+    /// Operation.
+    pub op: u32,
+    /// A value.
+    pub valid: bool,
+    /// It starts a sequence.
+    pub first: bool,
+    /// It ends a sequence.
+    pub last: bool,
+    /// The value (18-bit two's complement).
+    pub value: i64,
+    /// The average of the sum (what the processor's divider gives).
+    pub avg: i64,
+}
+
+impl Reduce {
+    /// `out_valid`: a sequence ended at the last edge.
+    pub fn out_valid(&self) -> bool {
+        self.done
+    }
+
+    /// `result`: the last sequence's result (8-bit two's complement).
+    pub fn result(&self) -> i64 {
+        self.res
+    }
+
+    /// `sum` (combinational, before the edge): the reduction including `i.value`.
+    pub fn sum(&self, i: &ReduceIn) -> i64 {
+        reduce_next(i.op, self.acc, i.first, i.value)
+    }
+
+    /// One edge; returns `(out_valid, result)` after it.
+    pub fn step(&mut self, i: &ReduceIn) -> (bool, i64) {
+        let nxt = self.sum(i);
+        if i.valid {
+            self.acc = nxt;
+        }
+        self.done = i.valid && i.last;
+        if i.valid && i.last {
+            self.res = if i.op == op::AVG {
+                i.avg
+            } else {
+                sat_tc(nxt, 8)
+            };
+        }
+        (self.done, self.res)
+    }
+}
+
+/// A reduction over a whole sequence: what the unit registers after the last value.
+pub fn reduce(op: u32, values: &[i64], avg: impl Fn(i64) -> i64) -> i64 {
+    let mut acc = 0;
+    for (k, &v) in values.iter().enumerate() {
+        acc = reduce_next(op, acc, k == 0, v);
+    }
+    if op == op::AVG {
+        avg(acc)
+    } else {
+        sat_tc(acc, 8)
+    }
+}
+
+/// The weights of a kernel word (`TapMac`): tap t is bits `kshift + t wbits`, sign-extended
+/// (a 1-bit weight is 0 or -1).
+pub fn kernel_weights(kword: u128, kshift: u32, wbits: u32) -> [i64; 9] {
+    let ksh = (kword & ((1 << 72) - 1)) >> kshift.min(127);
+    std::array::from_fn(|t| {
+        let t = t as u32;
+        match wbits {
+            8 => sext((ksh >> (8 * t)) as u64 & 0xff, 8),
+            4 => sext((ksh >> (4 * t)) as u64 & 0xf, 4),
+            2 => sext((ksh >> (2 * t)) as u64 & 0x3, 2),
+            _ => -(((ksh >> t) & 1) as i64),
+        }
+    })
+}
+
+/// A processor's MAC (`TapMac`): the window times the kernel, over the first `taps` taps.
+pub fn tap_mac(window: &[i64; 9], kword: u128, kshift: u32, wbits: u32, taps: u32) -> i64 {
+    dot9(window, &kernel_weights(kword, kshift, wbits), taps as usize)
+}
+
+/// The index of the lowest set bit, or 64 (`LowestSet`).
+pub fn lowest_set(flags: u64) -> u32 {
+    if flags == 0 {
+        64
+    } else {
+        flags.trailing_zeros()
+    }
+}
+
+/// Inputs of the output stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutStageIn {
+    /// A result.
+    pub valid: bool,
+    /// The accumulator (48-bit two's complement).
+    pub acc: i64,
+    /// Output processor.
+    pub oproc: u32,
+    /// Output pass.
+    pub oe: u32,
+    /// Output pixel.
+    pub opix: u32,
+    /// Raw 32-bit output.
+    pub wide: bool,
+    /// Activation: 0 none, 1 ReLU, 2 Abs.
+    pub act: u32,
+    /// Right shift (0..31).
+    pub rshift: u32,
+    /// Left shift (0..15).
+    pub lshift: u32,
+    /// Output passes.
+    pub out_passes: u32,
+    /// `write_gap + 1`.
+    pub gap: u32,
+    /// First output word.
+    pub out_base: u32,
+}
+
+/// What the output stage writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutStageOut {
+    /// Write.
+    pub we: bool,
+    /// Byte lanes.
+    pub be: u32,
+    /// Data memory (17:13) and word (12:0).
+    pub gword: u32,
+    /// The word.
+    pub data: u32,
+}
+
+/// The output byte: round half up by `rshift` (or shift left), saturate, activate.
+pub fn out_byte(acc: i64, rshift: u32, lshift: u32, act: u32) -> i64 {
+    let a = sext(acc as u64 & ((1 << 48) - 1), 48);
+    let y0 = if rshift != 0 {
+        asr_floor(a + (1i64 << (rshift - 1)), rshift)
+    } else {
+        a << lshift
+    };
+    let y8 = sat_tc(y0, 8);
+    match act {
+        1 => y8.max(0),
+        2 => y8.abs().min(127),
+        _ => y8,
+    }
+}
+
+/// The output stage (`OutStage`): the byte (or the raw 32 bits) and where it goes, word
+/// arithmetic modulo 2^18.
+pub fn out_stage(i: &OutStageIn) -> OutStageOut {
+    const M18: u32 = (1 << 18) - 1;
+    let pe = ((i.opix & M18) * i.out_passes + i.oe) & M18;
+    let idx = (pe as u64 * i.gap as u64) as u32 & M18;
+    let base = ((((i.oproc >> 2) & 0xf) << 13) + (i.out_base & 0xffff)) & M18;
+    if i.wide {
+        OutStageOut {
+            we: i.valid,
+            be: 0xf,
+            gword: (base + (idx << 2) + (i.oproc & 3)) & M18,
+            data: (i.acc as u64 & 0xffff_ffff) as u32,
+        }
+    } else {
+        let b = (out_byte(i.acc, i.rshift, i.lshift, i.act) as u64 & 0xff) as u32;
+        OutStageOut {
+            we: i.valid,
+            be: 1 << (i.oproc & 3),
+            gword: (base + idx) & M18,
+            data: b * 0x0101_0101,
+        }
+    }
+}
+
+/// A processor's two windows (`WindowBuf`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WindowPair {
+    /// Window 0 and window 1, nine taps each (8-bit two's complement).
+    pub win: [[i64; 9]; 2],
+}
+
+impl WindowPair {
+    /// One edge: write `value` into tap `tap` (taps 9..15 write nothing) of window `buf`.
+    pub fn write(&mut self, write: bool, buf: usize, tap: usize, value: i64) {
+        if write && tap < 9 {
+            self.win[buf & 1][tap] = sext(value as u64 & 0xff, 8);
+        }
+    }
+
+    /// The taps of window `buf`, packed as the RTL's 72-bit bus.
+    pub fn read(&self, buf: usize) -> u128 {
+        self.win[buf & 1]
+            .iter()
+            .enumerate()
+            .fold(0u128, |v, (t, &x)| {
+                v | ((x as u64 & 0xff) as u128) << (8 * t)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners() {
+        // -128 x 9 taps of -128: the largest product sum.
+        let w = [-128i64; 9];
+        let kword = (0..9).fold(0u128, |v, t| v | 0x80u128 << (8 * t));
+        assert_eq!(tap_mac(&w, kword, 0, 8, 9), 9 * 16384);
+        // Packed 4-bit weights: the second kernel of the word.
+        let k = 0xf_u128 << 36; // tap 0 of kernel 1 is -1
+        assert_eq!(kernel_weights(k, 36, 4)[0], -1);
+        assert_eq!(kernel_weights(1, 0, 1)[0], -1);
+        // Round half up, then saturate; ReLU and Abs.
+        assert_eq!(out_byte(3 << 6, 7, 0, 0), 2); // 1.5 -> 2
+        assert_eq!(out_byte(-(3 << 6), 7, 0, 0), -1); // -1.5 -> -1
+        assert_eq!(out_byte(1 << 40, 7, 0, 0), 127);
+        assert_eq!(out_byte(-(1 << 40), 7, 0, 0), -128);
+        assert_eq!(out_byte(-(1 << 40), 7, 0, 2), 127);
+        assert_eq!(out_byte(-5, 0, 0, 1), 0);
+        assert_eq!(out_byte(3, 0, 8, 0), 127);
+        assert_eq!(lowest_set(0), 64);
+        assert_eq!(lowest_set(1 << 63), 63);
+        // The average of 2 x 2 values summing to -7, truncated: -1 (toward zero).
+        let (m, sh) = (((1u64 << 19) / 4 + 1) as u32, 19);
+        assert_eq!(avg_div(-7, false, 4, m, sh), -1);
+        assert_eq!(reduce(op::MAX, &[-128, 5, -3], |_| 0), 5);
+        assert_eq!(reduce(op::ADD, &[100, 100], |_| 0), 127);
+        assert_eq!(reduce(op::SUB, &[-100, 100], |_| 0), -128);
+    }
+}
+
+/// What the address generator reads of a layer's registers (`AddrGen`'s inputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AddrGenCfg {
+    /// 0 window, 1 flatten, 2 transposed.
+    pub mode: u32,
+    /// CHW input.
+    pub chw: bool,
+    /// The inner unit pools.
+    pub pool_first: bool,
+    /// Input columns, passes, operands, first word.
+    pub in_w: u32,
+    /// See `in_w`.
+    pub in_passes: u32,
+    /// See `in_w`.
+    pub operands: u32,
+    /// See `in_w`.
+    pub in_base: u32,
+    /// Pooling window and stride.
+    pub pool_h: u32,
+    /// See `pool_h`.
+    pub pool_w: u32,
+    /// See `pool_h`.
+    pub stride_y: u32,
+    /// See `pool_h`.
+    pub stride_x: u32,
+    /// Pooled size.
+    pub pooled_h: u32,
+    /// See `pooled_h`.
+    pub pooled_w: u32,
+    /// Kernel columns, row dilation, padding.
+    pub kw: u32,
+    /// See `kw`.
+    pub dil: u32,
+    /// See `kw`.
+    pub pad_y: u32,
+    /// See `kw`.
+    pub pad_x: u32,
+    /// Output size, chunks, taps.
+    pub out_h: u32,
+    /// See `out_h`.
+    pub out_w: u32,
+    /// See `out_h`.
+    pub chunks: u32,
+    /// See `out_h`.
+    pub taps: u32,
+}
+
+/// One gather item (`AddrGen`'s `item` bus and `word`), and whether it ends its iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GatherItem {
+    /// Data-memory word (13 bits).
+    pub word: u32,
+    /// A tap in the padding.
+    pub pad: bool,
+    /// Starts / ends a sequence of the inner unit.
+    pub ifirst: bool,
+    /// See `ifirst`.
+    pub ilast: bool,
+    /// Starts / ends a sequence of the outer unit.
+    pub ofirst: bool,
+    /// See `ofirst`.
+    pub olast: bool,
+    /// The pixel's byte lane.
+    pub lane: u32,
+    /// The window tap.
+    pub tap: u32,
+    /// The iteration's last item.
+    pub iter_end: bool,
+}
+
+impl GatherItem {
+    /// The 13-bit item bus with `valid` and window `buf` (`hdl::cnn::engine::quad::item`).
+    pub fn bus(&self, valid: bool, buf: bool) -> u32 {
+        valid as u32
+            | (self.pad as u32) << 1
+            | (self.ifirst as u32) << 2
+            | (self.ilast as u32) << 3
+            | (self.ofirst as u32) << 4
+            | (self.olast as u32) << 5
+            | (self.lane & 3) << 6
+            | (self.tap & 15) << 8
+            | (buf as u32) << 12
+    }
+}
+
+/// Every item of a layer, in the order the gather issues them: per output pixel, input
+/// pass and chunk, per tap, one padding item or the pooling window's items of every
+/// operand (docs/cnn-engine-rtl.md "What happens per cycle"). The word arithmetic is modulo
+/// 2^16, the word 13 bits, as in the RTL.
+pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
+    const M16: u32 = 0xffff;
+    let mut out = Vec::new();
+    for oy in 0..f.out_h {
+        for ox in 0..f.out_w {
+            for e in 0..f.in_passes {
+                for ch in 0..f.chunks {
+                    for t in 0..f.taps {
+                        let (ty, tx) = (t / f.kw.max(1), t % f.kw.max(1));
+                        let ybase = (oy + ty * f.dil) & 0x3fff;
+                        let xbase = (ox + tx) & 0x3fff;
+                        let ty_s = ybase.wrapping_sub(f.pad_y) & 0x3fff;
+                        let tx_s = xbase.wrapping_sub(f.pad_x) & 0x3fff;
+                        let pos = f.taps * ch + t;
+                        let (fy, fx) = (pos / f.pooled_w.max(1), pos % f.pooled_w.max(1));
+                        let (py, px, valid) = match f.mode {
+                            1 => (fy, fx, fy < f.pooled_h),
+                            2 => (
+                                (ty_s >> 1) & 0x3ff,
+                                (tx_s >> 1) & 0x3ff,
+                                ybase >= f.pad_y
+                                    && xbase >= f.pad_x
+                                    && ty_s & 1 == 0
+                                    && tx_s & 1 == 0
+                                    && (ty_s >> 1) < f.pooled_h
+                                    && (tx_s >> 1) < f.pooled_w,
+                            ),
+                            _ => (
+                                ty_s & 0x3ff,
+                                tx_s & 0x3ff,
+                                ybase >= f.pad_y
+                                    && xbase >= f.pad_x
+                                    && ty_s < f.pooled_h
+                                    && tx_s < f.pooled_w,
+                            ),
+                        };
+                        let item = |pi: u32, pj: u32, o: u32| {
+                            let ry = (py * f.stride_y + pi) & M16;
+                            let rx = (px * f.stride_x + pj) & M16;
+                            let pixel = (ry * f.in_w + rx) & M16;
+                            let hwc = (((pixel * f.in_passes + e) & M16) * f.operands + o) & M16;
+                            let word = if f.chw {
+                                f.in_base + (pixel >> 2)
+                            } else {
+                                f.in_base + hwc
+                            };
+                            GatherItem {
+                                word: word & 0x1fff,
+                                lane: pixel & 3,
+                                tap: t,
+                                ..GatherItem::default()
+                            }
+                        };
+                        let last_tap = t + 1 == f.taps;
+                        if !valid {
+                            out.push(GatherItem {
+                                pad: true,
+                                ifirst: true,
+                                ilast: true,
+                                ofirst: true,
+                                olast: true,
+                                iter_end: last_tap,
+                                ..item(0, 0, 0)
+                            });
+                            continue;
+                        }
+                        // Pool first: per operand, its pooling window; else per pooling
+                        // element, every operand.
+                        let mut seq = Vec::new();
+                        if f.pool_first {
+                            for o in 0..f.operands {
+                                for pi in 0..f.pool_h {
+                                    for pj in 0..f.pool_w {
+                                        seq.push((pi, pj, o));
+                                    }
+                                }
+                            }
+                        } else {
+                            for pi in 0..f.pool_h {
+                                for pj in 0..f.pool_w {
+                                    for o in 0..f.operands {
+                                        seq.push((pi, pj, o));
+                                    }
+                                }
+                            }
+                        }
+                        let n = seq.len();
+                        for (k, &(pi, pj, o)) in seq.iter().enumerate() {
+                            let pool_beg = pi == 0 && pj == 0;
+                            let pool_end = pi + 1 == f.pool_h && pj + 1 == f.pool_w;
+                            let (op_beg, op_end) = (o == 0, o + 1 == f.operands);
+                            let (ifirst, ilast, ofirst, olast) = if f.pool_first {
+                                (pool_beg, pool_end, op_beg, op_end)
+                            } else {
+                                (op_beg, op_end, pool_beg, pool_end)
+                            };
+                            out.push(GatherItem {
+                                ifirst,
+                                ilast,
+                                ofirst,
+                                olast,
+                                iter_end: last_tap && k + 1 == n,
+                                ..item(pi, pj, o)
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
