@@ -246,9 +246,10 @@ fn emitted_files_compile_together_lint_and_synthesize() {
             continue;
         }
         // Generic `synth` has no RAM library and turns memories into flip-flops: the weight
-        // cache's 1.7 Mbit would take Yosys the better part of an hour (docs/BENCHMARKS.md).
-        // It gets the FPGA flow, which maps it to block RAM (also checked in tests/cache_x4.rs).
-        let flow = if name == "lel_cache_x4_weight" {
+        // cache's 1.7 Mbit would take Yosys the better part of an hour (docs/BENCHMARKS.md),
+        // a CNN processor's kernel memory or the accumulators half a minute each. They get
+        // the FPGA flow, which maps them to block RAM (also checked in tests/cache_x4.rs).
+        let flow = if ["lel_cache_x4_weight", "cnn_processor", "cnn_acc_mem"].contains(&name) {
             "synth_xilinx -family xc7 -flatten"
         } else {
             "synth"
