@@ -289,7 +289,7 @@ pub struct MacSeq {
     pub active: bool,
     /// The window read.
     pub buf: bool,
-    /// Output row and column, pixel index.
+    /// Output row.
     pub y: u32,
     /// Output column.
     pub x: u32,
