@@ -118,14 +118,6 @@ fn small_stimulus_into(s: &mut Stimulus, seed: u64, per_n: usize, random: usize)
     Ok(())
 }
 
-fn wide(v: &View, c: usize, port: &str) -> u128 {
-    v.raw(c, port)
-        .to_u64_digits()
-        .iter()
-        .enumerate()
-        .fold(0u128, |acc, (k, &d)| acc | (d as u128) << (64 * k))
-}
-
 /// Golden trace: every output on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let v = View::new(stim);
@@ -134,8 +126,8 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         let o = arith_check_wide(ArithWideIn {
             a: v.unsigned(c, "a") as u32,
             b: v.unsigned(c, "b") as u32,
-            x: wide(&v, c, "x"),
-            w: wide(&v, c, "w"),
+            x: v.wide(c, "x"),
+            w: v.wide(c, "w"),
             n: v.unsigned(c, "n") as u8,
         });
         e.set(c, "mul_u_10x6", BigUint::from(o.mul_u_10x6));

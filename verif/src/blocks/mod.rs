@@ -250,6 +250,15 @@ impl<'a> View<'a> {
         to_i64(self.raw(c, port), p.width)
     }
 
+    /// A port of up to 128 bits (kernel words, windows), unsigned.
+    pub(crate) fn wide(&self, c: usize, port: &str) -> u128 {
+        self.raw(c, port)
+            .to_u64_digits()
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (k, &d)| acc | (d as u128) << (64 * k))
+    }
+
     pub(crate) fn lanes(&self, c: usize, port: &str) -> Vec<i64> {
         let p = &self.stim.inputs[self.idx(port)];
         unpack_lanes(self.raw(c, port), p.lane_width, p.lanes, p.signed)

@@ -2,7 +2,6 @@
 //! `cnn_layer_seq`, `cnn_mac_ctl` and `cnn_host_port`.
 
 use super::super::{blank, View};
-use super::wide;
 use crate::golden::cnn_engine::{
     HostIn, HostReadData, HostRegs, MacCtlIn, MacSeq, MacTag, MacTags, SeqIn, SeqPhase, Sequencer,
     WindowCtlIn, WindowFlags,
@@ -382,11 +381,9 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             layer: v.unsigned(c, "layer") as u32,
             cycles: v.unsigned(c, "cycles") as u32,
         });
-        let packed = v.raw(c, "lreg_rdata");
         let mut lregs = [0u32; 16];
-        for (k, w) in lregs.iter_mut().enumerate() {
-            let d = (packed >> (32 * k)) & BigUint::from(u32::MAX);
-            *w = d.to_u32_digits().first().copied().unwrap_or(0);
+        for (w, l) in lregs.iter_mut().zip(v.lanes(c, "lreg_rdata")) {
+            *w = l as u32;
         }
         let o = h.outputs(
             busy,
@@ -395,7 +392,7 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
                 lregs,
                 bias: v.unsigned(c, "bias_rdata") as u8,
                 dm: v.unsigned(c, "dm_rdata") as u32,
-                kword: wide(&v, c, "k_rdata"),
+                kword: v.wide(c, "k_rdata"),
             },
         );
         let (reset, _, re, addr, wdata) = h.stage;

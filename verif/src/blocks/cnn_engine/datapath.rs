@@ -2,7 +2,7 @@
 //! `cnn_processor`.
 
 use super::super::{blank, View};
-use super::{bytes, wide, CORNER_BYTES};
+use super::{bytes, CORNER_BYTES};
 use crate::golden::cnn_engine::{op, AccIn, Accumulators, GroupSums, ProcIn, ProcessorModel};
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -62,14 +62,7 @@ pub fn group_sum_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut g = GroupSums::new(GS_QUADS / GS_PER_GROUP, GS_PER_GROUP);
     for c in 0..stim.len() {
-        let packed = v.raw(c, "qsums");
-        let qsum: Vec<i64> = (0..GS_QUADS)
-            .map(|q| {
-                let w = (packed >> (22 * q)) & BigUint::from(0x3f_ffffu32);
-                crate::golden::arith::sext(w.to_u64_digits().first().copied().unwrap_or(0), 22)
-            })
-            .collect();
-        g.step(&qsum, v.unsigned(c, "active") as u32);
+        g.step(&v.lanes(c, "qsums"), v.unsigned(c, "active") as u32);
         e.set(c, "total", from_signed(g.total(), 26));
     }
     e
@@ -326,7 +319,7 @@ pub fn processor_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             k_raddr: v.unsigned(c, "k_raddr") as u32,
             k_we: v.bit(c, "k_we"),
             k_waddr: v.unsigned(c, "k_waddr") as u32,
-            k_wdata: wide(&v, c, "k_wdata"),
+            k_wdata: v.wide(c, "k_wdata"),
         });
         e.set(c, "k_rdata", BigUint::from(p.kread));
         e.set(c, "psum", from_signed(p.psum, 20));

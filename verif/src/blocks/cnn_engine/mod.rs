@@ -37,14 +37,6 @@ fn bytes(rng: &mut Xoshiro256PlusPlus) -> u128 {
     })
 }
 
-fn wide(v: &View, c: usize, port: &str) -> u128 {
-    v.raw(c, port)
-        .to_u64_digits()
-        .iter()
-        .enumerate()
-        .fold(0u128, |acc, (k, &d)| acc | (d as u128) << (64 * k))
-}
-
 fn window(v: u128) -> [i64; 9] {
     crate::golden::arith::bytes9(v)
 }
@@ -137,8 +129,8 @@ pub fn check_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         );
         e.set(c, "avg", from_signed(a, 8));
         let dot = tap_mac(
-            &window(wide(&v, c, "mac_window")),
-            wide(&v, c, "mac_kword"),
+            &window(v.wide(c, "mac_window")),
+            v.wide(c, "mac_kword"),
             v.unsigned(c, "mac_kshift") as u32,
             v.unsigned(c, "mac_wbits") as u32,
             v.unsigned(c, "mac_taps") as u32,
