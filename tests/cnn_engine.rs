@@ -4,6 +4,7 @@
 //! for malformed descriptions, checkpoints and arrays (with a brief fuzz of the parsers).
 
 mod common;
+use common::cli::{data, edgelearn, ok, s, tmp};
 
 use edgelearn_verif::cnn::{self, desc::NetworkDesc, Device, Network, RunOptions, Semantics};
 use edgelearn_verif::formats::npy::{encode_npy_i64, parse_npy_all};
@@ -11,45 +12,7 @@ use edgelearn_verif::formats::torch;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn edgelearn(args: &[&str]) -> Output {
-    Command::new(common::cli::exe())
-        .args(args)
-        .output()
-        .expect("run edgelearn")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn data(rel: &str) -> PathBuf {
-    root().join("data").join(rel)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cnn-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use std::process::Output;
 
 /// Asserts exit code 2 and a message containing every one of `needles`; returns stderr.
 fn fails(out: &Output, needles: &[&str]) -> String {

@@ -6,6 +6,7 @@
 //! data memory at the end of every layer.
 
 mod common;
+use common::cli::data;
 
 use edgelearn_hdl::cnn::{self as hcnn, EngineShape, DATA_WORDS, LAYER_WORDS, MAX_LAYERS};
 use edgelearn_hdl::design::{Direction, MemorySpec, PortSpec, VerilogDesign};
@@ -13,7 +14,7 @@ use edgelearn_sim::dut::{Dut, DutOptions, PortId};
 use edgelearn_sim::{Backend, PortSpec as SimPort};
 use edgelearn_verif::cnn::{self, engine, Device, Network, RunOptions};
 use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const SOURCE: &str = include_str!("reference/cnn_engine_ref.v");
 
@@ -158,10 +159,6 @@ impl Dut for Lockstep {
         self.old.finish()?;
         self.new.finish()
     }
-}
-
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(rel)
 }
 
 /// Runs `yaml` on both engines of `shape` through the host port; returns the cycles and

@@ -5,17 +5,13 @@
 
 mod common;
 
-use common::cli::{edgelearn, root, s, tmp};
+use common::cli::{data, edgelearn, s, tmp};
 use edgelearn_verif::cnn::ops::Kernels;
 use edgelearn_verif::cnn::{engine, finetune, weights, Device, Network, RunOptions};
 use edgelearn_verif::datasets::mnist;
 use proptest::prelude::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn data(rel: &str) -> PathBuf {
-    root().join("data").join(rel)
-}
+use std::path::Path;
 
 fn mnist_net() -> Network {
     Network::load(
@@ -69,7 +65,7 @@ fn finetune_golden(dir: &Path, name: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn float_mode_learns_the_new_class_and_reports_forgetting_and_the_fixed_mode_follows() {
-    let dir = tmp("finetune", "float");
+    let dir = tmp("float");
     let out = dir.join("tuned.npz");
     let png = dir.join("tuned.png");
     let f = finetune_golden(
@@ -167,7 +163,7 @@ fn float_mode_learns_the_new_class_and_reports_forgetting_and_the_fixed_mode_fol
 
 #[test]
 fn bad_settings_are_named() {
-    let dir = tmp("finetune", "bad");
+    let dir = tmp("bad");
     let rep = dir.join("r.json");
     let base = |extra: &[&str]| {
         let mut a: Vec<&str> = vec!["cnn", "finetune", "--report", s(&rep)];
@@ -208,7 +204,7 @@ fn bad_settings_are_named() {
 fn state_dict_npz_round_trip() {
     let net = mnist_net();
     let bytes = weights::state_dict_npz(&net.desc, &net.weights);
-    let dir = tmp("finetune", "npz");
+    let dir = tmp("npz");
     let p = dir.join("w.npz");
     std::fs::write(&p, &bytes).unwrap();
     let back = weights::load(&net.desc, &p, None).unwrap();
@@ -295,7 +291,7 @@ fn the_new_class_is_mirrored_nines() {
 /// the golden run's bit for bit.
 #[test]
 fn rtl_backends_equal_the_golden_run() {
-    let dir = tmp("finetune", "rtl");
+    let dir = tmp("rtl");
     let common = |backend: &str, name: &str| {
         let rep = dir.join(format!("{name}.json"));
         let out = dir.join(format!("{name}.npz"));

@@ -3,6 +3,7 @@
 //! model the moment the layer ends; the host port; Icarus's four states; the command line.
 
 mod common;
+use common::cli::{data, edgelearn, s, tmp};
 
 use common::{replay_equal, simulator};
 use edgelearn_hdl::cnn::{self as hcnn, host, EngineShape};
@@ -10,24 +11,7 @@ use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::Backend;
 use edgelearn_verif::cnn::{self, engine, Device, Network, RunOptions};
 use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load, SimReport};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn data(rel: &str) -> PathBuf {
-    root().join("data").join(rel)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cnn-rtl-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::path::Path;
 
 /// A network, its input and its golden inference.
 struct Case {
@@ -345,21 +329,6 @@ fn icarus_replay_of_a_front_door_run_agrees_in_four_states() {
 }
 
 // ---------------------------------------------------------------- command line
-
-fn edgelearn(args: &[&str]) -> Output {
-    Command::new(common::cli::exe())
-        .args(args)
-        .env(
-            "EDGELEARN_WORK_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-        )
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 #[test]
 fn cli_sim_prints_what_cnn_run_prints() {

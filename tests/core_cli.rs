@@ -4,12 +4,7 @@
 use edgelearn_verif::formats::npy::load_npy;
 mod common;
 
-use common::cli::{self, edgelearn, root, s};
-use std::path::PathBuf;
-
-fn tmp(name: &str) -> PathBuf {
-    cli::tmp("core-cli", name)
-}
+use common::cli::{edgelearn, root, s, tmp};
 
 #[test]
 fn core_run_fc1_reports_cycles_bit_exactness_and_weights() {

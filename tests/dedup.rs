@@ -3,19 +3,11 @@
 //! rust-hdl's per-instance text, and Yosys proves the two equivalent.
 
 mod common;
+use common::cli::tmp;
 
 use edgelearn_hdl::dedup;
 use edgelearn_verif::rtl::designs;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("dedup-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// The deduplicated and the per-instance Verilog of a registered design.
 fn both(name: &str) -> (String, String) {

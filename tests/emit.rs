@@ -2,24 +2,11 @@
 //! together, lint, synthesis, and the error cases.
 
 mod common;
+use common::cli::{edgelearn, tmp};
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn edgelearn(args: &[&str]) -> std::process::Output {
-    Command::new(common::cli::exe())
-        .args(args)
-        .output()
-        .expect("run edgelearn")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("emit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
 
 fn emit_all(dir: &Path) -> Json {
     let out = edgelearn(&["emit", "--all", "--out", dir.to_str().unwrap()]);

@@ -4,14 +4,10 @@
 
 mod common;
 
-use common::cli::{self, edgelearn, root, s};
+use common::cli::{edgelearn, root, s, tmp};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
-
-fn tmp(name: &str) -> PathBuf {
-    cli::tmp("fusesoc", name)
-}
 
 fn text(o: &Output) -> String {
     format!(

@@ -3,26 +3,11 @@
 //! answered at once. See: issue 10.
 
 mod common;
+use common::cli::{root, s, tmp};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("hardening-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// Runs edgelearn; returns its output and wall time. Peak memory is bounded by `ulimit -v`
 /// (1 GiB of address space) so a run-away allocation fails the test instead of the machine.
@@ -33,6 +18,7 @@ fn edgelearn(args: &[&str]) -> (Output, Duration) {
         line += &format!(" \"${}\"", i + 1);
     }
     let out = Command::new("sh")
+        .env("EDGELEARN_WORK_DIR", common::cli::work_dir())
         .arg("-c")
         .arg(line)
         .arg(common::cli::exe())

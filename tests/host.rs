@@ -32,7 +32,7 @@ fn gcc(extra: &[&str], out: &std::path::Path) -> std::process::Output {
 
 #[test]
 fn the_host_program_compiles_against_the_generated_header() {
-    let d = tmp("host", "gcc");
+    let d = tmp("gcc");
     let obj = d.join("lel_host.o");
     let out = gcc(&[], &obj);
     assert!(

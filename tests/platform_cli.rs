@@ -5,13 +5,8 @@
 
 mod common;
 
-use common::cli::{self, edgelearn, root, s};
-use std::path::PathBuf;
+use common::cli::{edgelearn, root, s, tmp};
 use std::process::Output;
-
-fn tmp(name: &str) -> PathBuf {
-    cli::tmp("platform-cli", name)
-}
 
 fn ok(out: &Output) -> (String, String) {
     let (o, e) = (

@@ -187,7 +187,7 @@ fn slurm(script: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
 
 #[test]
 fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
-    let d = tmp("regress", "shards");
+    let d = tmp("shards");
     let file = smoke_with(&d, WRONG_PIN);
 
     // The unsharded run: one job fails, so the run exits 1.
@@ -337,7 +337,7 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
 
 #[test]
 fn bad_regression_files_are_refused_naming_the_job_and_key() {
-    let d = tmp("regress", "bad");
+    let d = tmp("bad");
     let head = format!("[regress]\nroot = {:?}\n", root().display().to_string());
     let cases: &[(&str, &str)] = &[
         ("[[job]]\nname = \"x\"\nkind = \"block\"\nblok = \"lel_loss\"\n", "job `x`: `blok` is not a key of a `block` job"),
@@ -409,7 +409,7 @@ fn bad_regression_files_are_refused_naming_the_job_and_key() {
 
 #[test]
 fn a_job_over_its_time_is_stopped_and_reported_as_an_error() {
-    let d = tmp("regress", "timeout");
+    let d = tmp("timeout");
     let f = d.join("t.toml");
     std::fs::write(
         &f,
@@ -453,7 +453,7 @@ fn the_nightly_plan_is_valid_and_its_shards_cover_it() {
     }
     // Its known-answer jobs pass as written (golden model and engine RTL), and so do its
     // refusals.
-    let d = tmp("regress", "nightly");
+    let d = tmp("nightly");
     let out = d.join("o");
     let o = edgelearn(&[
         "regress",
@@ -567,7 +567,7 @@ fn training_resumes_mid_epoch_bit_exactly() {
 
 #[test]
 fn a_killed_training_run_resumes_from_its_checkpoint() {
-    let d = tmp("regress", "ckpt");
+    let d = tmp("ckpt");
     let ck = d.join("train.ckpt");
     let base = [
         "train",
@@ -623,7 +623,7 @@ fn a_killed_training_run_resumes_from_its_checkpoint() {
 
 #[test]
 fn a_rerun_resumes_its_own_checkpoint_and_never_another_jobs() {
-    let d = tmp("regress", "resume");
+    let d = tmp("resume");
     let f = d.join("t.toml");
     let write = |epochs: u32| {
         std::fs::write(
@@ -671,7 +671,7 @@ fn a_rerun_resumes_its_own_checkpoint_and_never_another_jobs() {
 
 #[test]
 fn a_platform_run_resumes_from_its_epoch_checkpoint_bit_exactly() {
-    let d = tmp("regress", "platform-ckpt");
+    let d = tmp("platform-ckpt");
     let ck = d.join("platform.ckpt");
     let common = [
         "--config",

@@ -40,7 +40,7 @@ fn the_generated_files_are_up_to_date() {
 
 #[test]
 fn a_stale_file_is_named_and_a_users_file_is_kept() {
-    let dir = tmp("regs", "stale");
+    let dir = tmp("stale");
     with_descriptions(&dir);
     let out = edgelearn(&["regs", "--root", s(&dir)]);
     assert!(out.status.success());
@@ -92,7 +92,7 @@ fn a_stale_file_is_named_and_a_users_file_is_kept() {
 
 #[test]
 fn a_broken_description_is_a_clear_error() {
-    let dir = tmp("regs", "broken");
+    let dir = tmp("broken");
     std::fs::create_dir_all(dir.join("hdl/regs")).unwrap();
     let text = std::fs::read_to_string(root().join(regmap::DESCRIPTION)).unwrap();
     std::fs::write(
@@ -107,7 +107,7 @@ fn a_broken_description_is_a_clear_error() {
     let out = edgelearn(&["regs", "--root", s(&dir.join("nowhere"))]);
     assert_eq!(out.status.code(), Some(2));
     // The engine's description: an overlap of two layer-register fields names them.
-    let dir = tmp("regs", "broken-engine");
+    let dir = tmp("broken-engine");
     with_descriptions(&dir);
     let edesc = dir.join(cnn_regs::DESCRIPTION);
     let etext = std::fs::read_to_string(&edesc).unwrap();

@@ -3,13 +3,9 @@
 
 mod common;
 
-use common::cli::{self, edgelearn, s};
-use std::path::{Path, PathBuf};
+use common::cli::{self, edgelearn, s, tmp};
+use std::path::Path;
 use std::process::Output;
-
-fn tmp(name: &str) -> PathBuf {
-    cli::tmp("synth", name)
-}
 
 fn text(out: &Output) -> (String, String) {
     (

@@ -2,33 +2,10 @@
 //! reference, the thesis configuration, and clear errors for bad data and configurations.
 
 mod common;
+use common::cli::{edgelearn, root, s, tmp};
 
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn edgelearn(args: &[&str]) -> Output {
-    Command::new(common::cli::exe())
-        .args(args)
-        .output()
-        .expect("run edgelearn")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("train-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use std::path::Path;
 
 fn train(config: &str, extra: &[&str], report: &Path) -> Json {
     let cfg = root().join("configs").join(config);

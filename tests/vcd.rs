@@ -3,20 +3,9 @@
 //! traces check VCDs, plots are drawn, and VCDs of designs from elsewhere are read.
 
 mod common;
+use common::cli::{edgelearn, s, tmp};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn edgelearn(args: &[&str]) -> Output {
-    Command::new(common::cli::exe())
-        .args(args)
-        .env(
-            "EDGELEARN_WORK_DIR",
-            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"),
-        )
-        .output()
-        .expect("run edgelearn")
-}
+use std::process::Command;
 
 fn ok(args: &[&str]) -> String {
     let out = edgelearn(args);
@@ -27,18 +16,6 @@ fn ok(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).to_string()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("vcd-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// Flip bit `bit` of `signal` (a vector `$var` in `scope`) for the one cycle whose rising

@@ -5,15 +5,11 @@
 
 mod common;
 
-use common::cli::{self, edgelearn, root, s};
+use common::cli::{edgelearn, root, s, tmp};
 use edgelearn_hdl::design::{Direction, PortSpec};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn tmp(name: &str) -> PathBuf {
-    cli::tmp("vivado", name)
-}
 
 fn text(o: &Output) -> String {
     format!(

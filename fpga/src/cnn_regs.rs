@@ -8,25 +8,13 @@
 
 use serde::Deserialize;
 use std::collections::BTreeSet;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// The description file, relative to the repository root.
 pub const DESCRIPTION: &str = "hdl/regs/cnn_engine.toml";
 
-pub use crate::regs_files::{Access, Generated, MARK};
-
-/// An error in the description, naming the place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MapError(pub String);
-
-impl fmt::Display for MapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for MapError {}
+pub use crate::regs_files::{Access, Generated, MapError, MARK};
 
 type Result<T> = std::result::Result<T, MapError>;
 
@@ -378,7 +366,7 @@ pub fn stale(map: &EngineMap, root: &std::path::Path) -> Result<Vec<PathBuf>> {
 /// Write the generated files under `root`; returns the paths written (only changed ones).
 /// A file there that this generator did not write is kept unless `force` is set.
 pub fn write(map: &EngineMap, root: &std::path::Path, force: bool) -> Result<Vec<PathBuf>> {
-    crate::regs_files::write(generate(map)?, root, force).map_err(MapError)
+    crate::regs_files::write(generate(map)?, root, force)
 }
 
 fn lower(s: &str) -> String {

@@ -10,7 +10,16 @@
 //! answer a write SLVERR and keep their value, `wo` registers read 0 (OKAY); every address
 //! the description does not list is reserved and answers SLVERR (reads return 0).
 
-use anyhow::{anyhow, bail, Context, Result};
+pub use crate::regs_files::MapError;
+
+type Result<T> = std::result::Result<T, MapError>;
+
+/// Return a [`MapError`] with a formatted message.
+macro_rules! bail {
+    ($($arg:tt)*) => {
+        return Err(MapError(format!($($arg)*)))
+    };
+}
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -52,9 +61,12 @@ impl Field {
     /// `(lsb, width)` of [`Field::bits`].
     pub fn range(&self) -> Result<(u32, u32)> {
         let num = |s: &str| -> Result<u32> {
-            s.trim()
-                .parse::<u32>()
-                .map_err(|_| anyhow!("field {}: bits \"{}\" is not msb:lsb", self.name, self.bits))
+            s.trim().parse::<u32>().map_err(|_| {
+                MapError(format!(
+                    "field {}: bits \"{}\" is not msb:lsb",
+                    self.name, self.bits
+                ))
+            })
         };
         let (msb, lsb) = match self.bits.split_once(':') {
             Some((m, l)) => (num(m)?, num(l)?),
@@ -164,17 +176,18 @@ fn is_ident(s: &str, upper: bool) -> bool {
 impl RegMap {
     /// Parse and check a description; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Self> {
-        let map: RegMap = toml::from_str(text)
-            .with_context(|| format!("{origin}: not a register description"))?;
+        let map: RegMap = toml::from_str(text).map_err(|e| {
+            MapError(e.to_string()).within(format!("{origin}: not a register description"))
+        })?;
         map.check()
-            .with_context(|| format!("{origin}: invalid register description"))?;
+            .map_err(|e| e.within(format!("{origin}: invalid register description")))?;
         Ok(map)
     }
 
     /// Read and check the description at `path`.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+            .map_err(|e| MapError(format!("cannot read {}: {e}", path.display())))?;
         Self::parse(&text, &path.display().to_string())
     }
 
@@ -242,7 +255,9 @@ impl RegMap {
                         f.name
                     );
                 }
-                let m = f.mask().with_context(|| format!("register {}", r.name))?;
+                let m = f
+                    .mask()
+                    .map_err(|e| e.within(format!("register {}", r.name)))?;
                 if bits & m != 0 {
                     bail!(
                         "register {}: field {} overlaps another field",
@@ -655,7 +670,7 @@ fn markdown(map: &RegMap) -> Result<String> {
 /// Write the generated files under `root`; returns the paths written (only changed ones).
 /// A file there that this generator did not write is kept unless `force` is set.
 pub fn write(map: &RegMap, root: &Path, force: bool) -> Result<Vec<PathBuf>> {
-    crate::regs_files::write(generate(map)?, root, force).map_err(|e| anyhow!(e))
+    crate::regs_files::write(generate(map)?, root, force)
 }
 
 #[cfg(test)]

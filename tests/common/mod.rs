@@ -7,11 +7,10 @@ use edgelearn_sim::dut::record::Recorder;
 use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::{check, compare, Backend, Run, RunOptions, Simulator, Stimulus};
 use edgelearn_verif::blocks::golden_trace;
-use std::path::PathBuf;
 
 /// A simulator whose work files and Verilator cache live under this test target's tmp dir.
 pub fn simulator() -> Simulator {
-    Simulator::new(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn"))
+    Simulator::new(cli::work_dir())
 }
 
 /// The port list of a registered block.
