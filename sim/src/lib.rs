@@ -12,6 +12,7 @@ pub mod bench;
 pub mod dut;
 pub mod emit;
 pub mod error;
+pub mod files;
 pub mod native;
 pub mod stimfile;
 pub mod stimulus;
@@ -28,7 +29,6 @@ pub use trace::{check, compare, Expected, Mismatch, Trace};
 pub use value::{pack_lanes, unpack_lanes, Value};
 
 use edgelearn_hdl::design::Design;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -168,15 +168,6 @@ const VERILATOR_FLAGS: &[&str] = &[
 /// Mapping memories to flip-flops would make Icarus compile for minutes.
 fn netlist_flow(block: &str) -> String {
     format!("synth -flatten -top {block} -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; opt -fast")
-}
-
-fn sha256_hex(parts: &[&str]) -> String {
-    let mut h = Sha256::new();
-    for p in parts {
-        h.update((p.len() as u64).to_le_bytes());
-        h.update(p.as_bytes());
-    }
-    hex::encode(h.finalize())
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -463,7 +454,7 @@ impl Simulator {
             }
         }
         let flags = VERILATOR_FLAGS.join(" ") + " " + &trace_flags.join(" ");
-        let key = sha256_hex(&[verilog, tb, &flags, &version]);
+        let key = files::content_key(&[verilog, tb, &flags, &version]);
         let dir = self
             .root
             .join("verilator")
@@ -494,9 +485,7 @@ impl Simulator {
             return Err(e);
         }
         // Publish atomically; if another process won the race, use its build.
-        if std::fs::rename(&tmp, &dir).is_err() {
-            let _ = std::fs::remove_dir_all(&tmp);
-        }
+        files::publish(&tmp, &dir);
         if !exe.is_file() {
             return Err(ErrorKind::ToolFailed {
                 command: "verilator".into(),
@@ -515,7 +504,7 @@ impl Simulator {
     fn netlist(&self, block: &str, verilog: &str) -> Result<(PathBuf, bool)> {
         let version = tools::version("yosys")?;
         let flow = netlist_flow(block);
-        let key = sha256_hex(&[verilog, &version, &flow]);
+        let key = files::content_key(&[verilog, &version, &flow]);
         let dir = self.root.join("netlist");
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let dir = std::path::absolute(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -538,7 +527,12 @@ impl Simulator {
         );
         let _ = std::fs::remove_file(&src);
         r?;
-        std::fs::rename(&tmp, &net).map_err(|e| Error::io(&net, e))?;
+        if !files::publish(&tmp, &net) && !net.is_file() {
+            return Err(Error::io(
+                &net,
+                std::io::Error::other("cannot publish the netlist"),
+            ));
+        }
         Ok((net, false))
     }
 }

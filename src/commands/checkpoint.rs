@@ -28,9 +28,7 @@ pub fn load<T: DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<Opti
 
 /// Write `state` to `path` atomically.
 pub fn save<T: Serialize>(path: &Path, state: &T) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
     let text = serde_json::to_string(state).context("the state does not serialize")?;
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
+    edgelearn_sim::files::write_atomic(path, text)
         .with_context(|| format!("cannot write the checkpoint {}", path.display()))
 }

@@ -184,10 +184,8 @@ fn claim_dir(out: &Path, plan: &Plan) -> anyhow::Result<()> {
 
 /// Write a file through a temporary name, so a reader never sees half of it.
 fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    edgelearn_sim::files::write_atomic(path, text)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {

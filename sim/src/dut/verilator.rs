@@ -20,7 +20,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::tools;
 use edgelearn_hdl::design::{Design, Direction, MemorySpec, PortSpec};
 use edgelearn_hdl::sim_gate::SIM_GATE_HOLD;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -95,15 +94,6 @@ pub struct BuildInfo {
     pub cached: bool,
     /// Seconds spent building (0 when cached).
     pub seconds: f64,
-}
-
-fn sha256_hex(parts: &[&str]) -> String {
-    let mut h = Sha256::new();
-    for p in parts {
-        h.update((p.len() as u64).to_le_bytes());
-        h.update(p.as_bytes());
-    }
-    hex::encode(h.finalize())
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -411,13 +401,6 @@ fn build_lock(path: &Path) -> Result<std::fs::File> {
     Ok(f)
 }
 
-/// Publish the directory `tmp` as `dir` (atomic rename); if another process won, use its.
-fn publish(tmp: &Path, dir: &Path) {
-    if std::fs::rename(tmp, dir).is_err() {
-        let _ = std::fs::remove_dir_all(tmp);
-    }
-}
-
 /// Builds (or finds) the Verilator runtime objects for this Verilator, compiler and flags.
 fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Result<Vec<PathBuf>> {
     const SOURCES: &[&str] = &[
@@ -425,7 +408,7 @@ fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Res
         "verilated_vcd_c.cpp",
         "verilated_threads.cpp",
     ];
-    let key = sha256_hex(key_parts);
+    let key = crate::files::content_key(key_parts);
     let base = root.join("verilator-rt");
     let dir = base.join(&key[..16]);
     let objects = |d: &Path| -> Vec<PathBuf> {
@@ -462,7 +445,7 @@ fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Res
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    publish(&tmp, &dir);
+    crate::files::publish(&tmp, &dir);
     Ok(objects(&dir))
 }
 
@@ -531,7 +514,7 @@ pub fn build(
     let shim = shim_source(&top, ports, gates, None);
     let wrap = wrapper(name, ports, gates);
     let cxx_flags = CXX_FLAGS.join(" ");
-    let key = sha256_hex(&[
+    let key = crate::files::content_key(&[
         verilog,
         &wrap,
         &shim,
@@ -662,7 +645,7 @@ pub fn build(
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(as_model_error(name, e));
     }
-    publish(&tmp, &dir);
+    crate::files::publish(&tmp, &dir);
     if !lib.is_file() {
         return Err(model_error(
             name,

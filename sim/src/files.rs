@@ -1,0 +1,95 @@
+//! How edgelearn writes what others may read at the same time: content keys of cached
+//! builds, files written through a temporary name, build directories published by one
+//! rename. Every cache and every output file of the kit goes through these (docs/decisions.md
+//! D-VERILATOR, docs/regress.md).
+
+use sha2::{Digest, Sha256};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static TMP_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// The SHA-256 (hex) of `parts`, each prefixed by its length, so `["ab", "c"]` and
+/// `["a", "bc"]` differ: the content key of a cached build.
+pub fn content_key(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+/// A name next to `path` that no other process or thread uses: `.NAME.PID-N.tmp`.
+pub fn temp_sibling(path: &Path) -> PathBuf {
+    let n = TMP_COUNTER.fetch_add(1, Ordering::SeqCst);
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}-{n}.tmp", std::process::id()))
+}
+
+/// Write `contents` to `path` through a temporary sibling and one rename, so a reader sees
+/// the old file or the new one, never half of it.
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
+    let tmp = temp_sibling(path);
+    let r = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+/// Publish the finished directory (or file) `tmp` as `dest` with one rename. If `dest`
+/// appeared meanwhile (another process built the same content key), `tmp` is removed and
+/// theirs is used; returns whether ours was published.
+pub fn publish(tmp: &Path, dest: &Path) -> bool {
+    if std::fs::rename(tmp, dest).is_ok() {
+        return true;
+    }
+    if tmp.is_dir() {
+        let _ = std::fs::remove_dir_all(tmp);
+    } else {
+        let _ = std::fs::remove_file(tmp);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_key_separates_parts() {
+        assert_ne!(content_key(&["ab", "c"]), content_key(&["a", "bc"]));
+        assert_eq!(content_key(&["x"]), content_key(&["x"]));
+        assert_eq!(content_key(&[]).len(), 64);
+    }
+
+    #[test]
+    fn write_atomic_replaces_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("el-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("a.json");
+        write_atomic(&f, "one").unwrap();
+        write_atomic(&f, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "two");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        // A directory that does not exist is an error, not a panic, and leaves nothing.
+        assert!(write_atomic(&dir.join("no/such/file"), "x").is_err());
+        let t = dir.join("build");
+        std::fs::create_dir_all(&t).unwrap();
+        assert!(publish(&t, &dir.join("published")));
+        let t2 = dir.join("build2");
+        std::fs::create_dir_all(t2.join("x")).unwrap();
+        std::fs::write(dir.join("published/keep"), "").unwrap();
+        assert!(!publish(&t2, &dir.join("published")));
+        assert!(!t2.exists() && dir.join("published/keep").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
