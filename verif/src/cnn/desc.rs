@@ -295,6 +295,7 @@ enum Ref {
     Name(String, usize),
 }
 
+/// A layer as read from the YAML, before its references to other layers are resolved.
 struct Raw {
     seq: usize,
     desc: LayerDesc,
@@ -303,8 +304,43 @@ struct Raw {
     weight_source: Option<Ref>,
 }
 
+/// The global keys of a network description, read and checked.
+struct Globals<'a> {
+    arch: String,
+    dataset: String,
+    bias: Option<String>,
+    weights: Option<String>,
+    output_map: Option<u64>,
+    /// The items of `layers` (at least one).
+    layers: &'a [Node],
+}
+
+/// Parses and validates network YAML: the globals, then the layers, then the references
+/// between layers.
 fn parse_network(text: &str, dev: &Device) -> Result<NetworkDesc> {
     let root = yamltree::parse(text)?;
+    let globals = parse_globals(&root)?;
+    let raws = parse_layers(globals.layers, dev)?;
+    let names = unique_names(&raws)?;
+    let layers = raws
+        .iter()
+        .enumerate()
+        .map(|(i, raw)| resolve_layer(raw, i, &names))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(NetworkDesc {
+        file: String::new(),
+        arch: globals.arch,
+        dataset: globals.dataset,
+        bias: globals.bias,
+        weights: globals.weights,
+        output_map: globals.output_map,
+        layers,
+    })
+}
+
+/// The top-level mapping: checks that the root is a mapping, that every key is a known
+/// global key and that `arch`, `dataset` and `layers` are present.
+fn global_map(root: &Node) -> Result<&[(String, Node)]> {
     let Value::Map(globals) = &root.value else {
         return Err(CnnError::new(format!(
             "a network description must be a mapping with `arch`, `dataset` and `layers`, not {}",
@@ -329,15 +365,22 @@ fn parse_network(text: &str, dev: &Device) -> Result<NetworkDesc> {
         ))
         .at_line(line));
     }
-    let get = |k: &str| globals.iter().find(|(n, _)| n == k).map(|(_, v)| v);
     for required in ["arch", "dataset", "layers"] {
-        if get(required).is_none() {
+        if !globals.iter().any(|(n, _)| n == required) {
             return Err(CnnError::new(format!(
                 "the network description has no `{required}` (required: arch, dataset, layers)"
             ))
             .with_key(required));
         }
     }
+    Ok(globals)
+}
+
+/// The global keys: `arch`, `dataset`, `bias`, `weights`, `output_map`, the unsupported
+/// `snoop`, and `layers`, which must be a non-empty list.
+fn parse_globals(root: &Node) -> Result<Globals<'_>> {
+    let globals = global_map(root)?;
+    let get = |k: &str| globals.iter().find(|(n, _)| n == k).map(|(_, v)| v);
     let arch = scalar_string(get("arch").unwrap(), "arch")?;
     let dataset = scalar_string(get("dataset").unwrap(), "dataset")?;
     let bias = get("bias").map(|n| scalar_string(n, "bias")).transpose()?;
@@ -366,8 +409,20 @@ fn parse_network(text: &str, dev: &Device) -> Result<NetworkDesc> {
             .with_key("layers")
             .at_line(layers_node.line));
     }
+    Ok(Globals {
+        arch,
+        dataset,
+        bias,
+        weights,
+        output_map,
+        layers: items,
+    })
+}
 
-    // Layers, with their `sequence` numbers.
+/// The layers with their `sequence` numbers (within the device's layer count, each used
+/// once), sorted by sequence number; holes in the numbering are removed (ai8x contracts
+/// the lists).
+fn parse_layers(items: &[Node], dev: &Device) -> Result<Vec<Raw>> {
     let mut raws: Vec<Raw> = Vec::new();
     let mut next_seq = 0usize;
     for (pos, item) in items.iter().enumerate() {
@@ -391,8 +446,12 @@ fn parse_network(text: &str, dev: &Device) -> Result<NetworkDesc> {
         next_seq = raw.seq + 1;
         raws.push(raw);
     }
-    // Holes in the numbering are removed (ai8x contracts the lists).
     raws.sort_by_key(|r| r.seq);
+    Ok(raws)
+}
+
+/// The layer names in sequence order; a name given to two layers is an error.
+fn unique_names(raws: &[Raw]) -> Result<Vec<Option<String>>> {
     let names: Vec<Option<String>> = raws.iter().map(|r| r.desc.name.clone()).collect();
     for (i, n) in names.iter().enumerate() {
         if let Some(n) = n {
@@ -404,84 +463,81 @@ fn parse_network(text: &str, dev: &Device) -> Result<NetworkDesc> {
             }
         }
     }
-    let resolve = |r: &Ref, layer: usize, key: &str| -> Result<isize> {
-        match r {
-            Ref::Index(i) => Ok(*i),
-            Ref::Name(n, line) => names
-                .iter()
-                .position(|m| m.as_deref() == Some(n.as_str()))
-                .map(|i| i as isize)
-                .ok_or_else(|| {
-                    CnnError::layer_key(layer, key, format!("there is no layer named `{n}`"))
-                        .at_line(*line)
-                }),
-        }
-    };
-    let count = raws.len();
-    let mut layers = Vec::with_capacity(count);
-    for (i, raw) in raws.iter().enumerate() {
-        let mut d = raw.desc.clone();
-        if let Some(seqs) = &raw.in_sequences {
-            let mut v = Vec::new();
-            for r in seqs {
-                let idx = resolve(r, i, "in_sequences")?;
-                if idx < -1 || idx >= count as isize {
-                    return Err(CnnError::layer_key(
-                        i,
-                        "in_sequences",
-                        format!("layer {idx} does not exist (the network has {count} layers; -1 is the input)"),
-                    )
-                    .at_line(d.line));
-                }
-                v.push(idx);
-            }
-            d.in_sequences = Some(v);
-        }
-        if let Some(r) = &raw.next_sequence {
-            let idx = resolve(r, i, "next_sequence")?;
-            if idx != -1 && idx != i as isize + 1 {
+    Ok(names)
+}
+
+/// The layer index a reference of `key` in layer `layer` names (-1 for the input or stop).
+fn resolve_ref(names: &[Option<String>], r: &Ref, layer: usize, key: &str) -> Result<isize> {
+    match r {
+        Ref::Index(i) => Ok(*i),
+        Ref::Name(n, line) => names
+            .iter()
+            .position(|m| m.as_deref() == Some(n.as_str()))
+            .map(|i| i as isize)
+            .ok_or_else(|| {
+                CnnError::layer_key(layer, key, format!("there is no layer named `{n}`"))
+                    .at_line(*line)
+            }),
+    }
+}
+
+/// Layer `i` with its references resolved and checked: `in_sequences` name existing
+/// layers or the input, `next_sequence` is the next layer or stop, `weight_source` is
+/// another layer; and `data_format: CHW` is only on the first layer.
+fn resolve_layer(raw: &Raw, i: usize, names: &[Option<String>]) -> Result<LayerDesc> {
+    let count = names.len();
+    let mut d = raw.desc.clone();
+    if let Some(seqs) = &raw.in_sequences {
+        let mut v = Vec::new();
+        for r in seqs {
+            let idx = resolve_ref(names, r, i, "in_sequences")?;
+            if idx < -1 || idx >= count as isize {
                 return Err(CnnError::layer_key(
                     i,
-                    "next_sequence",
-                    format!(
-                        "non-sequential layer order ({i} -> {idx}) is not supported on this device"
-                    ),
+                    "in_sequences",
+                    format!("layer {idx} does not exist (the network has {count} layers; -1 is the input)"),
                 )
                 .at_line(d.line));
             }
-            d.next_sequence = Some(idx);
+            v.push(idx);
         }
-        if let Some(r) = &raw.weight_source {
-            let idx = resolve(r, i, "weight_source")?;
-            if idx < 0 || idx >= count as isize || idx as usize == i {
-                return Err(CnnError::layer_key(
-                    i,
-                    "weight_source",
-                    format!("`weight_source` must name another layer, not {idx}"),
-                )
-                .at_line(d.line));
-            }
-            d.weight_source = Some(idx as usize);
-        }
-        if d.data_format == DataFormat::Chw && i != 0 {
+        d.in_sequences = Some(v);
+    }
+    if let Some(r) = &raw.next_sequence {
+        let idx = resolve_ref(names, r, i, "next_sequence")?;
+        if idx != -1 && idx != i as isize + 1 {
             return Err(CnnError::layer_key(
                 i,
-                "data_format",
-                "`data_format: CHW` can only be configured for the first layer",
+                "next_sequence",
+                format!(
+                    "non-sequential layer order ({i} -> {idx}) is not supported on this device"
+                ),
             )
             .at_line(d.line));
         }
-        layers.push(d);
+        d.next_sequence = Some(idx);
     }
-    Ok(NetworkDesc {
-        file: String::new(),
-        arch,
-        dataset,
-        bias,
-        weights,
-        output_map,
-        layers,
-    })
+    if let Some(r) = &raw.weight_source {
+        let idx = resolve_ref(names, r, i, "weight_source")?;
+        if idx < 0 || idx >= count as isize || idx as usize == i {
+            return Err(CnnError::layer_key(
+                i,
+                "weight_source",
+                format!("`weight_source` must name another layer, not {idx}"),
+            )
+            .at_line(d.line));
+        }
+        d.weight_source = Some(idx as usize);
+    }
+    if d.data_format == DataFormat::Chw && i != 0 {
+        return Err(CnnError::layer_key(
+            i,
+            "data_format",
+            "`data_format: CHW` can only be configured for the first layer",
+        )
+        .at_line(d.line));
+    }
+    Ok(d)
 }
 
 fn quote_list(v: &[&str]) -> String {
@@ -593,6 +649,14 @@ impl LayerCtx<'_> {
         })
     }
 
+    /// A boolean key that is false when absent.
+    fn flag(&self, key: &str) -> Result<bool> {
+        self.get(key)
+            .map(|n| self.boolean(key, n))
+            .transpose()
+            .map(|v| v.unwrap_or(false))
+    }
+
     /// An int `v` as `[v, v]`, or a list of one or two ints.
     fn pair(&self, key: &str, n: &Node, max: i64) -> Result<[usize; 2]> {
         match &n.value {
@@ -641,6 +705,7 @@ impl LayerCtx<'_> {
     }
 }
 
+/// One layer: its keys in the order ai8x reads them, then the cross-key checks.
 fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
     let Value::Map(map) = &item.value else {
         return Err(CnnError::layer(
@@ -654,7 +719,89 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
         map,
         line: item.line,
     };
-    let unknown: Vec<&str> = map
+    check_layer_keys(&cx)?;
+    let seq = match cx.get("sequence") {
+        Some(n) => cx.uint("sequence", n, 1 << 20)?,
+        None => default_seq,
+    };
+    let (processors, output_processors) = parse_processors(&cx)?;
+    let mut pooling = parse_pooling(&cx)?;
+    let data = parse_data_keys(&cx)?;
+    let activation = parse_activation(&cx)?;
+    let (op, op_eltwise) = parse_op(&cx)?;
+    let pad = parse_pad(&cx, op)?;
+    let elt = parse_eltwise(&cx, op_eltwise, pooling.pool)?;
+    let data_format = parse_data_format(&cx)?;
+    let output_width = parse_output_width(&cx)?;
+    let mut conv = parse_conv_geometry(&cx, op, pad)?;
+    let flags = parse_flags(&cx)?;
+    check_unsupported_keys(&cx)?;
+    let write_gap = cx
+        .get("write_gap")
+        .map(|n| cx.uint("write_gap", n, 1 << 16).map(|v| v as u32))
+        .transpose()?
+        .unwrap_or(0);
+    let name = parse_name(&cx)?;
+    let refs = parse_refs(&cx, seq)?;
+
+    // Conv1d works on [L, 1] data.
+    if op == Op::Conv1d {
+        conv.pad[1] = 0;
+        pooling.size[1] = 1;
+        pooling.stride[1] = 1;
+        conv.stride[1] = 1;
+        conv.dilation[1] = 1;
+    }
+    check_pool_stride(&cx, op, pooling.pool, conv.stride)?;
+
+    Ok(Raw {
+        seq,
+        desc: LayerDesc {
+            line: item.line,
+            name,
+            processors,
+            output_processors,
+            op,
+            eltwise: elt.eltwise,
+            operands: elt.operands,
+            pool: pooling.pool,
+            pool_size: pooling.size,
+            pool_stride: pooling.stride,
+            pool_first: elt.pool_first,
+            pad: conv.pad,
+            kernel_size: conv.kernel_size,
+            stride: conv.stride,
+            dilation: conv.dilation,
+            output_pad: conv.output_pad,
+            quantization: data.quantization,
+            output_shift: data.output_shift,
+            activation,
+            output_width,
+            data_format,
+            in_channels: data.in_channels,
+            out_channels: data.out_channels,
+            in_dim: data.in_dim,
+            in_offset: data.in_offset,
+            out_offset: data.out_offset,
+            write_gap,
+            flatten: flags.flatten,
+            streaming: flags.streaming,
+            output: flags.output,
+            in_sequences: None,
+            next_sequence: None,
+            weight_source: None,
+        },
+        in_sequences: refs.in_sequences,
+        next_sequence: refs.next_sequence,
+        weight_source: refs.weight_source,
+    })
+}
+
+/// Checks that every key of the layer is a known ai8x layer key; the error is at the
+/// first unknown key and lists them all.
+fn check_layer_keys(cx: &LayerCtx) -> Result<()> {
+    let unknown: Vec<&str> = cx
+        .map
         .iter()
         .map(|(k, _)| k.as_str())
         .filter(|k| !LAYER_KEYS.contains(k))
@@ -671,16 +818,17 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
             ),
         ));
     }
+    Ok(())
+}
 
-    let seq = match cx.get("sequence") {
-        Some(n) => cx.uint("sequence", n, 1 << 20)?,
-        None => default_seq,
-    };
+/// `processors` (required) and `output_processors`.
+fn parse_processors(cx: &LayerCtx) -> Result<(u64, Option<u64>)> {
     let processors = match cx.get("processors") {
         Some(n) => proc_mask(n).map_err(|m| cx.err("processors", n, m))?,
         None => {
             return Err(
-                CnnError::layer_key(pos, "processors", "`processors` is missing").at_line(cx.line),
+                CnnError::layer_key(cx.pos, "processors", "`processors` is missing")
+                    .at_line(cx.line),
             )
         }
     };
@@ -688,21 +836,35 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
         .get("output_processors")
         .map(|n| proc_mask(n).map_err(|m| cx.err("output_processors", n, m)))
         .transpose()?;
+    Ok((processors, output_processors))
+}
 
-    // Pooling.
+/// The pooling keys of a layer.
+struct Pooling {
+    /// `max_pool` / `avg_pool`.
+    pool: Option<PoolKind>,
+    /// The pool size (`[1, 1]` without pooling).
+    size: [usize; 2],
+    /// `pool_stride`.
+    stride: [usize; 2],
+}
+
+/// `avg_pool` / `max_pool` (`max_pool` wins when both are given), `pool_stride`, and
+/// `pool_dilation`, which must be 1 and requires pooling.
+fn parse_pooling(cx: &LayerCtx) -> Result<Pooling> {
     let mut pool = None;
-    let mut pool_size = [1, 1];
+    let mut size = [1, 1];
     // ai8x: `max_pool` wins when both are given.
     for (key, kind) in [("avg_pool", PoolKind::Avg), ("max_pool", PoolKind::Max)] {
         if let Some(n) = cx.get(key) {
             pool = Some(kind);
-            pool_size = cx.pair(key, n, 1 << 16)?;
-            if pool_size.contains(&0) {
+            size = cx.pair(key, n, 1 << 16)?;
+            if size.contains(&0) {
                 return Err(cx.err(key, n, "pool size must be at least 1"));
             }
         }
     }
-    let mut pool_stride = match cx.get("pool_stride") {
+    let stride = match cx.get("pool_stride") {
         Some(n) => {
             let s = cx.pair("pool_stride", n, 1 << 16)?;
             if s[0] == 0 || s[1] == 0 {
@@ -725,27 +887,26 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
             ));
         }
     }
+    Ok(Pooling { pool, size, stride })
+}
 
-    let quantization = match cx.get("quantization") {
-        None => None,
-        Some(n) => match &n.value {
-            Value::Int(q) if [1, 2, 4, 8].contains(q) => Some(*q as u32),
-            Value::Str(s) if matches!(s.to_lowercase().as_str(), "bin" | "binary") => {
-                return Err(cx.err(
-                    "quantization",
-                    n,
-                    "binary weights (-1/+1) are not supported on this device",
-                ))
-            }
-            _ => {
-                return Err(cx.err(
-                    "quantization",
-                    n,
-                    format!("must be 1, 2, 4, 8 or bin/binary, not {}", n.show()),
-                ))
-            }
-        },
-    };
+/// The keys about the layer's data: weight bits, shift, channel counts, input size and
+/// the memory offsets.
+struct DataKeys {
+    quantization: Option<u32>,
+    output_shift: Option<i32>,
+    in_channels: Option<usize>,
+    out_channels: Option<usize>,
+    in_dim: Option<[usize; 2]>,
+    in_offset: Option<u32>,
+    out_offset: u32,
+}
+
+/// `quantization`, `output_shift`, `in_channels`, `out_channels`, `in_dim`, the read gaps
+/// (`in_skip` / `read_gap`, `in_channel_skip`, which must be 0), `in_offset` and
+/// `out_offset`.
+fn parse_data_keys(cx: &LayerCtx) -> Result<DataKeys> {
+    let quantization = parse_quantization(cx)?;
     let output_shift = cx
         .get("output_shift")
         .map(|n| {
@@ -761,32 +922,78 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
         .get("out_channels")
         .map(|n| cx.uint("out_channels", n, 1 << 20))
         .transpose()?;
-    let in_dim = match cx.get("in_dim") {
-        None => None,
-        Some(n) => Some(match &n.value {
-            Value::Int(_) => [cx.uint("in_dim", n, 1 << 20)?, 1],
-            Value::Seq(v) if v.len() == 1 => [cx.uint("in_dim", &v[0], 1 << 20)?, 1],
-            Value::Seq(v) if v.len() == 2 => [
-                cx.uint("in_dim", &v[0], 1 << 20)?,
-                cx.uint("in_dim", &v[1], 1 << 20)?,
-            ],
-            _ => {
-                return Err(cx.err(
-                    "in_dim",
-                    n,
-                    "`in_dim` must be an integer or list not exceeding two dimensions",
-                ))
-            }
-        }),
+    let in_dim = parse_in_dim(cx)?;
+    check_read_gaps(cx)?;
+    let in_offset = cx
+        .get("in_offset")
+        .map(|n| cx.uint("in_offset", n, u32::MAX as i64).map(|v| v as u32))
+        .transpose()?;
+    let out_offset = cx
+        .get("out_offset")
+        .map(|n| cx.uint("out_offset", n, u32::MAX as i64).map(|v| v as u32))
+        .transpose()?
+        .unwrap_or(0);
+    Ok(DataKeys {
+        quantization,
+        output_shift,
+        in_channels,
+        out_channels,
+        in_dim,
+        in_offset,
+        out_offset,
+    })
+}
+
+/// `quantization`: 1, 2, 4 or 8 weight bits (binary weights are refused).
+fn parse_quantization(cx: &LayerCtx) -> Result<Option<u32>> {
+    let Some(n) = cx.get("quantization") else {
+        return Ok(None);
     };
-    if let Some(d) = in_dim {
-        if d[0] == 0 || d[1] == 0 {
-            return Err(
-                CnnError::layer_key(pos, "in_dim", "dimensions must be at least 1")
-                    .at_line(cx.line),
-            );
-        }
+    match &n.value {
+        Value::Int(q) if [1, 2, 4, 8].contains(q) => Ok(Some(*q as u32)),
+        Value::Str(s) if matches!(s.to_lowercase().as_str(), "bin" | "binary") => Err(cx.err(
+            "quantization",
+            n,
+            "binary weights (-1/+1) are not supported on this device",
+        )),
+        _ => Err(cx.err(
+            "quantization",
+            n,
+            format!("must be 1, 2, 4, 8 or bin/binary, not {}", n.show()),
+        )),
     }
+}
+
+/// `in_dim`: an integer `l` (as `[l, 1]`) or a list of one or two integers, none 0.
+fn parse_in_dim(cx: &LayerCtx) -> Result<Option<[usize; 2]>> {
+    let Some(n) = cx.get("in_dim") else {
+        return Ok(None);
+    };
+    let d = match &n.value {
+        Value::Int(_) => [cx.uint("in_dim", n, 1 << 20)?, 1],
+        Value::Seq(v) if v.len() == 1 => [cx.uint("in_dim", &v[0], 1 << 20)?, 1],
+        Value::Seq(v) if v.len() == 2 => [
+            cx.uint("in_dim", &v[0], 1 << 20)?,
+            cx.uint("in_dim", &v[1], 1 << 20)?,
+        ],
+        _ => {
+            return Err(cx.err(
+                "in_dim",
+                n,
+                "`in_dim` must be an integer or list not exceeding two dimensions",
+            ))
+        }
+    };
+    if d[0] == 0 || d[1] == 0 {
+        return Err(
+            CnnError::layer_key(cx.pos, "in_dim", "dimensions must be at least 1").at_line(cx.line),
+        );
+    }
+    Ok(Some(d))
+}
+
+/// `in_skip` / `read_gap` and `in_channel_skip`: accepted only as 0.
+fn check_read_gaps(cx: &LayerCtx) -> Result<()> {
     if let Some((k, n)) = cx.alias(&["in_skip", "read_gap"])? {
         if cx.int(k, n)? != 0 {
             return Err(cx.err(k, n, "`read_gap` must be 0 for this device"));
@@ -801,17 +1008,12 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
             ));
         }
     }
-    let in_offset = cx
-        .get("in_offset")
-        .map(|n| cx.uint("in_offset", n, u32::MAX as i64).map(|v| v as u32))
-        .transpose()?;
-    let out_offset = cx
-        .get("out_offset")
-        .map(|n| cx.uint("out_offset", n, u32::MAX as i64).map(|v| v as u32))
-        .transpose()?
-        .unwrap_or(0);
+    Ok(())
+}
 
-    let activation = match cx.alias(&["activate", "activation"])? {
+/// `activate` / `activation`: ReLU, Abs or None (the default).
+fn parse_activation(cx: &LayerCtx) -> Result<Activation> {
+    Ok(match cx.alias(&["activate", "activation"])? {
         None => Activation::None,
         Some((k, n)) => match cx.string_lower(k, n)?.as_str() {
             "relu" => Activation::Relu,
@@ -825,59 +1027,71 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
                 ))
             }
         },
-    };
+    })
+}
 
-    // Operation (sets the defaults of pad, kernel size and operands).
-    let mut eltwise = None;
-    let mut operands = 1;
-    let op_key = cx.alias(&["convolution", "operation", "operator", "op"])?;
-    let op = match op_key {
-        None => Op::Conv2d,
-        Some((k, n)) => match cx.string_lower(k, n)?.as_str() {
-            "conv1d" => Op::Conv1d,
-            "conv2d" => Op::Conv2d,
-            "convtranspose2d" => Op::ConvTranspose2d,
-            "none" | "passthrough" => Op::Passthrough,
-            "linear" | "fc" | "mlp" => Op::Linear,
-            "add" => {
-                eltwise = Some(Eltwise::Add);
-                Op::Passthrough
-            }
-            "sub" => {
-                eltwise = Some(Eltwise::Sub);
-                Op::Passthrough
-            }
-            "or" | "bitwiseor" | "bitwise_or" => {
-                eltwise = Some(Eltwise::Or);
-                Op::Passthrough
-            }
-            "xor" | "bitwisexor" | "bitwise_xor" => {
-                eltwise = Some(Eltwise::Xor);
-                Op::Passthrough
-            }
-            _ => {
-                return Err(cx.err(
-                    k,
-                    n,
-                    format!(
-                        "unknown value {}; use conv1d, conv2d, convtranspose2d, linear (fc, mlp), passthrough (none), add, sub, or, xor",
-                        n.show()
-                    ),
-                ))
-            }
-        },
+/// `op` / `operation` / `operator` / `convolution` (default Conv2d): the operation, and
+/// the element-wise operation when the value names one (the operation is then
+/// passthrough).
+fn parse_op(cx: &LayerCtx) -> Result<(Op, Option<Eltwise>)> {
+    let Some((k, n)) = cx.alias(&["convolution", "operation", "operator", "op"])? else {
+        return Ok((Op::Conv2d, None));
     };
-    if eltwise.is_some() {
-        operands = 2;
-    }
-    let mut pad = match op {
-        Op::Conv2d | Op::Conv1d | Op::ConvTranspose2d => [1, 1],
-        _ => [0, 0],
-    };
+    Ok(match cx.string_lower(k, n)?.as_str() {
+        "conv1d" => (Op::Conv1d, None),
+        "conv2d" => (Op::Conv2d, None),
+        "convtranspose2d" => (Op::ConvTranspose2d, None),
+        "none" | "passthrough" => (Op::Passthrough, None),
+        "linear" | "fc" | "mlp" => (Op::Linear, None),
+        "add" => (Op::Passthrough, Some(Eltwise::Add)),
+        "sub" => (Op::Passthrough, Some(Eltwise::Sub)),
+        "or" | "bitwiseor" | "bitwise_or" => (Op::Passthrough, Some(Eltwise::Or)),
+        "xor" | "bitwisexor" | "bitwise_xor" => (Op::Passthrough, Some(Eltwise::Xor)),
+        _ => {
+            return Err(cx.err(
+                k,
+                n,
+                format!(
+                    "unknown value {}; use conv1d, conv2d, convtranspose2d, linear (fc, mlp), passthrough (none), add, sub, or, xor",
+                    n.show()
+                ),
+            ))
+        }
+    })
+}
+
+/// `pad` (default 1 for convolutions, 0 otherwise).
+fn parse_pad(cx: &LayerCtx, op: Op) -> Result<[usize; 2]> {
     if let Some(n) = cx.get("pad") {
         let v = cx.uint("pad", n, 1 << 16)?;
-        pad = [v, v];
+        return Ok([v, v]);
     }
+    Ok(match op {
+        Op::Conv2d | Op::Conv1d | Op::ConvTranspose2d => [1, 1],
+        _ => [0, 0],
+    })
+}
+
+/// The element-wise keys of a layer.
+struct EltwiseKeys {
+    /// `eltwise`, or the element-wise `op`.
+    eltwise: Option<Eltwise>,
+    /// `operands` (2 by default with an element-wise operation, 1 without).
+    operands: usize,
+    /// `pool_first`.
+    pool_first: bool,
+}
+
+/// `eltwise` (which overrides an element-wise `op`), `pool_first` and `operands`;
+/// `operands` requires an element-wise operation and `pool_first: False` requires both
+/// pooling and an element-wise operation.
+fn parse_eltwise(
+    cx: &LayerCtx,
+    op_eltwise: Option<Eltwise>,
+    pool: Option<PoolKind>,
+) -> Result<EltwiseKeys> {
+    let mut eltwise = op_eltwise;
+    let mut operands = if eltwise.is_some() { 2 } else { 1 };
     if let Some(n) = cx.get("eltwise") {
         eltwise = Some(match cx.string_lower("eltwise", n)?.as_str() {
             "add" => Eltwise::Add,
@@ -918,108 +1132,156 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
     }
     if !pool_first && (pool.is_none() || eltwise.is_none()) {
         return Err(CnnError::layer_key(
-            pos,
+            cx.pos,
             "pool_first",
             "`pool_first: False` requires both pooling and element-wise operations",
         )
         .at_line(cx.line));
     }
-    let data_format = match cx.get("data_format") {
-        None => DataFormat::Hwc,
-        Some(n) => match cx.string_lower("data_format", n)?.as_str() {
-            "chw" | "big" => DataFormat::Chw,
-            "hwc" | "little" => DataFormat::Hwc,
+    Ok(EltwiseKeys {
+        eltwise,
+        operands,
+        pool_first,
+    })
+}
+
+/// `data_format`: HWC (little, the default) or CHW (big).
+fn parse_data_format(cx: &LayerCtx) -> Result<DataFormat> {
+    let Some(n) = cx.get("data_format") else {
+        return Ok(DataFormat::Hwc);
+    };
+    match cx.string_lower("data_format", n)?.as_str() {
+        "chw" | "big" => Ok(DataFormat::Chw),
+        "hwc" | "little" => Ok(DataFormat::Hwc),
+        _ => Err(cx.err(
+            "data_format",
+            n,
+            format!("unknown value {}; use HWC or CHW", n.show()),
+        )),
+    }
+}
+
+/// `output_width`: 8 (the default) or 32.
+fn parse_output_width(cx: &LayerCtx) -> Result<u32> {
+    let Some(n) = cx.get("output_width") else {
+        return Ok(8);
+    };
+    match cx.int("output_width", n)? {
+        8 => Ok(8),
+        32 => Ok(32),
+        v => Err(cx.err(
+            "output_width",
+            n,
+            format!("`output_width` must be 8 or 32, not {v}"),
+        )),
+    }
+}
+
+/// The geometry of the layer's operation.
+struct ConvGeometry {
+    /// `pad`.
+    pad: [usize; 2],
+    /// `kernel_size` as `[h, w]`.
+    kernel_size: [usize; 2],
+    /// `stride`.
+    stride: [usize; 2],
+    /// `dilation`.
+    dilation: [usize; 2],
+    /// `output_pad`.
+    output_pad: [usize; 2],
+}
+
+/// `kernel_size`, `stride`, `dilation` and `output_pad` for `op`, with the `pad` already
+/// read.
+fn parse_conv_geometry(cx: &LayerCtx, op: Op, pad: [usize; 2]) -> Result<ConvGeometry> {
+    let kernel_size = parse_kernel_size(cx, op)?;
+    let stride = parse_stride(cx, op)?;
+    let dilation = parse_dilation(cx, op)?;
+    let output_pad = parse_output_pad(cx, op)?;
+    Ok(ConvGeometry {
+        pad,
+        kernel_size,
+        stride,
+        dilation,
+        output_pad,
+    })
+}
+
+/// `kernel_size` for `op`: 1x1 or 3x3 for Conv2d, 3x3 for ConvTranspose2d, 1 to 9 for
+/// Conv1d (as `[k, 1]`), 1x1 for Linear; ignored for passthrough. The default is 3x3 for
+/// Conv2d and ConvTranspose2d, 9 for Conv1d and 1x1 otherwise.
+fn parse_kernel_size(cx: &LayerCtx, op: Op) -> Result<[usize; 2]> {
+    let Some(n) = cx.get("kernel_size") else {
+        return Ok(match op {
+            Op::Conv2d | Op::ConvTranspose2d => [3, 3],
+            Op::Conv1d => [9, 1],
+            _ => [1, 1],
+        });
+    };
+    let text = match &n.value {
+        Value::Int(i) => i.to_string(),
+        Value::Str(s) => s.to_lowercase(),
+        _ => String::new(),
+    };
+    let square = |t: &str| -> Option<usize> {
+        let (a, b) = t.split_once('x')?;
+        let (a, b) = (
+            a.trim().parse::<usize>().ok()?,
+            b.trim().parse::<usize>().ok()?,
+        );
+        (a == b).then_some(a)
+    };
+    Ok(match op {
+        Op::Conv2d => match square(&text).or_else(|| text.parse().ok()) {
+            Some(k @ (1 | 3)) => [k, k],
             _ => {
                 return Err(cx.err(
-                    "data_format",
+                    "kernel_size",
                     n,
-                    format!("unknown value {}; use HWC or CHW", n.show()),
+                    format!("unsupported value {} for Conv2d; use 1x1 or 3x3", n.show()),
                 ))
             }
         },
-    };
-    let output_width = match cx.get("output_width") {
-        None => 8,
-        Some(n) => match cx.int("output_width", n)? {
-            8 => 8,
-            32 => 32,
-            v => {
+        Op::ConvTranspose2d => match square(&text).or_else(|| text.parse().ok()) {
+            Some(3) => [3, 3],
+            _ => {
                 return Err(cx.err(
-                    "output_width",
+                    "kernel_size",
                     n,
-                    format!("`output_width` must be 8 or 32, not {v}"),
+                    format!(
+                        "unsupported value {} for ConvTranspose2d; use 3x3",
+                        n.show()
+                    ),
                 ))
             }
         },
-    };
+        Op::Conv1d => match text.parse::<usize>() {
+            Ok(k @ 1..=9) => [k, 1],
+            _ => {
+                return Err(cx.err(
+                    "kernel_size",
+                    n,
+                    format!("unsupported value {} for Conv1d; use 1 to 9", n.show()),
+                ))
+            }
+        },
+        Op::Linear => match square(&text).or_else(|| text.parse().ok()) {
+            Some(1) => [1, 1],
+            _ => {
+                return Err(cx.err(
+                    "kernel_size",
+                    n,
+                    "cannot configure `kernel_size` for fully connected layers (it is 1x1)",
+                ))
+            }
+        },
+        Op::Passthrough => [1, 1],
+    })
+}
 
-    let mut kernel_size = match op {
-        Op::Conv2d | Op::ConvTranspose2d => [3, 3],
-        Op::Conv1d => [9, 1],
-        _ => [1, 1],
-    };
-    if let Some(n) = cx.get("kernel_size") {
-        let text = match &n.value {
-            Value::Int(i) => i.to_string(),
-            Value::Str(s) => s.to_lowercase(),
-            _ => String::new(),
-        };
-        let square = |t: &str| -> Option<usize> {
-            let (a, b) = t.split_once('x')?;
-            let (a, b) = (
-                a.trim().parse::<usize>().ok()?,
-                b.trim().parse::<usize>().ok()?,
-            );
-            (a == b).then_some(a)
-        };
-        kernel_size = match op {
-            Op::Conv2d => match square(&text).or_else(|| text.parse().ok()) {
-                Some(k @ (1 | 3)) => [k, k],
-                _ => {
-                    return Err(cx.err(
-                        "kernel_size",
-                        n,
-                        format!("unsupported value {} for Conv2d; use 1x1 or 3x3", n.show()),
-                    ))
-                }
-            },
-            Op::ConvTranspose2d => match square(&text).or_else(|| text.parse().ok()) {
-                Some(3) => [3, 3],
-                _ => {
-                    return Err(cx.err(
-                        "kernel_size",
-                        n,
-                        format!(
-                            "unsupported value {} for ConvTranspose2d; use 3x3",
-                            n.show()
-                        ),
-                    ))
-                }
-            },
-            Op::Conv1d => match text.parse::<usize>() {
-                Ok(k @ 1..=9) => [k, 1],
-                _ => {
-                    return Err(cx.err(
-                        "kernel_size",
-                        n,
-                        format!("unsupported value {} for Conv1d; use 1 to 9", n.show()),
-                    ))
-                }
-            },
-            Op::Linear => match square(&text).or_else(|| text.parse().ok()) {
-                Some(1) => [1, 1],
-                _ => {
-                    return Err(cx.err(
-                        "kernel_size",
-                        n,
-                        "cannot configure `kernel_size` for fully connected layers (it is 1x1)",
-                    ))
-                }
-            },
-            Op::Passthrough => [1, 1],
-        };
-    }
-
+/// `stride`: equal in both dimensions, 2 for ConvTranspose2d (always, given or not) and
+/// 1 for every other operation.
+fn parse_stride(cx: &LayerCtx, op: Op) -> Result<[usize; 2]> {
     let mut stride = [1, 1];
     if let Some(n) = cx.get("stride") {
         let s = cx.pair("stride", n, 1 << 16)?;
@@ -1056,67 +1318,91 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
     if op == Op::ConvTranspose2d {
         stride = [2, 2];
     }
-    let mut dilation = [1, 1];
-    if let Some(n) = cx.get("dilation") {
-        if !matches!(
-            op,
-            Op::Conv1d | Op::Conv2d | Op::ConvTranspose2d | Op::Linear
-        ) {
-            return Err(cx.err("dilation", n, "`dilation` requires a convolution operator"));
-        }
-        dilation = cx.pair("dilation", n, 1023)?;
-        if dilation[0] == 0 || dilation[1] == 0 {
-            return Err(cx.err("dilation", n, "dilation must be at least 1"));
-        }
-        if op != Op::Conv1d && dilation != [1, 1] {
-            return Err(cx.err(
-                "dilation",
-                n,
-                "only Conv1d supports dilation other than 1 on this device",
-            ));
-        }
-    }
-    let mut output_pad = if op == Op::ConvTranspose2d {
-        [1, 1]
-    } else {
-        [0, 0]
-    };
-    if let Some(n) = cx.get("output_pad") {
-        let v = cx.uint("output_pad", n, 16)?;
-        if op == Op::ConvTranspose2d && v != 1 {
-            return Err(cx.err(
-                "output_pad",
-                n,
-                format!(
-                    "output padding {v} is not supported on this device (ConvTranspose2d needs 1)"
-                ),
-            ));
-        }
-        if op != Op::ConvTranspose2d && v != 0 {
-            return Err(cx.err(
-                "output_pad",
-                n,
-                "output padding must be 0 for this operator",
-            ));
-        }
-        output_pad = [v, v];
-    }
+    Ok(stride)
+}
 
-    let flag = |k: &str| -> Result<bool> {
-        cx.get(k)
-            .map(|n| cx.boolean(k, n))
-            .transpose()
-            .map(|v| v.unwrap_or(false))
+/// `dilation`: only with a convolution operator, at least 1, and other than 1 only for
+/// Conv1d.
+fn parse_dilation(cx: &LayerCtx, op: Op) -> Result<[usize; 2]> {
+    let Some(n) = cx.get("dilation") else {
+        return Ok([1, 1]);
     };
-    let flatten = flag("flatten")?;
-    let streaming = flag("streaming")?;
-    let output = flag("output")?;
+    if !matches!(
+        op,
+        Op::Conv1d | Op::Conv2d | Op::ConvTranspose2d | Op::Linear
+    ) {
+        return Err(cx.err("dilation", n, "`dilation` requires a convolution operator"));
+    }
+    let dilation = cx.pair("dilation", n, 1023)?;
+    if dilation[0] == 0 || dilation[1] == 0 {
+        return Err(cx.err("dilation", n, "dilation must be at least 1"));
+    }
+    if op != Op::Conv1d && dilation != [1, 1] {
+        return Err(cx.err(
+            "dilation",
+            n,
+            "only Conv1d supports dilation other than 1 on this device",
+        ));
+    }
+    Ok(dilation)
+}
+
+/// `output_pad`: 1 for ConvTranspose2d (the default there) and 0 for everything else.
+fn parse_output_pad(cx: &LayerCtx, op: Op) -> Result<[usize; 2]> {
+    let Some(n) = cx.get("output_pad") else {
+        return Ok(if op == Op::ConvTranspose2d {
+            [1, 1]
+        } else {
+            [0, 0]
+        });
+    };
+    let v = cx.uint("output_pad", n, 16)?;
+    if op == Op::ConvTranspose2d && v != 1 {
+        return Err(cx.err(
+            "output_pad",
+            n,
+            format!("output padding {v} is not supported on this device (ConvTranspose2d needs 1)"),
+        ));
+    }
+    if op != Op::ConvTranspose2d && v != 0 {
+        return Err(cx.err(
+            "output_pad",
+            n,
+            "output padding must be 0 for this operator",
+        ));
+    }
+    Ok([v, v])
+}
+
+/// The boolean keys of a layer.
+struct Flags {
+    flatten: bool,
+    streaming: bool,
+    output: bool,
+}
+
+/// `flatten`, `streaming` and `output` (all false by default), and the flags of features
+/// this device does not have (`calcx4`, `readahead`, `bypass`, `tcalc`), which must be
+/// false.
+fn parse_flags(cx: &LayerCtx) -> Result<Flags> {
+    let flags = Flags {
+        flatten: cx.flag("flatten")?,
+        streaming: cx.flag("streaming")?,
+        output: cx.flag("output")?,
+    };
     for k in ["calcx4", "readahead", "bypass", "tcalc"] {
-        if flag(k)? {
+        if cx.flag(k)? {
             let n = cx.get(k).unwrap();
             return Err(cx.err(k, n, format!("`{k}` is not supported on this device")));
         }
     }
+    Ok(flags)
+}
+
+/// `snoop_sequence` (refused), `conv_groups` / `groups` (must be 1) and `bias_group` /
+/// `bias_quadrant` (a group 0..3 or a list of them; placement only, values are
+/// unaffected).
+fn check_unsupported_keys(cx: &LayerCtx) -> Result<()> {
     if let Some(n) = cx.get("snoop_sequence") {
         return Err(cx.err(
             "snoop_sequence",
@@ -1148,24 +1434,35 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
             _ => return Err(cx.err(k, n, "must be a group number 0..3 or a list of them")),
         }
     }
-    let write_gap = cx
-        .get("write_gap")
-        .map(|n| cx.uint("write_gap", n, 1 << 16).map(|v| v as u32))
-        .transpose()?
-        .unwrap_or(0);
-    let name = match cx.get("name") {
-        None => None,
-        Some(n) => {
-            let s = scalar_string(n, "name").map_err(|e| CnnError {
-                layer: Some(pos),
-                ..e
-            })?;
-            if s == "stop" || s == "input" {
-                return Err(cx.err("name", n, format!("`{s}` is a reserved name")));
-            }
-            Some(s)
-        }
+    Ok(())
+}
+
+/// `name`: a scalar other than the reserved `stop` and `input`.
+fn parse_name(cx: &LayerCtx) -> Result<Option<String>> {
+    let Some(n) = cx.get("name") else {
+        return Ok(None);
     };
+    let s = scalar_string(n, "name").map_err(|e| CnnError {
+        layer: Some(cx.pos),
+        ..e
+    })?;
+    if s == "stop" || s == "input" {
+        return Err(cx.err("name", n, format!("`{s}` is a reserved name")));
+    }
+    Ok(Some(s))
+}
+
+/// The references of a layer to other layers, resolved once all layers are known.
+struct LayerRefs {
+    in_sequences: Option<Vec<Ref>>,
+    next_sequence: Option<Ref>,
+    weight_source: Option<Ref>,
+}
+
+/// `in_sequences` (one reference or a non-empty list), `next_sequence`,
+/// `simulated_sequence` (accepted only when it names the normal order: the layer after
+/// `seq`, or stop) and `weight_source`.
+fn parse_refs(cx: &LayerCtx, seq: usize) -> Result<LayerRefs> {
     let in_sequences = match cx.get("in_sequences") {
         None => None,
         Some(n) => Some(match &n.value {
@@ -1200,63 +1497,28 @@ fn parse_layer(item: &Node, pos: usize, default_seq: usize) -> Result<Raw> {
         .get("weight_source")
         .map(|n| cx.layer_ref("weight_source", n))
         .transpose()?;
+    Ok(LayerRefs {
+        in_sequences,
+        next_sequence,
+        weight_source,
+    })
+}
 
-    // Conv1d works on [L, 1] data.
-    if op == Op::Conv1d {
-        pad[1] = 0;
-        pool_size[1] = 1;
-        pool_stride[1] = 1;
-        stride[1] = 1;
-        dilation[1] = 1;
-    }
+/// Pooling cannot be combined with a stride other than 1 (ConvTranspose2d's stride 2 is
+/// part of the operation).
+fn check_pool_stride(
+    cx: &LayerCtx,
+    op: Op,
+    pool: Option<PoolKind>,
+    stride: [usize; 2],
+) -> Result<()> {
     if pool.is_some() && stride != [1, 1] && op != Op::ConvTranspose2d {
         return Err(CnnError::layer_key(
-            pos,
+            cx.pos,
             "stride",
             "cannot set `stride` to a non-default value when pooling",
         )
         .at_line(cx.line));
     }
-
-    Ok(Raw {
-        seq,
-        desc: LayerDesc {
-            line: item.line,
-            name,
-            processors,
-            output_processors,
-            op,
-            eltwise,
-            operands,
-            pool,
-            pool_size,
-            pool_stride,
-            pool_first,
-            pad,
-            kernel_size,
-            stride,
-            dilation,
-            output_pad,
-            quantization,
-            output_shift,
-            activation,
-            output_width,
-            data_format,
-            in_channels,
-            out_channels,
-            in_dim,
-            in_offset,
-            out_offset,
-            write_gap,
-            flatten,
-            streaming,
-            output,
-            in_sequences: None,
-            next_sequence: None,
-            weight_source: None,
-        },
-        in_sequences,
-        next_sequence,
-        weight_source,
-    })
+    Ok(())
 }
