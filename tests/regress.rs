@@ -340,9 +340,9 @@ fn bad_regression_files_are_refused_naming_the_job_and_key() {
     let d = tmp("bad");
     let head = format!("[regress]\nroot = {:?}\n", root().display().to_string());
     let cases: &[(&str, &str)] = &[
-        ("[[job]]\nname = \"x\"\nkind = \"block\"\nblok = \"lel_loss\"\n", "job `x`: `blok` is not a key of a `block` job"),
+        ("[[job]]\nname = \"x\"\nkind = \"block\"\nblok = \"lel_loss\"\n", "job `x`: unknown field `blok`"),
         ("[[job]]\nname = \"x\"\nkind = \"blocks\"\n", "job `x`: `kind` is `blocks`; one of block"),
-        ("[[job]]\nname = \"x\"\nkind = \"block\"\nblock = \"lel_loss\"\nbackend = \"modelsim\"\n", "`backend` is `modelsim`"),
+        ("[[job]]\nname = \"x\"\nkind = \"block\"\nblock = \"lel_loss\"\nbackend = \"modelsim\"\n", "`backend`: unknown variant `modelsim`"),
         (
             "[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"blocks\"]\n[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"blocks\"]\n",
             "job `x` appears twice",
@@ -354,7 +354,7 @@ fn bad_regression_files_are_refused_naming_the_job_and_key() {
         ("[[job]]\nname = \"a/{nope}\"\nkind = \"cli\"\nargs = [\"blocks\"]\n", "uses `{nope}`"),
         ("[[job]]\nname = \"c\"\nkind = \"cnn\"\ncase = \"t-nothing\"\n", "`case` is `t-nothing`, which"),
         ("[[job]]\nname = \"m\"\nkind = \"block\"\nblock = \"lel_loss\"\nmatrix = { seed = [] }\n", "`matrix.seed` is empty"),
-        ("[[job]]\nname = \"e\"\nkind = \"cli\"\nargs = [\"blocks\"]\nexpect = \"maybe\"\n", "`expect` is `maybe`"),
+        ("[[job]]\nname = \"e\"\nkind = \"cli\"\nargs = [\"blocks\"]\nexpect = \"maybe\"\n", "`expect`: unknown variant `maybe`"),
         ("[[job]]\nname = \"k\"\nkind = \"cli\"\nargs = [\"blocks\"]\nchecks = [{ pointer = \"/a\" }]\n", "give `equals`, `min`"),
         ("[[job]\nname = 1\n", "smoke.toml"),
         ("[regres]\n", "unknown top-level key `regres`"),

@@ -12,6 +12,7 @@ mod fusesoc;
 mod platform;
 mod plot;
 mod regress;
+mod regress_steps;
 mod regs;
 mod sim;
 mod synth;

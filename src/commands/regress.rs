@@ -2,9 +2,10 @@
 //! processes (one single-threaded simulator each, J at a time), each in its own directory
 //! with its log; results written as they finish, so a stopped shard resumes where it was.
 
+use super::regress_steps::{exit_code, steps, JOB_DIR};
 use crate::cli::RegressCommand;
 use anyhow::{bail, Context};
-use edgelearn_verif::regress::plan::{JOB_DIR, REPORT};
+use edgelearn_verif::regress::plan::REPORT;
 use edgelearn_verif::regress::report::{self, CheckResult, FORMAT};
 use edgelearn_verif::regress::{partition, Expect, Job, JobResult, Plan, Shard, Summary, Verdict};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -439,7 +440,7 @@ impl JobContext<'_> {
         let dir_s = dir.to_string_lossy().into_owned();
         let mut result = JobResult {
             id: job.id.clone(),
-            kind: job.kind.clone(),
+            kind: job.kind().to_string(),
             verdict: Verdict::Pass,
             expected: job.expect,
             exit_code: None,
@@ -453,14 +454,15 @@ impl JobContext<'_> {
             resumed: false,
         };
         let deadline = t + Duration::from_secs_f64(job.timeout);
-        for (i, step) in job.steps.iter().enumerate() {
-            let last = i + 1 == job.steps.len();
+        let steps = steps(job);
+        for (i, step) in steps.iter().enumerate() {
+            let last = i + 1 == steps.len();
             let args: Vec<String> = step.iter().map(|a| a.replace(JOB_DIR, &dir_s)).collect();
             let shown: Vec<String> = args.iter().map(|a| quote(a)).collect();
             writeln!(log, "$ edgelearn {}", shown.join(" "))?;
             log.flush()?;
             let ended = self.spawn(&args, &log, deadline)?;
-            let want = if last { job.expect.exit_code() } else { 0 };
+            let want = if last { exit_code(job.expect) } else { 0 };
             let what = format!(
                 "`edgelearn {}`",
                 args.iter().take(2).cloned().collect::<Vec<_>>().join(" ")
@@ -647,12 +649,12 @@ fn list(
         println!(
             "{:<56} {:<9} {:>9.1} {:>6}",
             j.id,
-            j.kind,
+            j.kind(),
             j.cost,
             format!("{}/{count}", s + 1)
         );
         if commands {
-            for step in &j.steps {
+            for step in &steps(j) {
                 let shown: Vec<String> = step.iter().map(|a| quote(a)).collect();
                 println!("    edgelearn {}", shown.join(" "));
             }

@@ -1,6 +1,9 @@
-//! A regression file (TOML) turned into jobs: matrix expansion, the `edgelearn` command lines
-//! each job runs, its expected outcome, the checks on the JSON it writes, and an estimated
-//! cost in seconds (used to balance shards). docs/regress.md is the user's reference.
+//! A regression file (TOML) turned into typed jobs: matrix expansion, each job's kind and
+//! its options ([`JobSpec`]), its expected outcome, the checks on the JSON it writes, and an
+//! estimated cost in seconds (used to balance shards). The file is read with serde, one
+//! struct per job kind (unknown keys are errors naming the job and the key); what a job runs
+//! (the `edgelearn` command lines) and what its exit codes mean are the binary's
+//! (src/commands/regress/). docs/regress.md is the user's reference.
 //!
 //! ```toml
 //! [regress]
@@ -14,9 +17,11 @@
 //! matrix = { block = ["lel_loss", "lel_matmul"], backend = ["native", "icarus"] }
 //! ```
 
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -35,37 +40,25 @@ impl std::error::Error for PlanError {}
 
 type Result<T> = std::result::Result<T, PlanError>;
 
-/// The placeholder for a job's own output directory in its command lines and check files.
-pub const JOB_DIR: &str = "{job}";
-
-/// The file every job kind except `block` and `cli` writes its JSON result to.
+/// The file every job kind except `block` and `cli` writes its JSON result to (relative to
+/// the job's directory).
 pub const REPORT: &str = "report.json";
 
-/// The exit status a job's last step must end with.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// The outcome a job's last step must have.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Expect {
-    /// Exit 0.
+    /// Success.
+    #[default]
     Pass,
-    /// Exit 1: a verification failure is the expected outcome (a negative test).
+    /// A verification failure is the expected outcome (a negative test).
     Fail,
-    /// Exit 2: the input must be refused with an error.
+    /// The input must be refused with an error.
     Error,
 }
 
-impl Expect {
-    /// The exit code that means "as expected".
-    pub fn exit_code(self) -> i32 {
-        match self {
-            Expect::Pass => 0,
-            Expect::Fail => 1,
-            Expect::Error => 2,
-        }
-    }
-}
-
 /// What a check asks of one JSON value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Rule {
     /// Equal to this value.
     Equals(Json),
@@ -80,7 +73,7 @@ pub enum Rule {
 }
 
 /// A check on a JSON file the job wrote (relative to the job's directory).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Check {
     /// File, relative to the job's directory.
     pub file: String,
@@ -103,19 +96,16 @@ impl fmt::Display for Check {
     }
 }
 
-/// One job: a few `edgelearn` command lines run in order in the job's own directory.
-#[derive(Clone, Debug, PartialEq)]
+/// One job: what it runs ([`JobSpec`]), how it must end and what it must have written.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Job {
     /// Unique name (the JUnit test case).
     pub id: String,
-    /// `block`, `cnn`, `core`, `platform`, `train`, `finetune` or `cli`.
-    pub kind: String,
-    /// `edgelearn` argument lists, [`JOB_DIR`] standing for the job's directory. Every step
-    /// but the last must exit 0; the last must exit as `expect` says.
-    pub steps: Vec<Vec<String>>,
-    /// Expected exit of the last step.
+    /// The kind and its options.
+    pub spec: JobSpec,
+    /// Expected outcome of the last step.
     pub expect: Expect,
-    /// Checks on the JSON the job wrote (only when the last step exits 0).
+    /// Checks on the JSON the job wrote (only when the last step succeeds).
     pub checks: Vec<Check>,
     /// Estimated seconds (shard balancing).
     pub cost: f64,
@@ -124,20 +114,390 @@ pub struct Job {
 }
 
 impl Job {
-    /// A digest of what the job runs and checks (not of the binary that runs it).
+    /// The kind's name (`block`, `cnn`, ...).
+    pub fn kind(&self) -> &'static str {
+        self.spec.kind()
+    }
+
+    /// A digest of what the job runs and checks (not of the binary that runs it, nor of its
+    /// cost or time limit).
     pub fn digest(&self) -> String {
-        let mut h = Sha256::new();
-        h.update(self.id.as_bytes());
-        for s in &self.steps {
-            h.update(b"\0step");
-            for a in s {
-                h.update(b"\0");
-                h.update(a.as_bytes());
+        let what = serde_json::json!([self.id, self.spec, self.expect, self.checks]);
+        hex::encode(Sha256::digest(what.to_string().as_bytes()))
+    }
+}
+
+/// A job's kind and options, as the regression file gives them (paths relative to the
+/// plan's root, checked to exist).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum JobSpec {
+    /// A registered block's stimulus, simulated and compared with its golden model.
+    Block(BlockJob),
+    /// An ai8x network on the golden engine or the engine RTL.
+    Cnn(CnnJob),
+    /// A LEL core on its reactive bench.
+    Core(CoreJob),
+    /// The LEL platform trained on its bench.
+    Platform(PlatformJob),
+    /// The golden LEL training.
+    Train(TrainJob),
+    /// Last-layer fine-tuning on the CNN engine.
+    Finetune(FinetuneJob),
+    /// Any `edgelearn` command line.
+    Cli(CliJob),
+}
+
+impl JobSpec {
+    /// The kinds, as a regression file names them.
+    pub const KINDS: &'static [&'static str] = &[
+        "block", "cnn", "core", "platform", "train", "finetune", "cli",
+    ];
+
+    /// The kind's name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            JobSpec::Block(_) => "block",
+            JobSpec::Cnn(_) => "cnn",
+            JobSpec::Core(_) => "core",
+            JobSpec::Platform(_) => "platform",
+            JobSpec::Train(_) => "train",
+            JobSpec::Finetune(_) => "finetune",
+            JobSpec::Cli(_) => "cli",
+        }
+    }
+
+    /// Estimated seconds on the CI machine (docs/BENCHMARKS.md): what shards are balanced by
+    /// until a summary's measured times replace it.
+    pub fn cost(&self) -> f64 {
+        match self {
+            JobSpec::Block(b) => b.cost(),
+            JobSpec::Cnn(c) => match c.backend {
+                CnnBackend::Rtl => 12.0,
+                CnnBackend::Golden => 1.5,
+            },
+            JobSpec::Core(c) => {
+                let per = match c.backend {
+                    BenchBackend::Native => 60.0,
+                    BenchBackend::Verilator => 0.3,
+                };
+                20.0 + c.images as f64 * per
+            }
+            JobSpec::Platform(p) => 40.0 + (p.images.unwrap_or(8000) * p.epochs) as f64 * 0.25,
+            JobSpec::Train(t) => 2.0 + (t.images.unwrap_or(8000) * t.epochs) as f64 * 0.0005,
+            JobSpec::Finetune(f) => {
+                let frozen = f.original_images.unwrap_or(2000) as f64 + 30.0;
+                let per = match f.backend {
+                    FinetuneBackend::Verilator => 0.25,
+                    FinetuneBackend::Golden => 0.004,
+                };
+                3.0 + frozen * per + f.epochs as f64 * 0.2
+            }
+            JobSpec::Cli(_) => 5.0,
+        }
+    }
+}
+
+/// A lower-case enum of a job's options, named as the regression file and the command line
+/// spell it.
+macro_rules! choice {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? } default $d:ident) => {
+        $(#[$m])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        pub enum $name {
+            $(
+                $(#[$vm])*
+                #[serde(rename = $s)]
+                $v,
+            )+
+        }
+        impl $name {
+            /// The name in the regression file and on the command line.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$v => $s,)+
+                }
             }
         }
-        h.update(format!("{:?}{:?}", self.expect, self.checks).as_bytes());
-        hex::encode(h.finalize())
+        impl Default for $name { fn default() -> Self { $name::$d } }
+    };
+}
+
+choice! {
+    /// The stimulus of a block job.
+    StimulusKind { Thesis = "thesis", Random = "random" } default Thesis
+}
+
+choice! {
+    /// The simulator of a block job.
+    BlockBackend {
+        Native = "native",
+        Icarus = "icarus",
+        Verilator = "verilator",
+        VerilatorBench = "verilator-bench",
+        Netlist = "netlist",
+    } default Native
+}
+
+choice! {
+    /// Where a CNN job runs the network: the golden engine or the engine RTL.
+    CnnBackend { Golden = "golden", Rtl = "rtl" } default Golden
+}
+
+choice! {
+    /// The simulator of a reactive bench (`core`, `platform`).
+    BenchBackend { Verilator = "verilator", Native = "native" } default Verilator
+}
+
+choice! {
+    /// Where a fine-tuning job runs its frozen layers.
+    FinetuneBackend { Golden = "golden", Verilator = "verilator" } default Golden
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn twenty() -> u64 {
+    20
+}
+
+/// `stimulus` then `sim --check`: block x stimulus kind x backend x seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockJob {
+    /// A registered block.
+    pub block: String,
+    /// The stimulus kind.
+    #[serde(default)]
+    pub stimulus: StimulusKind,
+    /// The simulator.
+    #[serde(default)]
+    pub backend: BlockBackend,
+    /// The random stimulus's seed.
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Cycles of a random stimulus.
+    pub cycles: Option<u64>,
+}
+
+impl BlockJob {
+    fn cost(&self) -> f64 {
+        let (mut fixed, per_cycle) = backend_cost(self.backend.as_str());
+        if self.backend == BlockBackend::Netlist && self.block == "lel_cache_x4_weight" {
+            // Yosys spends about ten minutes on the 72,000-word memory's initialisation
+            // loop (tests/cache_x4.rs).
+            fixed += 600.0;
+        }
+        let n = match self.stimulus {
+            StimulusKind::Random => self.cycles.unwrap_or(10_000) as f64,
+            StimulusKind::Thesis => 5_000.0,
+        };
+        // The cores are ~50x the logic of a unit block.
+        let b = &self.block;
+        let scale = if b.contains("core") || b.contains("platform") || b.starts_with("cnn_engine") {
+            50.0
+        } else {
+            1.0
+        };
+        fixed + n * per_cycle * scale
     }
+}
+
+/// A CNN job as the file gives it: a network's files, or a `case` of an ai8x-kat INDEX.tsv.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CnnToml {
+    #[serde(default)]
+    backend: CnnBackend,
+    case: Option<String>,
+    index: Option<String>,
+    network: Option<String>,
+    checkpoint: Option<String>,
+    input: Option<String>,
+    bias: Option<String>,
+    #[serde(default)]
+    flags: Vec<String>,
+    processors: Option<u64>,
+    #[serde(default)]
+    front_door: bool,
+    output_sha256: Option<OutputPin>,
+}
+
+/// `output_sha256`: one digest, or one per case.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OutputPin {
+    One(String),
+    PerCase(BTreeMap<String, String>),
+}
+
+/// `cnn run` (golden) or `cnn sim` (the engine RTL, every layer compared); a `case` resolved
+/// to its files.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CnnJob {
+    /// Golden engine or RTL.
+    pub backend: CnnBackend,
+    /// The network YAML.
+    pub network: String,
+    /// The weights (checkpoint, or .npy / .npz).
+    pub checkpoint: String,
+    /// The bias file, when the weights come without it.
+    pub bias: Option<String>,
+    /// The input sample.
+    pub input: String,
+    /// Further `cnn` options (INDEX.tsv's and the file's).
+    pub flags: Vec<String>,
+    /// Processors of the engine RTL.
+    pub processors: Option<u64>,
+    /// Load the engine RTL through its host port.
+    pub front_door: bool,
+}
+
+/// `core run CORE` with its golden comparison.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoreJob {
+    /// `fc0`, `fc1` or `conv`.
+    pub core: String,
+    /// The platform configuration.
+    pub config: String,
+    /// The dataset directory.
+    pub data: String,
+    /// Training images.
+    #[serde(default = "one")]
+    pub images: u64,
+    /// Inference only.
+    #[serde(default)]
+    pub infer: bool,
+    /// The simulator.
+    #[serde(default)]
+    pub backend: BenchBackend,
+    /// Compare with the golden model (on unless `false`).
+    #[serde(default = "yes")]
+    pub check_golden: bool,
+    /// Input stream gaps (a probability).
+    pub input_gaps: Option<f64>,
+    /// Output back-pressure (a probability).
+    pub backpressure: Option<f64>,
+    /// Seed of the stream traffic.
+    pub traffic_seed: Option<u64>,
+}
+
+/// `platform train` with its golden comparison; with `same_as_golden` the golden `train` of
+/// the same options first, whose weights must be equal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformJob {
+    /// The platform configuration.
+    pub config: String,
+    /// The dataset directory.
+    pub data: String,
+    /// Training images per epoch.
+    pub images: Option<u64>,
+    /// Test images.
+    pub test_images: Option<u64>,
+    /// Epochs.
+    #[serde(default = "one")]
+    pub epochs: u64,
+    /// The training seed.
+    pub seed: Option<u64>,
+    /// The simulator.
+    #[serde(default)]
+    pub backend: BenchBackend,
+    /// Compare with the golden model (on unless `false`).
+    #[serde(default = "yes")]
+    pub check_golden: bool,
+    /// Through the AXI wrapper.
+    #[serde(default)]
+    pub axi: bool,
+    /// Input stream gaps (a probability).
+    pub input_gaps: Option<f64>,
+    /// Output back-pressure (a probability).
+    pub backpressure: Option<f64>,
+    /// Seed of the stream traffic.
+    pub traffic_seed: Option<u64>,
+    /// Also run the golden `train` and require equal weights.
+    #[serde(default)]
+    pub same_as_golden: bool,
+    /// The final weights' digest (a check).
+    #[serde(skip_serializing)]
+    pub weights_sha256: Option<String>,
+}
+
+/// The golden `train`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainJob {
+    /// The platform configuration.
+    pub config: String,
+    /// The dataset directory.
+    pub data: String,
+    /// Training images per epoch.
+    pub images: Option<u64>,
+    /// Test images.
+    pub test_images: Option<u64>,
+    /// Epochs.
+    #[serde(default = "one")]
+    pub epochs: u64,
+    /// The training seed.
+    pub seed: Option<u64>,
+    /// The float reference instead of the fixed-point model.
+    #[serde(default)]
+    pub float: bool,
+    /// Checkpoint every this many images.
+    pub checkpoint_every: Option<u64>,
+    /// The final weights' digest (a check).
+    #[serde(skip_serializing)]
+    pub weights_sha256: Option<String>,
+}
+
+/// `cnn finetune`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinetuneJob {
+    /// The network YAML.
+    pub network: String,
+    /// Its checkpoint.
+    pub checkpoint: String,
+    /// The dataset directory.
+    pub data: String,
+    /// The class learnt.
+    pub new_class: Option<u64>,
+    /// Where its images come from.
+    pub new_data: Option<String>,
+    /// Epochs.
+    #[serde(default = "twenty")]
+    pub epochs: u64,
+    /// Learning rate.
+    pub lr: Option<f64>,
+    /// Arithmetic of the update.
+    pub arith: Option<String>,
+    /// Rounding of the update.
+    pub rounding: Option<String>,
+    /// Seed.
+    pub seed: Option<u64>,
+    /// Where the frozen layers run.
+    #[serde(default)]
+    pub backend: FinetuneBackend,
+    /// Training images.
+    pub train_images: Option<u64>,
+    /// Test images.
+    pub test_images: Option<u64>,
+    /// Images of the original classes.
+    pub original_images: Option<u64>,
+}
+
+/// Any `edgelearn` command line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CliJob {
+    /// The arguments.
+    pub args: Vec<String>,
 }
 
 /// A parsed regression file.
@@ -151,6 +511,77 @@ pub struct Plan {
     pub root: PathBuf,
     /// Jobs in file order (matrix entries in sorted key order).
     pub jobs: Vec<Job>,
+}
+
+/// `[regress]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Head {
+    #[serde(default = "default_name")]
+    name: String,
+    #[serde(default = "default_root")]
+    root: String,
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+}
+
+fn default_name() -> String {
+    "regress".into()
+}
+
+fn default_root() -> String {
+    ".".into()
+}
+
+fn default_timeout() -> f64 {
+    3600.0
+}
+
+/// The keys every job has, whatever its kind.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Common {
+    #[serde(default)]
+    expect: Expect,
+    timeout: Option<f64>,
+    cost: Option<f64>,
+    #[serde(default)]
+    checks: Vec<CheckToml>,
+}
+
+/// The names of [`Common`]'s keys (with `name` and `kind`), taken out of a job's table
+/// before its kind's keys are read.
+const COMMON_KEYS: &[&str] = &["expect", "timeout", "cost", "checks"];
+
+/// One `checks` entry: a file and pointer, and one or more rules.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckToml {
+    file: Option<String>,
+    #[serde(default)]
+    pointer: String,
+    equals: Option<Value>,
+    min: Option<f64>,
+    max: Option<f64>,
+    sha256: Option<String>,
+    same_as: Option<String>,
+}
+
+/// `v` read as `T`, an error naming `at` and the key path of the fault.
+fn typed<T: DeserializeOwned>(v: Value, at: &str) -> Result<T> {
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let mut path = e.path().to_string();
+        let inner = e.into_inner().to_string().trim().to_string();
+        // serde names an unknown key itself: the path shown is the table holding it.
+        if inner.starts_with("unknown field") {
+            path = path.rsplit_once('.').map_or("", |(p, _)| p).to_string();
+        }
+        if path.is_empty() || path == "." {
+            PlanError(format!("{at}: {inner}"))
+        } else {
+            PlanError(format!("{at}: `{path}`: {inner}"))
+        }
+    })
 }
 
 impl Plan {
@@ -167,31 +598,25 @@ impl Plan {
 
     /// Parse `text` (named `file`, relative paths against `dir`).
     pub fn parse(text: &str, file: &Path, dir: &Path) -> Result<Plan> {
-        let top: Table =
+        let mut top: Table =
             toml::from_str(text).map_err(|e| PlanError(e.to_string().trim().into()))?;
-        for k in top.keys() {
-            if k != "regress" && k != "job" {
-                return Err(PlanError(format!(
-                    "unknown top-level key `{k}` (expected `[regress]` and `[[job]]`)"
-                )));
-            }
+        if let Some(k) = top.keys().find(|k| *k != "regress" && *k != "job") {
+            return Err(PlanError(format!(
+                "unknown top-level key `{k}` (expected `[regress]` and `[[job]]`)"
+            )));
         }
-        let head = match top.get("regress") {
-            Some(Value::Table(t)) => t.clone(),
-            Some(_) => return Err(PlanError("`regress` must be a table".into())),
-            None => Table::new(),
-        };
-        let mut f = Fields::new("[regress]", head);
-        let name = f.string("name")?.unwrap_or_else(|| "regress".into());
-        let root_rel = f.string("root")?.unwrap_or_else(|| ".".into());
-        let timeout = f.number("timeout")?.unwrap_or(3600.0);
-        f.done()?;
-        if timeout <= 0.0 {
+        let head: Head = typed(
+            top.remove("regress")
+                .unwrap_or_else(|| Value::Table(Table::new())),
+            "[regress]",
+        )?;
+        if !(head.timeout.is_finite() && head.timeout > 0.0) {
             return Err(PlanError("[regress]: `timeout` must be positive".into()));
         }
-        let root = dir.join(&root_rel).canonicalize().map_err(|e| {
+        let root = dir.join(&head.root).canonicalize().map_err(|e| {
             PlanError(format!(
-                "[regress]: `root` {root_rel} (from {}): {e}",
+                "[regress]: `root` {} (from {}): {e}",
+                head.root,
                 dir.display()
             ))
         })?;
@@ -201,8 +626,8 @@ impl Plan {
                 root.display()
             )));
         }
-        let entries = match top.get("job") {
-            Some(Value::Array(a)) => a.clone(),
+        let entries = match top.remove("job") {
+            Some(Value::Array(a)) => a,
             Some(_) => {
                 return Err(PlanError(
                     "`job` must be an array of tables (`[[job]]`)".into(),
@@ -216,27 +641,25 @@ impl Plan {
                 return Err(PlanError(format!("job {}: must be a table", i + 1)));
             };
             for t in expand(t, i + 1)? {
-                jobs.push(build(t, &root, timeout)?);
+                jobs.push(build(t, &root, head.timeout)?);
             }
         }
         let mut seen = BTreeSet::new();
-        for j in &jobs {
-            if !seen.insert(j.id.clone()) {
-                return Err(PlanError(format!(
-                    "job `{}` appears twice (give each job or matrix entry its own name)",
-                    j.id
-                )));
-            }
+        if let Some(j) = jobs.iter().find(|j| !seen.insert(j.id.clone())) {
+            return Err(PlanError(format!(
+                "job `{}` appears twice (give each job or matrix entry its own name)",
+                j.id
+            )));
         }
         Ok(Plan {
-            name,
+            name: head.name,
             file: file.to_path_buf(),
             root,
             jobs,
         })
     }
 
-    /// A digest of the job list (ids, commands, checks): shards of one plan agree on it.
+    /// A digest of the job list (ids, what they run, checks): shards of one plan agree on it.
     pub fn digest(&self) -> String {
         let mut h = Sha256::new();
         for j in &self.jobs {
@@ -246,98 +669,297 @@ impl Plan {
     }
 }
 
-/// The keys of a `[[job]]` table, taken one by one; [`Fields::done`] rejects the rest.
-struct Fields {
-    at: String,
-    t: Table,
+/// One expanded `[[job]]` table as a [`Job`]: its name filled in, the common keys, then its
+/// kind's keys (paths checked under `root`), the pins turned into checks.
+fn build(mut t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
+    let template = match t.remove("name") {
+        Some(Value::String(s)) => s,
+        Some(_) => return Err(PlanError("a job's `name` must be a string".into())),
+        None => return Err(PlanError("a job has no `name`".into())),
+    };
+    let id = fill(&template, &t)?;
+    if id.is_empty() || id.chars().any(|c| c.is_control()) {
+        return Err(PlanError(format!(
+            "job `{id}`: the name must be printable and not empty"
+        )));
+    }
+    let at = format!("job `{id}`");
+    let kind = match t.remove("kind") {
+        Some(Value::String(k)) => k,
+        Some(v) => return Err(PlanError(format!("{at}: `kind` must be a string, not {v}"))),
+        None => return Err(PlanError(format!("{at}: `kind` is missing"))),
+    };
+    let common: Table = COMMON_KEYS
+        .iter()
+        .filter_map(|k| t.remove(*k).map(|v| (k.to_string(), v)))
+        .collect();
+    let common: Common = typed(Value::Table(common), &at)?;
+    let timeout = common.timeout.unwrap_or(default_timeout);
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return Err(PlanError(format!("{at}: `timeout` must be positive")));
+    }
+    if common.cost.is_some_and(|c| !(c.is_finite() && c >= 0.0)) {
+        return Err(PlanError(format!(
+            "{at}: `cost` must be a number of seconds"
+        )));
+    }
+    let mut checks = common
+        .checks
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| check(c, &format!("{at}, checks[{i}]")))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+    let spec = spec(&kind, Value::Table(t), root, &at, &mut checks)?;
+    Ok(Job {
+        cost: common.cost.unwrap_or_else(|| spec.cost()),
+        id,
+        spec,
+        expect: common.expect,
+        checks,
+        timeout,
+    })
 }
 
-impl Fields {
-    fn new(at: &str, t: Table) -> Self {
-        Fields { at: at.into(), t }
-    }
+/// The kind's options, read as its struct; paths checked; pins added to `checks`.
+fn spec(kind: &str, t: Value, root: &Path, at: &str, checks: &mut Vec<Check>) -> Result<JobSpec> {
+    let exists = |key: &str, p: &str| exists(root, at, key, p);
+    let spec = match kind {
+        "block" => JobSpec::Block(typed(t, at)?),
+        "cnn" => JobSpec::Cnn(cnn(typed(t, at)?, root, at, checks)?),
+        "core" => {
+            let c: CoreJob = typed(t, at)?;
+            exists("config", &c.config)?;
+            exists("data", &c.data)?;
+            JobSpec::Core(c)
+        }
+        "platform" => {
+            let p: PlatformJob = typed(t, at)?;
+            exists("config", &p.config)?;
+            exists("data", &p.data)?;
+            if p.same_as_golden {
+                checks.push(Check {
+                    file: REPORT.into(),
+                    pointer: "/weights_sha256".into(),
+                    rule: Rule::SameAs {
+                        file: GOLDEN_REPORT.into(),
+                        pointer: "/weights_sha256".into(),
+                    },
+                });
+            }
+            checks.extend(p.weights_sha256.as_deref().map(weights_pin));
+            JobSpec::Platform(p)
+        }
+        "train" => {
+            let tr: TrainJob = typed(t, at)?;
+            exists("config", &tr.config)?;
+            exists("data", &tr.data)?;
+            checks.extend(tr.weights_sha256.as_deref().map(weights_pin));
+            JobSpec::Train(tr)
+        }
+        "finetune" => {
+            let f: FinetuneJob = typed(t, at)?;
+            exists("network", &f.network)?;
+            exists("checkpoint", &f.checkpoint)?;
+            exists("data", &f.data)?;
+            JobSpec::Finetune(f)
+        }
+        "cli" => {
+            let c: CliJob = typed(t, at)?;
+            if c.args.is_empty() {
+                return Err(PlanError(format!(
+                    "{at}: `args` is empty (give the edgelearn arguments to run)"
+                )));
+            }
+            JobSpec::Cli(c)
+        }
+        k => {
+            return Err(PlanError(format!(
+                "{at}: `kind` is `{k}`; one of {}",
+                JobSpec::KINDS.join(", ")
+            )))
+        }
+    };
+    Ok(spec)
+}
 
-    fn err(&self, key: &str, what: &str) -> PlanError {
-        PlanError(format!("{}: `{key}` {what}", self.at))
+/// An error unless the path `p` (the job's `key`) exists under `root`. Paths stay as
+/// written: jobs run in the root, so relative paths stay relative (and the plan's digest is
+/// the same wherever the repository is checked out).
+fn exists(root: &Path, at: &str, key: &str, p: &str) -> Result<()> {
+    if root.join(p).exists() {
+        Ok(())
+    } else {
+        Err(PlanError(format!(
+            "{at}: `{key}` names {p}, which does not exist under {}",
+            root.display()
+        )))
     }
+}
 
-    fn string(&mut self, key: &str) -> Result<Option<String>> {
-        match self.t.remove(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(v) => Err(self.err(key, &format!("must be a string, not {}", v.type_str()))),
+/// Where a `platform` job with `same_as_golden` has the golden run write its report.
+pub const GOLDEN_REPORT: &str = "golden.json";
+
+/// A `checks` entry as one check per rule it gives.
+fn check(c: CheckToml, at: &str) -> Result<Vec<Check>> {
+    let file = c.file.unwrap_or_else(|| REPORT.into());
+    if !inside_job(&file) {
+        return Err(PlanError(format!(
+            "{at}: `file` must be a file of the job's directory (relative, no `..`)"
+        )));
+    }
+    let pointer = c.pointer;
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        return Err(PlanError(format!(
+            "{at}: `pointer` must start with `/` (a JSON pointer)"
+        )));
+    }
+    let mut rules = vec![];
+    if let Some(v) = c.equals {
+        let j = serde_json::to_value(&v).map_err(|e| PlanError(format!("{at}: `equals`: {e}")))?;
+        rules.push(Rule::Equals(j));
+    }
+    for (key, bound) in [("min", c.min), ("max", c.max)] {
+        match bound {
+            Some(x) if !x.is_finite() => {
+                return Err(PlanError(format!("{at}: `{key}` must be a finite number")))
+            }
+            Some(x) if key == "min" => rules.push(Rule::Min(x)),
+            Some(x) => rules.push(Rule::Max(x)),
+            None => {}
         }
     }
-
-    fn need_string(&mut self, key: &str) -> Result<String> {
-        self.string(key)?.ok_or_else(|| self.err(key, "is missing"))
+    if let Some(h) = c.sha256 {
+        rules.push(Rule::Sha256(h.to_lowercase()));
     }
-
-    fn int(&mut self, key: &str) -> Result<Option<u64>> {
-        match self.t.remove(key) {
-            None => Ok(None),
-            Some(Value::Integer(i)) if i >= 0 => Ok(Some(i as u64)),
-            Some(v) => Err(self.err(key, &format!("must be a non-negative integer, not {v}"))),
+    if let Some(other) = c.same_as {
+        let (file, pointer) = match other.split_once('#') {
+            Some((a, b)) => (a.to_string(), b.to_string()),
+            None => (other.clone(), pointer.clone()),
+        };
+        if !inside_job(&file) {
+            return Err(PlanError(format!(
+                "{at}: `same_as` must name a file of the job's directory (relative, no `..`)"
+            )));
         }
+        rules.push(Rule::SameAs { file, pointer });
     }
-
-    fn number(&mut self, key: &str) -> Result<Option<f64>> {
-        match self.t.remove(key) {
-            None => Ok(None),
-            Some(Value::Integer(i)) => Ok(Some(i as f64)),
-            Some(Value::Float(x)) if x.is_finite() => Ok(Some(x)),
-            Some(v) => Err(self.err(key, &format!("must be a number, not {v}"))),
-        }
+    if rules.is_empty() {
+        return Err(PlanError(format!(
+            "{at}: give `equals`, `min`, `max`, `sha256` or `same_as`"
+        )));
     }
-
-    fn flag(&mut self, key: &str) -> Result<bool> {
-        match self.t.remove(key) {
-            None => Ok(false),
-            Some(Value::Boolean(b)) => Ok(b),
-            Some(v) => Err(self.err(key, &format!("must be true or false, not {v}"))),
-        }
-    }
-
-    fn flag_or(&mut self, key: &str, default: bool) -> Result<bool> {
-        Ok(if self.t.contains_key(key) {
-            self.flag(key)?
-        } else {
-            default
+    Ok(rules
+        .into_iter()
+        .map(|rule| Check {
+            file: file.clone(),
+            pointer: pointer.clone(),
+            rule,
         })
-    }
+        .collect())
+}
 
-    fn strings(&mut self, key: &str) -> Result<Vec<String>> {
-        match self.t.remove(key) {
-            None => Ok(vec![]),
-            Some(Value::Array(a)) => a
+fn weights_pin(h: &str) -> Check {
+    Check {
+        file: REPORT.into(),
+        pointer: "/weights_sha256".into(),
+        rule: Rule::Equals(Json::String(h.to_lowercase())),
+    }
+}
+
+/// A CNN job's files: its own, or those INDEX.tsv gives its `case`; `output_sha256` (one
+/// digest, or one per case) becomes a check of the report's `/output`.
+fn cnn(c: CnnToml, root: &Path, at: &str, checks: &mut Vec<Check>) -> Result<CnnJob> {
+    let exists = |key: &str, p: &str| exists(root, at, key, p);
+    let mut flags = vec![];
+    let (network, checkpoint, bias, input) = if let Some(case) = &c.case {
+        for (k, v) in [
+            ("network", &c.network),
+            ("checkpoint", &c.checkpoint),
+            ("input", &c.input),
+            ("bias", &c.bias),
+        ] {
+            if v.is_some() {
+                return Err(PlanError(format!(
+                    "{at}: `{k}` cannot be given with `case` (INDEX.tsv names it)"
+                )));
+            }
+        }
+        let index = c
+            .index
+            .clone()
+            .unwrap_or_else(|| "data/ai8x-kat/INDEX.tsv".into());
+        exists("index", &index)?;
+        let row = kat_row(&root.join(&index), case)
+            .map_err(|e| PlanError(format!("{at}: `case` {e}")))?;
+        let dir = Path::new(&index).parent().unwrap_or(Path::new("."));
+        let rel = |p: &str| dir.join(p.trim()).to_string_lossy().into_owned();
+        let mut w = row[2].split(" + ");
+        let weights = rel(w.next().unwrap_or(""));
+        let bias = w.next().map(rel);
+        flags.extend(
+            row.get(3)
                 .into_iter()
-                .map(|v| match v {
-                    Value::String(s) => Ok(s),
-                    v => Err(self.err(key, &format!("must hold strings, not {v}"))),
-                })
-                .collect(),
-            Some(v) => Err(self.err(key, &format!("must be an array of strings, not {v}"))),
+                .flat_map(|x| x.split_whitespace())
+                .map(String::from),
+        );
+        let input = dir.join(case).join("input.npy");
+        (
+            rel(&row[1]),
+            weights,
+            bias,
+            input.to_string_lossy().into_owned(),
+        )
+    } else {
+        if c.index.is_some() {
+            return Err(PlanError(format!("{at}: `index` needs `case`")));
         }
-    }
-
-    fn one_of(&mut self, key: &str, allowed: &[&str], default: &str) -> Result<String> {
-        let v = self.string(key)?.unwrap_or_else(|| default.into());
-        if !allowed.contains(&v.as_str()) {
-            return Err(self.err(key, &format!("is `{v}`; one of {}", allowed.join(", "))));
+        let need = |key: &str, v: &Option<String>| -> Result<String> {
+            let p = v
+                .clone()
+                .ok_or_else(|| PlanError(format!("{at}: `{key}` is missing")))?;
+            exists(key, &p)?;
+            Ok(p)
+        };
+        let network = need("network", &c.network)?;
+        let checkpoint = need("checkpoint", &c.checkpoint)?;
+        let input = need("input", &c.input)?;
+        let bias = match &c.bias {
+            Some(_) => Some(need("bias", &c.bias)?),
+            None => None,
+        };
+        (network, checkpoint, bias, input)
+    };
+    flags.extend(c.flags);
+    let pin = match c.output_sha256 {
+        None => None,
+        Some(OutputPin::One(h)) => Some(h),
+        Some(OutputPin::PerCase(m)) => {
+            let key = c.case.clone().unwrap_or_default();
+            Some(m.get(&key).cloned().ok_or_else(|| {
+                PlanError(format!(
+                    "{at}: `output_sha256` has no entry for case `{key}`"
+                ))
+            })?)
         }
-        Ok(v)
-    }
-
-    fn take(&mut self, key: &str) -> Option<Value> {
-        self.t.remove(key)
-    }
-
-    fn done(self) -> Result<()> {
-        match self.t.keys().next() {
-            None => Ok(()),
-            Some(k) => Err(PlanError(format!("{}: unknown key `{k}`", self.at))),
-        }
-    }
+    };
+    checks.extend(pin.map(|h| Check {
+        file: REPORT.into(),
+        pointer: "/output".into(),
+        rule: Rule::Sha256(h.to_lowercase()),
+    }));
+    Ok(CnnJob {
+        backend: c.backend,
+        network,
+        checkpoint,
+        bias,
+        input,
+        flags,
+        processors: c.processors,
+        front_door: c.front_door,
+    })
 }
 
 /// One table per matrix entry: the matrix's arrays' cartesian product (keys in sorted
@@ -437,294 +1059,6 @@ fn fill(template: &str, t: &Table) -> Result<String> {
     Ok(out)
 }
 
-/// The seconds-per-cycle and fixed seconds of a block bench backend (rough, measured on
-/// the CI machine; docs/BENCHMARKS.md).
-fn backend_cost(backend: &str) -> (f64, f64) {
-    match backend {
-        "native" => (2.0, 2e-5),
-        "icarus" => (2.0, 3e-5),
-        "verilator" => (8.0, 2e-6),
-        "verilator-bench" => (10.0, 2e-6),
-        _ => (6.0, 1e-3), // netlist: Yosys, then Icarus on gates (lel_lc_forward: 4.5 ms)
-    }
-}
-
-/// A path as written: jobs run in the root, so relative paths stay relative (and the plan's
-/// digest is the same wherever the repository is checked out). It must exist.
-fn path_arg(f: &mut Fields, key: &str, root: &Path) -> Result<Option<String>> {
-    match f.string(key)? {
-        None => Ok(None),
-        Some(p) if root.join(&p).exists() => Ok(Some(p)),
-        Some(p) => Err(f.err(
-            key,
-            &format!("names {p}, which does not exist under {}", root.display()),
-        )),
-    }
-}
-
-fn need_path(f: &mut Fields, key: &str, root: &Path) -> Result<String> {
-    path_arg(f, key, root)?.ok_or_else(|| f.err(key, "is missing"))
-}
-
-/// Append `--flag value` when the value is set.
-fn opt(args: &mut Vec<String>, flag: &str, v: Option<impl ToString>) {
-    if let Some(v) = v {
-        args.push(flag.into());
-        args.push(v.to_string());
-    }
-}
-
-fn s(v: &[&str]) -> Vec<String> {
-    v.iter().map(|x| x.to_string()).collect()
-}
-
-/// The output path of a job file.
-fn out(file: &str) -> String {
-    format!("{JOB_DIR}/{file}")
-}
-
-/// Keys every job may have.
-const COMMON_KEYS: &[&str] = &["name", "kind", "expect", "timeout", "cost", "checks"];
-
-/// Each kind and its own keys.
-const KIND_KEYS: &[(&str, &[&str])] = &[
-    ("block", &["block", "stimulus", "backend", "seed", "cycles"]),
-    (
-        "cnn",
-        &[
-            "backend",
-            "case",
-            "index",
-            "network",
-            "checkpoint",
-            "input",
-            "bias",
-            "flags",
-            "processors",
-            "front_door",
-            "output_sha256",
-        ],
-    ),
-    (
-        "core",
-        &[
-            "core",
-            "config",
-            "data",
-            "images",
-            "backend",
-            "check_golden",
-            "infer",
-            "input_gaps",
-            "backpressure",
-            "traffic_seed",
-        ],
-    ),
-    (
-        "platform",
-        &[
-            "config",
-            "data",
-            "images",
-            "test_images",
-            "epochs",
-            "seed",
-            "backend",
-            "check_golden",
-            "axi",
-            "input_gaps",
-            "backpressure",
-            "traffic_seed",
-            "same_as_golden",
-            "weights_sha256",
-        ],
-    ),
-    (
-        "train",
-        &[
-            "config",
-            "data",
-            "images",
-            "test_images",
-            "epochs",
-            "seed",
-            "float",
-            "checkpoint_every",
-            "weights_sha256",
-        ],
-    ),
-    (
-        "finetune",
-        &[
-            "network",
-            "checkpoint",
-            "data",
-            "new_class",
-            "new_data",
-            "epochs",
-            "lr",
-            "arith",
-            "rounding",
-            "seed",
-            "backend",
-            "train_images",
-            "test_images",
-            "original_images",
-        ],
-    ),
-    ("cli", &["args"]),
-];
-
-fn build(t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
-    let template = match t.get("name") {
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(PlanError("a job's `name` must be a string".into())),
-        None => return Err(PlanError("a job has no `name`".into())),
-    };
-    let id = fill(&template, &t)?;
-    if id.is_empty() || id.chars().any(|c| c.is_control()) {
-        return Err(PlanError(format!(
-            "job `{id}`: the name must be printable and not empty"
-        )));
-    }
-    let mut f = Fields::new(&format!("job `{id}`"), t);
-    f.take("name");
-    let kind = f.need_string("kind")?;
-    // Unknown keys first: a misspelt key is named as such, not as the key it misses.
-    if let Some((_, own)) = KIND_KEYS.iter().find(|(k, _)| *k == kind) {
-        if let Some(k) =
-            f.t.keys()
-                .find(|k| !COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str()))
-        {
-            return Err(f.err(
-                k,
-                &format!(
-                    "is not a key of a `{kind}` job (its keys: {})",
-                    own.join(", ")
-                ),
-            ));
-        }
-    }
-    let expect = match f.string("expect")?.as_deref() {
-        None | Some("pass") => Expect::Pass,
-        Some("fail") => Expect::Fail,
-        Some("error") => Expect::Error,
-        Some(x) => return Err(f.err("expect", &format!("is `{x}`; one of pass, fail, error"))),
-    };
-    let timeout = f.number("timeout")?.unwrap_or(default_timeout);
-    let cost_override = f.number("cost")?;
-    let mut checks = match f.take("checks") {
-        None => vec![],
-        Some(v) => parse_checks(&id, v)?,
-    };
-    let (steps, cost) = match kind.as_str() {
-        "block" => block(&mut f)?,
-        "cnn" => cnn(&mut f, root, &id, &mut checks)?,
-        "core" => core(&mut f, root)?,
-        "platform" => platform(&mut f, root, &mut checks)?,
-        "train" => train(&mut f, root, &mut checks)?,
-        "finetune" => finetune(&mut f, root)?,
-        "cli" => {
-            let args = f.strings("args")?;
-            if args.is_empty() {
-                return Err(f.err("args", "is missing (the edgelearn arguments to run)"));
-            }
-            (vec![args], 5.0)
-        }
-        k => {
-            return Err(f.err(
-                "kind",
-                &format!("is `{k}`; one of block, cnn, core, platform, train, finetune, cli"),
-            ))
-        }
-    };
-    f.done()?;
-    if timeout <= 0.0 {
-        return Err(PlanError(format!("job `{id}`: `timeout` must be positive")));
-    }
-    Ok(Job {
-        id,
-        kind,
-        steps,
-        expect,
-        checks,
-        cost: cost_override.unwrap_or(cost),
-        timeout,
-    })
-}
-
-fn parse_checks(id: &str, v: Value) -> Result<Vec<Check>> {
-    let Value::Array(a) = v else {
-        return Err(PlanError(format!(
-            "job `{id}`: `checks` must be an array of tables"
-        )));
-    };
-    a.into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let Value::Table(t) = v else {
-                return Err(PlanError(format!(
-                    "job `{id}`: checks[{i}] must be a table"
-                )));
-            };
-            let mut f = Fields::new(&format!("job `{id}`, checks[{i}]"), t);
-            let file = f.string("file")?.unwrap_or_else(|| REPORT.into());
-            if !inside_job(&file) {
-                return Err(f.err(
-                    "file",
-                    "must be a file of the job's directory (relative, no `..`)",
-                ));
-            }
-            let pointer = f.string("pointer")?.unwrap_or_default();
-            if !pointer.is_empty() && !pointer.starts_with('/') {
-                return Err(f.err("pointer", "must start with `/` (a JSON pointer)"));
-            }
-            let mut rules = vec![];
-            if let Some(v) = f.take("equals") {
-                let j = serde_json::to_value(&v).map_err(|e| f.err("equals", &e.to_string()))?;
-                rules.push(Rule::Equals(j));
-            }
-            if let Some(x) = f.number("min")? {
-                rules.push(Rule::Min(x));
-            }
-            if let Some(x) = f.number("max")? {
-                rules.push(Rule::Max(x));
-            }
-            if let Some(h) = f.string("sha256")? {
-                rules.push(Rule::Sha256(h.to_lowercase()));
-            }
-            if let Some(other) = f.string("same_as")? {
-                let (file, pointer) = match other.split_once('#') {
-                    Some((a, b)) => (a.to_string(), b.to_string()),
-                    None => (other.clone(), pointer.clone()),
-                };
-                if !inside_job(&file) {
-                    return Err(f.err(
-                        "same_as",
-                        "must name a file of the job's directory (relative, no `..`)",
-                    ));
-                }
-                rules.push(Rule::SameAs { file, pointer });
-            }
-            f.done()?;
-            if rules.is_empty() {
-                return Err(PlanError(format!(
-                    "job `{id}`, checks[{i}]: give `equals`, `min`, `max`, `sha256` or `same_as`"
-                )));
-            }
-            Ok(rules
-                .into_iter()
-                .map(|rule| Check {
-                    file: file.clone(),
-                    pointer: pointer.clone(),
-                    rule,
-                })
-                .collect::<Vec<_>>())
-        })
-        .collect::<Result<Vec<_>>>()
-        .map(|v| v.into_iter().flatten().collect())
-}
-
 /// A relative path that stays in the job's directory (the runner removes these files before
 /// the job runs, so a check never reads a stale one).
 fn inside_job(file: &str) -> bool {
@@ -732,161 +1066,6 @@ fn inside_job(file: &str) -> bool {
     !file.is_empty()
         && p.components()
             .all(|c| matches!(c, std::path::Component::Normal(_)))
-}
-
-/// `stimulus` then `sim --check`: block x stimulus kind x backend x seed.
-fn block(f: &mut Fields) -> Result<(Vec<Vec<String>>, f64)> {
-    let block = f.need_string("block")?;
-    let stim = f.one_of("stimulus", &["thesis", "random"], "thesis")?;
-    let backend = f.one_of(
-        "backend",
-        &[
-            "native",
-            "icarus",
-            "verilator",
-            "verilator-bench",
-            "netlist",
-        ],
-        "native",
-    )?;
-    let seed = f.int("seed")?.unwrap_or(1);
-    let cycles = f.int("cycles")?;
-    let mut gen = vec![
-        "stimulus".into(),
-        block.clone(),
-        "--kind".into(),
-        stim.clone(),
-    ];
-    opt(&mut gen, "--seed", Some(seed));
-    opt(&mut gen, "--cycles", cycles);
-    gen.extend(s(&["--out", &out("stimulus.csv"), "--force"]));
-    let sim = vec![
-        "sim".into(),
-        block.clone(),
-        "--stimulus".into(),
-        out("stimulus.csv"),
-        "--backend".into(),
-        backend.clone(),
-        "--check".into(),
-    ];
-    let (mut fixed, per_cycle) = backend_cost(&backend);
-    if backend == "netlist" && block == "lel_cache_x4_weight" {
-        // Yosys spends about ten minutes on the 72,000-word memory's initialisation loop
-        // (tests/cache_x4.rs).
-        fixed += 600.0;
-    }
-    let n = if stim == "random" {
-        cycles.unwrap_or(10_000) as f64
-    } else {
-        5_000.0
-    };
-    // The cores are ~50x the logic of a unit block.
-    let scale = if block.contains("core")
-        || block.contains("platform")
-        || block.starts_with("cnn_engine")
-    {
-        50.0
-    } else {
-        1.0
-    };
-    Ok((vec![gen, sim], fixed + n * per_cycle * scale))
-}
-
-/// `cnn run` (golden) or `cnn sim` (the engine RTL, every layer compared) of a network or of
-/// a case of an ai8x-kat INDEX.tsv; `output_sha256` pins the output (a table: per case).
-fn cnn(
-    f: &mut Fields,
-    root: &Path,
-    id: &str,
-    checks: &mut Vec<Check>,
-) -> Result<(Vec<Vec<String>>, f64)> {
-    let backend = f.one_of("backend", &["golden", "rtl"], "golden")?;
-    let case = f.string("case")?;
-    let index = path_arg(f, "index", root)?;
-    let mut flags = f.strings("flags")?;
-    let (network, weights, bias, input);
-    if let Some(case) = &case {
-        let index = index.unwrap_or_else(|| "data/ai8x-kat/INDEX.tsv".into());
-        let row = kat_row(&root.join(&index), case).map_err(|e| f.err("case", &e))?;
-        let dir = Path::new(&index).parent().unwrap_or(Path::new("."));
-        let at = |p: &str| dir.join(p.trim()).to_string_lossy().into_owned();
-        network = at(&row[1]);
-        let mut w = row[2].split(" + ");
-        weights = at(w.next().unwrap_or(""));
-        bias = w.next().map(at);
-        input = dir
-            .join(case)
-            .join("input.npy")
-            .to_string_lossy()
-            .into_owned();
-        flags.extend(
-            row.get(3)
-                .into_iter()
-                .flat_map(|x| x.split_whitespace())
-                .map(String::from),
-        );
-        for k in ["network", "checkpoint", "input", "bias"] {
-            if f.t.contains_key(k) {
-                return Err(f.err(k, "cannot be given with `case` (INDEX.tsv names it)"));
-            }
-        }
-    } else {
-        if index.is_some() {
-            return Err(f.err("index", "needs `case`"));
-        }
-        network = need_path(f, "network", root)?;
-        weights = need_path(f, "checkpoint", root)?;
-        input = need_path(f, "input", root)?;
-        bias = path_arg(f, "bias", root)?;
-    }
-    let mut args = s(&["cnn", if backend == "rtl" { "sim" } else { "run" }]);
-    args.extend(["--network".into(), network, "--checkpoint".into(), weights]);
-    opt(&mut args, "--bias", bias);
-    args.extend(["--input".into(), input]);
-    args.extend(flags);
-    if backend == "rtl" {
-        opt(&mut args, "--processors", f.int("processors")?);
-        if f.flag("front_door")? {
-            args.push("--front-door".into());
-        }
-    }
-    args.extend(["--output".into(), out(REPORT), "--force".into()]);
-    match f.take("output_sha256") {
-        None => {}
-        Some(Value::String(h)) => checks.push(output_pin(&h)),
-        Some(Value::Table(t)) => {
-            let key = case.clone().unwrap_or_default();
-            match t.get(&key) {
-                Some(Value::String(h)) => checks.push(output_pin(h)),
-                Some(v) => {
-                    return Err(f.err(
-                        "output_sha256",
-                        &format!("`{key}` must be a string, not {v}"),
-                    ))
-                }
-                None => {
-                    return Err(PlanError(format!(
-                        "job `{id}`: `output_sha256` has no entry for case `{key}`"
-                    )))
-                }
-            }
-        }
-        Some(v) => {
-            return Err(f.err(
-                "output_sha256",
-                &format!("must be a string or a table, not {v}"),
-            ))
-        }
-    }
-    Ok((vec![args], if backend == "rtl" { 12.0 } else { 1.5 }))
-}
-
-fn output_pin(h: &str) -> Check {
-    Check {
-        file: REPORT.into(),
-        pointer: "/output".into(),
-        rule: Rule::Sha256(h.to_lowercase()),
-    }
 }
 
 /// The row of `case` in an ai8x-kat INDEX.tsv (case, yaml, weights[ + bias], flags).
@@ -900,148 +1079,257 @@ fn kat_row(index: &Path, case: &str) -> std::result::Result<Vec<String>, String>
         .ok_or_else(|| format!("is `{case}`, which {} does not list", index.display()))
 }
 
-/// The options every training kind shares.
-fn train_common(f: &mut Fields, root: &Path, args: &mut Vec<String>) -> Result<(u64, u64)> {
-    args.extend(["--config".into(), need_path(f, "config", root)?]);
-    args.extend(["--data".into(), need_path(f, "data", root)?]);
-    let images = f.int("images")?;
-    let epochs = f.int("epochs")?.unwrap_or(1);
-    opt(args, "--images", images);
-    opt(args, "--test-images", f.int("test_images")?);
-    args.extend(["--epochs".into(), epochs.to_string()]);
-    opt(args, "--seed", f.int("seed")?);
-    Ok((images.unwrap_or(8000), epochs))
-}
-
-/// The options of a reactive bench (`core run`, `platform train`): the simulator, the
-/// golden comparison (on unless `check_golden = false`) and the stream traffic. The backend.
-fn reactive(f: &mut Fields, args: &mut Vec<String>) -> Result<String> {
-    let backend = f.one_of("backend", &["verilator", "native"], "verilator")?;
-    args.extend(["--backend".into(), backend.clone()]);
-    if f.flag_or("check_golden", true)? {
-        args.push("--check-golden".into());
-    }
-    opt(args, "--input-gaps", f.number("input_gaps")?);
-    opt(args, "--backpressure", f.number("backpressure")?);
-    opt(args, "--traffic-seed", f.int("traffic_seed")?);
-    Ok(backend)
-}
-
-/// `core run CORE --check-golden`.
-fn core(f: &mut Fields, root: &Path) -> Result<(Vec<Vec<String>>, f64)> {
-    let core = f.need_string("core")?;
-    let mut args = s(&["core", "run", &core]);
-    args.extend(["--config".into(), need_path(f, "config", root)?]);
-    args.extend(["--data".into(), need_path(f, "data", root)?]);
-    let images = f.int("images")?.unwrap_or(1);
-    args.extend(["--images".into(), images.to_string()]);
-    let backend = reactive(f, &mut args)?;
-    if f.flag("infer")? {
-        args.push("--infer".into());
-    }
-    args.extend(s(&["--report", &out(REPORT), "--force", "--quiet"]));
-    let per = if backend == "native" { 60.0 } else { 0.3 };
-    Ok((vec![args], 20.0 + images as f64 * per))
-}
-
-/// `platform train --check-golden`, and with `same_as_golden` the golden `train` of the same
-/// configuration, seed and images, whose `weights_sha256` must be equal.
-fn platform(
-    f: &mut Fields,
-    root: &Path,
-    checks: &mut Vec<Check>,
-) -> Result<(Vec<Vec<String>>, f64)> {
-    let mut common = vec![];
-    let (images, epochs) = train_common(f, root, &mut common)?;
-    let mut args = s(&["platform", "train"]);
-    args.extend(common.iter().cloned());
-    reactive(f, &mut args)?;
-    if f.flag("axi")? {
-        args.push("--axi".into());
-    }
-    // Checkpointed after every epoch in the job's directory: a stopped job resumes.
-    args.extend(s(&[
-        "--checkpoint",
-        &out("platform.ckpt"),
-        "--report",
-        &out(REPORT),
-        "--force",
-        "--quiet",
-    ]));
-    let mut steps = vec![];
-    if f.flag("same_as_golden")? {
-        let mut g = s(&["train"]);
-        g.extend(common);
-        g.extend(s(&["--report", &out("golden.json"), "--force", "--quiet"]));
-        steps.push(g);
-        checks.push(Check {
-            file: REPORT.into(),
-            pointer: "/weights_sha256".into(),
-            rule: Rule::SameAs {
-                file: "golden.json".into(),
-                pointer: "/weights_sha256".into(),
-            },
-        });
-    }
-    if let Some(h) = f.string("weights_sha256")? {
-        checks.push(weights_pin(&h));
-    }
-    steps.push(args);
-    Ok((steps, 40.0 + (images * epochs) as f64 * 0.25))
-}
-
-fn weights_pin(h: &str) -> Check {
-    Check {
-        file: REPORT.into(),
-        pointer: "/weights_sha256".into(),
-        rule: Rule::Equals(Json::String(h.to_lowercase())),
+/// The seconds-per-cycle and fixed seconds of a block bench backend (rough, measured on
+/// the CI machine; docs/BENCHMARKS.md).
+fn backend_cost(backend: &str) -> (f64, f64) {
+    match backend {
+        "native" => (2.0, 2e-5),
+        "icarus" => (2.0, 3e-5),
+        "verilator" => (8.0, 2e-6),
+        "verilator-bench" => (10.0, 2e-6),
+        _ => (6.0, 1e-3), // netlist: Yosys, then Icarus on gates (lel_lc_forward: 4.5 ms)
     }
 }
 
-/// The golden `train`, checkpointed in the job's directory so a stopped job resumes.
-fn train(f: &mut Fields, root: &Path, checks: &mut Vec<Check>) -> Result<(Vec<Vec<String>>, f64)> {
-    let mut args = s(&["train"]);
-    let (images, epochs) = train_common(f, root, &mut args)?;
-    if f.flag("float")? {
-        args.push("--float".into());
-    }
-    opt(&mut args, "--checkpoint-every", f.int("checkpoint_every")?);
-    args.extend(s(&[
-        "--checkpoint",
-        &out("train.ckpt"),
-        "--report",
-        &out(REPORT),
-        "--force",
-        "--quiet",
-    ]));
-    if let Some(h) = f.string("weights_sha256")? {
-        checks.push(weights_pin(&h));
-    }
-    Ok((vec![args], 2.0 + (images * epochs) as f64 * 0.0005))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `cnn finetune` with its report.
-fn finetune(f: &mut Fields, root: &Path) -> Result<(Vec<Vec<String>>, f64)> {
-    let mut args = s(&["cnn", "finetune"]);
-    args.extend(["--network".into(), need_path(f, "network", root)?]);
-    args.extend(["--checkpoint".into(), need_path(f, "checkpoint", root)?]);
-    args.extend(["--data".into(), need_path(f, "data", root)?]);
-    opt(&mut args, "--new-class", f.int("new_class")?);
-    opt(&mut args, "--new-data", f.string("new_data")?);
-    let epochs = f.int("epochs")?.unwrap_or(20);
-    args.extend(["--epochs".into(), epochs.to_string()]);
-    opt(&mut args, "--lr", f.number("lr")?);
-    opt(&mut args, "--arith", f.string("arith")?);
-    opt(&mut args, "--rounding", f.string("rounding")?);
-    opt(&mut args, "--seed", f.int("seed")?);
-    let backend = f.one_of("backend", &["golden", "verilator"], "golden")?;
-    args.extend(["--backend".into(), backend.clone()]);
-    opt(&mut args, "--train-images", f.int("train_images")?);
-    opt(&mut args, "--test-images", f.int("test_images")?);
-    let original = f.int("original_images")?;
-    opt(&mut args, "--original-images", original);
-    args.extend(s(&["--report", &out(REPORT), "--force"]));
-    let frozen = original.unwrap_or(2000) as f64 + 30.0;
-    let per = if backend == "verilator" { 0.25 } else { 0.004 };
-    Ok((vec![args], 3.0 + frozen * per + epochs as f64 * 0.2))
+    /// The repository root (the jobs' paths are relative to it).
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    fn parse(body: &str) -> Result<Plan> {
+        let text = format!("[regress]\nname = \"t\"\nroot = \".\"\n{body}");
+        Plan::parse(&text, Path::new("t.toml"), &root())
+    }
+
+    fn error(body: &str) -> String {
+        parse(body).expect_err("the plan must be refused").0
+    }
+
+    #[test]
+    fn every_kind_is_read_into_its_typed_options() {
+        let plan = parse(
+            r#"
+[[job]]
+name = "b"
+kind = "block"
+block = "lel_loss"
+stimulus = "random"
+backend = "verilator-bench"
+cycles = 300
+
+[[job]]
+name = "c"
+kind = "core"
+core = "fc1"
+config = "configs/thesis-cifar10.toml"
+data = "data/mnist-10k"
+check_golden = false
+backpressure = 0.25
+
+[[job]]
+name = "p"
+kind = "platform"
+config = "configs/mnist.toml"
+data = "data/mnist-10k"
+images = 4
+same_as_golden = true
+weights_sha256 = "ABC"
+
+[[job]]
+name = "t"
+kind = "train"
+config = "configs/mnist.toml"
+data = "data/mnist-10k"
+epochs = 2
+float = true
+
+[[job]]
+name = "x"
+kind = "cli"
+args = ["blocks"]
+expect = "error"
+timeout = 9
+cost = 0.5
+"#,
+        )
+        .unwrap();
+        let kinds: Vec<_> = plan.jobs.iter().map(Job::kind).collect();
+        assert_eq!(kinds, ["block", "core", "platform", "train", "cli"]);
+        let JobSpec::Block(b) = &plan.jobs[0].spec else {
+            panic!()
+        };
+        assert_eq!(
+            (b.stimulus, b.backend, b.seed, b.cycles),
+            (
+                StimulusKind::Random,
+                BlockBackend::VerilatorBench,
+                1,
+                Some(300)
+            )
+        );
+        let JobSpec::Core(c) = &plan.jobs[1].spec else {
+            panic!()
+        };
+        assert_eq!(
+            (c.images, c.check_golden, c.backpressure),
+            (1, false, Some(0.25))
+        );
+        assert_eq!(c.backend, BenchBackend::Verilator);
+        // The platform's pins: equal to the golden run's weights, and to the digest given.
+        let p = &plan.jobs[2];
+        assert_eq!(p.checks.len(), 2, "{:?}", p.checks);
+        assert!(matches!(&p.checks[0].rule, Rule::SameAs { file, .. } if file == GOLDEN_REPORT));
+        assert_eq!(p.checks[1].rule, Rule::Equals(Json::String("abc".into())));
+        let JobSpec::Train(t) = &plan.jobs[3].spec else {
+            panic!()
+        };
+        assert_eq!((t.epochs, t.float, t.images), (2, true, None));
+        let x = &plan.jobs[4];
+        assert_eq!((x.expect, x.timeout, x.cost), (Expect::Error, 9.0, 0.5));
+        assert_eq!(plan.jobs[3].timeout, 3600.0);
+    }
+
+    #[test]
+    fn a_matrix_expands_in_key_order_and_names_its_entries() {
+        let plan = parse(
+            r#"
+[[job]]
+name = "blk/{block}"
+kind = "block"
+matrix = { block = ["lel_loss", "lel_matmul"], seed = [1, 2] }
+"#,
+        )
+        .unwrap();
+        let ids: Vec<_> = plan.jobs.iter().map(|j| j.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "blk/lel_loss/1",
+                "blk/lel_loss/2",
+                "blk/lel_matmul/1",
+                "blk/lel_matmul/2"
+            ]
+        );
+        let JobSpec::Block(b) = &plan.jobs[3].spec else {
+            panic!()
+        };
+        assert_eq!((b.block.as_str(), b.seed), ("lel_matmul", 2));
+    }
+
+    #[test]
+    fn a_case_resolves_to_the_files_index_tsv_names() {
+        let index = std::fs::read_to_string(root().join("data/ai8x-kat/INDEX.tsv")).unwrap();
+        let case = index
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split('\t')
+            .next()
+            .unwrap()
+            .to_string();
+        let plan = parse(&format!(
+            "[[job]]\nname = \"k\"\nkind = \"cnn\"\ncase = \"{case}\"\nbackend = \"rtl\"\n\
+             output_sha256 = {{ {case:?} = \"FF\" }}\n"
+        ))
+        .unwrap();
+        let JobSpec::Cnn(c) = &plan.jobs[0].spec else {
+            panic!()
+        };
+        assert_eq!(c.backend, CnnBackend::Rtl);
+        assert!(
+            c.input.ends_with(&format!("{case}/input.npy")),
+            "{}",
+            c.input
+        );
+        for p in [&c.network, &c.checkpoint, &c.input] {
+            assert!(root().join(p).exists(), "{p}");
+        }
+        assert_eq!(plan.jobs[0].checks[0].rule, Rule::Sha256("ff".into()));
+        assert_eq!(plan.jobs[0].checks[0].pointer, "/output");
+    }
+
+    #[test]
+    fn bad_jobs_are_refused_naming_the_job_and_the_key() {
+        let cases: &[(&str, &str)] = &[
+            ("name = \"x\"\nkind = \"block\"\nblok = \"lel_loss\"", "job `x`: unknown field `blok`"),
+            ("name = \"x\"\nkind = \"blocks\"", "job `x`: `kind` is `blocks`; one of block, cnn"),
+            (
+                "name = \"x\"\nkind = \"block\"\nblock = \"a\"\nbackend = \"modelsim\"",
+                "job `x`: `backend`: unknown variant `modelsim`",
+            ),
+            ("name = \"x\"\nkind = \"block\"\nblock = \"a\"\nseed = -1", "job `x`: `seed`"),
+            ("name = \"x\"\nkind = \"block\"", "job `x`: missing field `block`"),
+            ("name = \"x\"\nkind = \"cli\"\nargs = []", "job `x`: `args` is empty"),
+            ("name = \"x\"\nkind = \"cli\"\nargs = [\"a\"]\nexpect = \"maybe\"", "`expect`: unknown variant `maybe`"),
+            ("name = \"x\"\nkind = \"cli\"\nargs = [\"a\"]\ntimeout = 0", "job `x`: `timeout` must be positive"),
+            (
+                "name = \"t\"\nkind = \"train\"\nconfig = \"configs/nope.toml\"\ndata = \"data/mnist-10k\"",
+                "job `t`: `config` names configs/nope.toml, which does not exist",
+            ),
+            ("name = \"c\"\nkind = \"cnn\"\nnetwork = \"data\"", "job `c`: `checkpoint` is missing"),
+            ("name = \"c\"\nkind = \"cnn\"\ncase = \"t-nothing\"", "`case` is `t-nothing`, which"),
+            ("name = \"c\"\nkind = \"cnn\"\nindex = \"data\"", "job `c`: `index` needs `case`"),
+            ("name = \"a/{nope}\"\nkind = \"cli\"\nargs = [\"a\"]", "uses `{nope}`"),
+            ("name = \"m\"\nkind = \"cli\"\nargs = [\"a\"]\nmatrix = { seed = [] }", "`matrix.seed` is empty"),
+            ("name = \"k\"\nkind = \"cli\"\nargs = [\"a\"]\nchecks = [{ pointer = \"/a\" }]", "give `equals`, `min`"),
+            ("name = \"k\"\nkind = \"cli\"\nargs = [\"a\"]\nchecks = [{ pointer = \"a\", min = 1 }]", "must start with `/`"),
+            ("name = \"k\"\nkind = \"cli\"\nargs = [\"a\"]\nchecks = [{ min = 1, bogus = 2 }]", "job `k`: `checks[0]`: unknown field `bogus`"),
+            (
+                "name = \"k\"\nkind = \"cli\"\nargs = [\"a\"]\nchecks = [{ file = \"../x.json\", min = 1 }]",
+                "must be a file of the job's directory",
+            ),
+        ];
+        for (job, want) in cases {
+            let e = error(&format!("[[job]]\n{job}\n"));
+            assert!(e.contains(want), "{job}: want {want:?}, got {e:?}");
+        }
+        let e = error("[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"a\"]\n[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"a\"]\n");
+        assert!(e.contains("job `x` appears twice"), "{e}");
+        assert!(error("[regres]\n").contains("unknown top-level key `regres`"));
+        assert!(
+            error("[[job]\n").contains("TOML parse error")
+                || error("[[job]\n").contains("expected")
+        );
+    }
+
+    #[test]
+    fn the_digest_follows_what_a_job_runs_and_checks_not_its_cost() {
+        let a = parse("[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"blocks\"]\n").unwrap();
+        let b = parse(
+            "[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"blocks\"]\ncost = 7\ntimeout = 5\n",
+        )
+        .unwrap();
+        let c =
+            parse("[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"blocks\", \"-v\"]\n").unwrap();
+        let d = parse(
+            "[[job]]\nname = \"x\"\nkind = \"cli\"\nargs = [\"blocks\"]\nexpect = \"fail\"\n",
+        )
+        .unwrap();
+        assert_eq!(a.digest(), b.digest());
+        assert_ne!(a.digest(), c.digest());
+        assert_ne!(a.digest(), d.digest());
+    }
+
+    #[test]
+    fn costs_follow_the_work() {
+        let plan = parse(
+            r#"
+[[job]]
+name = "n"
+kind = "block"
+block = "lel_cache_x4_weight"
+backend = "netlist"
+[[job]]
+name = "s"
+kind = "block"
+block = "lel_loss"
+"#,
+        )
+        .unwrap();
+        assert!(plan.jobs[0].cost > 600.0 && plan.jobs[1].cost < 10.0);
+    }
 }

@@ -421,10 +421,14 @@ pub fn junit(name: &str, results: &[JobResult], log_tail: &dyn Fn(&JobResult) ->
 /// The message, the exit code and the checks that did not hold.
 fn failure_text(r: &JobResult) -> String {
     let mut t = format!(
-        "{}\nexit code: {} (expected {})\n",
+        "{}\nexit code: {} (expected to {})\n",
         r.message,
         r.exit_code.map_or("none".into(), |c| c.to_string()),
-        r.expected.exit_code()
+        match r.expected {
+            Expect::Pass => "pass",
+            Expect::Fail => "fail",
+            Expect::Error => "be refused",
+        }
     );
     for c in r.checks.iter().filter(|c| !c.ok) {
         t += &format!("check {} failed: got {}\n", c.check, c.got);
