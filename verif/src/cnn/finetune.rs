@@ -581,99 +581,277 @@ pub fn finetune(
     updater: &mut dyn Updater,
     mut on_epoch: impl FnMut(&EpochReport),
 ) -> Result<FinetuneReport> {
-    let mut last = LastLayer::from_network(net, inf)?;
-    check_new_class(opts.new_class, &last)?;
-    let layout = image
-        .layout(last.layer)
-        .ok_or_else(|| CnnError::layer(last.layer, "the engine image has no kernels for it"))?
-        .clone();
-    let params = UpdateParams {
-        lr_shift: match opts.arith {
-            Arith::Fixed => opts.lr_shift()?,
-            Arith::Float => 0,
-        },
-        rounding: opts.rounding,
-        logit_shift: last.logit_shift()?,
-    };
-    let scale_bits = 14 - last.output_shift;
-    let (nt, ne) = (data.train.len(), data.test.len());
-    let (f_train, rest) = features.split_at(nt);
-    let (f_test, f_orig) = rest.split_at(ne);
-    let w0 = last.w.clone();
-    let c = opts.new_class;
-    let mut mem = image.kernels.clone();
+    let mut tuner = Tuner::new(net, inf, image, opts)?;
+    let eval = Evaluator::new(data, features, &tuner);
+    tuner.load(engine, updater)?;
 
-    // The kernel memory as the loader wrote it must decode to the checkpoint's weights.
-    if layout.decode(&mem).w != last.w {
-        return Err(CnnError::layer(
-            last.layer,
-            "the kernel memory does not decode to the layer's weights",
-        ));
-    }
-    engine.write_last_layer(&layout, &mem, &last.b)?;
-    updater.seed(opts.seed)?;
-
-    let eval = |engine: &mut dyn Engine,
-                last: &LastLayer,
-                displaced: Option<usize>,
-                epoch: usize|
-     -> Result<(EpochReport, usize)> {
-        let mut top1 = 0usize;
-        let mut top5 = 0usize;
-        let mut p_new = 0.0;
-        let mut p_disp = 0.0;
-        let mut votes = vec![0usize; last.outputs];
-        let mut accs = Vec::with_capacity(ne);
-        for x in f_test {
-            let acc = engine.last_layer(x)?;
-            let order = argsort_desc(&acc);
-            votes[order[0]] += 1;
-            top1 += (order[0] == c) as usize;
-            top5 += order[..5.min(order.len())].contains(&c) as usize;
-            accs.push(acc);
+    let (e0, displaced) = eval.eval(engine, &tuner.last, None, 0)?;
+    on_epoch(&e0);
+    let mut epochs = vec![e0];
+    for epoch in 1..=opts.epochs {
+        for (s, x) in data.train.iter().zip(eval.f_train) {
+            tuner.step(engine, updater, epoch, s, x)?;
         }
-        let displaced = displaced.unwrap_or_else(|| {
-            // The class the pre-trained network puts the new images in most (never C).
-            (0..last.outputs)
-                .filter(|&o| o != c)
-                .max_by_key(|&o| (votes[o], std::cmp::Reverse(o)))
-                .unwrap_or(0)
-        });
-        for acc in &accs {
-            let p = softmax(acc, scale_bits);
-            p_new += p[c];
+        let (e, _) = eval.eval(engine, &tuner.last, Some(displaced), epoch)?;
+        on_epoch(&e);
+        epochs.push(e);
+    }
+    Ok(FinetuneReport {
+        new_class: opts.new_class,
+        displaced_class: displaced,
+        epochs,
+        last: tuner.last,
+        updates: tuner.updates,
+        update_cycles: tuner.update_cycles,
+        codec_checks: tuner.codec_checks,
+    })
+}
+
+/// The layer being fine-tuned, its kernel memory and the update settings, with the counts
+/// the report gives.
+struct Tuner<'a> {
+    /// The run's settings.
+    opts: &'a Options,
+    /// The last layer, as trained so far.
+    last: LastLayer,
+    /// Where its weights sit in the kernel memory.
+    layout: KernelLayout,
+    /// The kernel memory (every processor's words).
+    mem: Vec<Vec<u128>>,
+    /// The fixed update's settings.
+    params: UpdateParams,
+    /// The float logit scale: `acc / 2^scale_bits`.
+    scale_bits: i32,
+    /// Updates done.
+    updates: usize,
+    /// Cycles of the last fixed update.
+    update_cycles: u64,
+    /// Kernel-memory round trips checked.
+    codec_checks: usize,
+}
+
+impl<'a> Tuner<'a> {
+    /// The last layer of `net`, checked for `opts`, with the kernel memory of `image`.
+    fn new(
+        net: &Network,
+        inf: &Inference,
+        image: &EngineImage,
+        opts: &'a Options,
+    ) -> Result<Tuner<'a>> {
+        let last = LastLayer::from_network(net, inf)?;
+        check_new_class(opts.new_class, &last)?;
+        let layout = image
+            .layout(last.layer)
+            .ok_or_else(|| CnnError::layer(last.layer, "the engine image has no kernels for it"))?
+            .clone();
+        let params = UpdateParams {
+            lr_shift: match opts.arith {
+                Arith::Fixed => opts.lr_shift()?,
+                Arith::Float => 0,
+            },
+            rounding: opts.rounding,
+            logit_shift: last.logit_shift()?,
+        };
+        let scale_bits = 14 - last.output_shift;
+        Ok(Tuner {
+            opts,
+            last,
+            layout,
+            mem: image.kernels.clone(),
+            params,
+            scale_bits,
+            updates: 0,
+            update_cycles: 0,
+            codec_checks: 0,
+        })
+    }
+
+    /// Checks that the kernel memory decodes to the layer's weights, writes the layer into
+    /// the engine and seeds the updater.
+    fn load(&self, engine: &mut dyn Engine, updater: &mut dyn Updater) -> Result<()> {
+        // The kernel memory as the loader wrote it must decode to the checkpoint's weights.
+        if self.layout.decode(&self.mem).w != self.last.w {
+            return Err(CnnError::layer(
+                self.last.layer,
+                "the kernel memory does not decode to the layer's weights",
+            ));
+        }
+        engine.write_last_layer(&self.layout, &self.mem, &self.last.b)?;
+        updater.seed(self.opts.seed)
+    }
+
+    /// One training image `s` with features `x`: forward with what the kernel memory holds,
+    /// update, and write the new weights through the kernel memory into the engine.
+    fn step(
+        &mut self,
+        engine: &mut dyn Engine,
+        updater: &mut dyn Updater,
+        epoch: usize,
+        s: &Sample,
+        x: &[i64],
+    ) -> Result<()> {
+        // Forward with what the kernel memory holds.
+        let acc = engine.last_layer(x)?;
+        self.update(updater, x, &acc, s.label)?;
+        self.store(epoch, s)?;
+        engine.write_last_layer(&self.layout, &self.mem, &self.last.b)
+    }
+
+    /// The float or fixed update of the layer for features `x`, outputs `acc` and `label`.
+    fn update(
+        &mut self,
+        updater: &mut dyn Updater,
+        x: &[i64],
+        acc: &[i64],
+        label: usize,
+    ) -> Result<()> {
+        let last = &mut self.last;
+        match self.opts.arith {
+            Arith::Float => {
+                float_update(
+                    &mut last.w,
+                    &mut last.b,
+                    x,
+                    acc,
+                    label,
+                    self.opts.lr,
+                    self.scale_bits,
+                    last.bits,
+                );
+            }
+            Arith::Fixed => {
+                let (_, cycles) =
+                    updater.update(&mut last.w, &mut last.b, x, acc, label, &self.params)?;
+                self.update_cycles = cycles;
+            }
+        }
+        self.updates += 1;
+        Ok(())
+    }
+
+    /// Sets the weights in the kernel memory (Fig. 3b) and reads them back; an error names
+    /// the first weight that does not survive the round trip (`epoch`, image `s`).
+    fn store(&mut self, epoch: usize, s: &Sample) -> Result<()> {
+        let last = &self.last;
+        let k = super::ops::Kernels {
+            out_ch: last.outputs,
+            in_ch: self.layout.kernel_shape().1,
+            kh: 1,
+            kw: 1,
+            w: last.w.clone(),
+        };
+        self.layout.encode(&k, &mut self.mem);
+        let back = self.layout.decode(&self.mem);
+        if back.w != last.w {
+            let i = back
+                .w
+                .iter()
+                .zip(&last.w)
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            return Err(CnnError::layer(
+                last.layer,
+                format!(
+                    "epoch {epoch}, image {}: kernel-memory round trip differs at weight {i} (output {}, input {}): wrote {}, read {}",
+                    s.index,
+                    i / last.inputs,
+                    i % last.inputs,
+                    last.w[i],
+                    back.w[i]
+                ),
+            ));
+        }
+        self.codec_checks += 1;
+        Ok(())
+    }
+}
+
+/// The evaluation of an epoch: the frozen features of the three sample sets and what the
+/// figures compare against.
+struct Evaluator<'a> {
+    /// The samples (labels of the original test images).
+    data: &'a Data,
+    /// Features of the new-class training images.
+    f_train: &'a [Vec<i64>],
+    /// Features of the new-class test images.
+    f_test: &'a [Vec<i64>],
+    /// Features of the original test images.
+    f_orig: &'a [Vec<i64>],
+    /// The pre-trained weights.
+    w0: Vec<i64>,
+    /// The new class.
+    c: usize,
+    /// The float logit scale: `acc / 2^scale_bits`.
+    scale_bits: i32,
+}
+
+/// The new-class test images' outputs and how the network ranks the new class on them.
+struct NewClassTest {
+    /// Images with the new class on top.
+    top1: usize,
+    /// Images with the new class in the top 5.
+    top5: usize,
+    /// Per output: images it was on top for.
+    votes: Vec<usize>,
+    /// Per image: the last layer's outputs.
+    accs: Vec<Vec<i64>>,
+}
+
+impl<'a> Evaluator<'a> {
+    /// Splits `features` into the three sets of `data`; the pre-trained weights are
+    /// `tuner`'s before any update.
+    fn new(data: &'a Data, features: &'a [Vec<i64>], tuner: &Tuner<'_>) -> Evaluator<'a> {
+        let (f_train, rest) = features.split_at(data.train.len());
+        let (f_test, f_orig) = rest.split_at(data.test.len());
+        Evaluator {
+            data,
+            f_train,
+            f_test,
+            f_orig,
+            w0: tuner.last.w.clone(),
+            c: tuner.opts.new_class,
+            scale_bits: tuner.scale_bits,
+        }
+    }
+
+    /// The figures of `epoch` with `last` in the engine. The displaced class is the one
+    /// given, or (epoch 0) the one the network puts most new-class test images in; it is
+    /// returned with the figures.
+    fn eval(
+        &self,
+        engine: &mut dyn Engine,
+        last: &LastLayer,
+        displaced: Option<usize>,
+        epoch: usize,
+    ) -> Result<(EpochReport, usize)> {
+        let (nt, ne) = (self.f_train.len(), self.f_test.len());
+        let t = self.new_class_test(engine, last.outputs)?;
+        let displaced = displaced.unwrap_or_else(|| displaced_class(&t.votes, self.c));
+        let (mut p_new, mut p_disp) = (0.0, 0.0);
+        for acc in &t.accs {
+            let p = softmax(acc, self.scale_bits);
+            p_new += p[self.c];
             p_disp += p[displaced];
         }
         let mut train_top1 = 0usize;
-        for x in f_train {
+        for x in self.f_train {
             let acc = engine.last_layer(x)?;
-            train_top1 += (argsort_desc(&acc)[0] == c) as usize;
+            train_top1 += (argsort_desc(&acc)[0] == self.c) as usize;
         }
-        let (mut keep_ok, mut keep_n, mut rep_ok, mut rep_n) = (0, 0, 0, 0);
-        for (s, x) in data.original.iter().zip(f_orig) {
-            let acc = engine.last_layer(x)?;
-            let ok = argsort_desc(&acc)[0] == s.label;
-            if s.label == c {
-                rep_n += 1;
-                rep_ok += ok as usize;
-            } else {
-                keep_n += 1;
-                keep_ok += ok as usize;
-            }
-        }
+        let (keep_ok, keep_n, rep_ok, rep_n) = self.original(engine)?;
         let frac = |a: usize, n: usize| if n == 0 { 0.0 } else { a as f64 / n as f64 };
         let change = last
             .w
             .iter()
-            .zip(&w0)
+            .zip(&self.w0)
             .map(|(a, b)| (a - b).abs() as f64)
             .sum::<f64>()
-            / w0.len().max(1) as f64;
+            / self.w0.len().max(1) as f64;
         Ok((
             EpochReport {
                 epoch,
-                new_top1: frac(top1, ne),
-                new_top5: frac(top5, ne),
+                new_top1: frac(t.top1, ne),
+                new_top5: frac(t.top5, ne),
                 train_top1: frac(train_top1, nt),
                 p_new: p_new / ne.max(1) as f64,
                 p_displaced: p_disp / ne.max(1) as f64,
@@ -683,83 +861,54 @@ pub fn finetune(
             },
             displaced,
         ))
-    };
-
-    let (e0, displaced) = eval(engine, &last, None, 0)?;
-    on_epoch(&e0);
-    let mut epochs = vec![e0];
-    let mut updates = 0usize;
-    let mut update_cycles = 0u64;
-    let mut codec_checks = 0usize;
-    for epoch in 1..=opts.epochs {
-        for (s, x) in data.train.iter().zip(f_train) {
-            // Forward with what the kernel memory holds.
-            let acc = engine.last_layer(x)?;
-            match opts.arith {
-                Arith::Float => {
-                    float_update(
-                        &mut last.w,
-                        &mut last.b,
-                        x,
-                        &acc,
-                        s.label,
-                        opts.lr,
-                        scale_bits,
-                        last.bits,
-                    );
-                }
-                Arith::Fixed => {
-                    let (_, cycles) =
-                        updater.update(&mut last.w, &mut last.b, x, &acc, s.label, &params)?;
-                    update_cycles = cycles;
-                }
-            }
-            updates += 1;
-            // Set the weights in memory (Fig. 3b) and read them back.
-            let k = super::ops::Kernels {
-                out_ch: last.outputs,
-                in_ch: layout.kernel_shape().1,
-                kh: 1,
-                kw: 1,
-                w: last.w.clone(),
-            };
-            layout.encode(&k, &mut mem);
-            let back = layout.decode(&mem);
-            if back.w != last.w {
-                let i = back
-                    .w
-                    .iter()
-                    .zip(&last.w)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(0);
-                return Err(CnnError::layer(
-                    last.layer,
-                    format!(
-                        "epoch {epoch}, image {}: kernel-memory round trip differs at weight {i} (output {}, input {}): wrote {}, read {}",
-                        s.index,
-                        i / last.inputs,
-                        i % last.inputs,
-                        last.w[i],
-                        back.w[i]
-                    ),
-                ));
-            }
-            codec_checks += 1;
-            engine.write_last_layer(&layout, &mem, &last.b)?;
-        }
-        let (e, _) = eval(engine, &last, Some(displaced), epoch)?;
-        on_epoch(&e);
-        epochs.push(e);
     }
-    Ok(FinetuneReport {
-        new_class: c,
-        displaced_class: displaced,
-        epochs,
-        last,
-        updates,
-        update_cycles,
-        codec_checks,
-    })
+
+    /// Runs the new-class test images through the last layer (`outputs` outputs).
+    fn new_class_test(&self, engine: &mut dyn Engine, outputs: usize) -> Result<NewClassTest> {
+        let c = self.c;
+        let mut t = NewClassTest {
+            top1: 0,
+            top5: 0,
+            votes: vec![0; outputs],
+            accs: Vec::with_capacity(self.f_test.len()),
+        };
+        for x in self.f_test {
+            let acc = engine.last_layer(x)?;
+            let order = argsort_desc(&acc);
+            t.votes[order[0]] += 1;
+            t.top1 += (order[0] == c) as usize;
+            t.top5 += order[..5.min(order.len())].contains(&c) as usize;
+            t.accs.push(acc);
+        }
+        Ok(t)
+    }
+
+    /// The original test images: `(right, count)` of the classes that keep their meaning,
+    /// then of the repurposed class.
+    fn original(&self, engine: &mut dyn Engine) -> Result<(usize, usize, usize, usize)> {
+        let (mut keep_ok, mut keep_n, mut rep_ok, mut rep_n) = (0, 0, 0, 0);
+        for (s, x) in self.data.original.iter().zip(self.f_orig) {
+            let acc = engine.last_layer(x)?;
+            let ok = argsort_desc(&acc)[0] == s.label;
+            if s.label == self.c {
+                rep_n += 1;
+                rep_ok += ok as usize;
+            } else {
+                keep_n += 1;
+                keep_ok += ok as usize;
+            }
+        }
+        Ok((keep_ok, keep_n, rep_ok, rep_n))
+    }
+}
+
+/// The class the pre-trained network puts the new images in most (never the new class
+/// `c`; ties: the lower class), from the per-output `votes`.
+fn displaced_class(votes: &[usize], c: usize) -> usize {
+    (0..votes.len())
+        .filter(|&o| o != c)
+        .max_by_key(|&o| (votes[o], std::cmp::Reverse(o)))
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -246,258 +246,314 @@ impl PlatformConfig {
     /// A configuration that validates builds, trains and infers without a panic (property
     /// tested in `tests/lel_model.rs`).
     pub fn validate(&self) -> Result<Shapes, ConfigError> {
-        let w = &self.widths;
-        if w.act != 8 {
-            return err("widths.act", format!("{} is not supported: the LEL quantizer, loss and random compare are built for 8-bit activations", w.act));
-        }
-        if !(2..=8).contains(&w.weight) {
-            return err(
-                "widths.weight",
-                format!("{} is out of range 2..=8", w.weight),
-            );
-        }
-        if !(w.act + w.weight..=32).contains(&w.acc) {
-            return err(
-                "widths.acc",
-                format!(
-                    "{} is out of range {}..=32 (must hold one product)",
-                    w.acc,
-                    w.act + w.weight
-                ),
-            );
-        }
-        if !(w.act + w.weight..=32).contains(&w.lc_acc) {
-            return err(
-                "widths.lc_acc",
-                format!("{} is out of range {}..=32", w.lc_acc, w.act + w.weight),
-            );
-        }
-        if w.rnd != 2 * (w.act - 1) {
-            return err(
-                "widths.rnd",
-                format!(
-                    "{} must be {} (the width of |activation x error|)",
-                    w.rnd,
-                    2 * (w.act - 1)
-                ),
-            );
-        }
-        if !(1..=16).contains(&w.lanes) || w.lanes as u32 * w.rnd > 64 {
-            return err("widths.lanes", format!("{} is out of range 1..={} (lanes x {} random bits must fit a 64-bit LFSR step)", w.lanes, (64 / w.rnd).min(16), w.rnd));
-        }
-        if !(2..=16).contains(&w.classes) || w.classes as u32 * w.weight > 64 {
-            return err(
-                "widths.classes",
-                format!(
-                    "{} is out of range 2..=16 (4-bit labels; classes x weight bits <= 64)",
-                    w.classes
-                ),
-            );
-        }
-        let i = &self.input;
-        for (name, v) in [("input.height", i.height), ("input.width", i.width)] {
-            if !(1..=MAX_IMAGE_SIDE).contains(&v) {
-                return err(name, format!("{v} is out of range 1..={MAX_IMAGE_SIDE}"));
-            }
-        }
-        if i.pad > MAX_PAD {
-            return err(
-                "input.pad",
-                format!("{} is out of range 0..={MAX_PAD}", i.pad),
-            );
-        }
-        if !(1..=16).contains(&i.channels) {
-            return err(
-                "input.channels",
-                format!("{} is out of range 1..=16", i.channels),
-            );
-        }
-        let c = &self.conv;
-        if !(1..=3).contains(&c.kernel) {
-            return err(
-                "conv.kernel",
-                format!(
-                    "{} is out of range 1..=3 (the conv tree adder has ten lanes)",
-                    c.kernel
-                ),
-            );
-        }
-        let (ph, pw) = (i.height + 2 * i.pad, i.width + 2 * i.pad);
-        if ph < c.kernel || pw < c.kernel {
-            return err(
-                "input.height",
-                format!(
-                    "a {}x{} image (padded {}x{}) is smaller than the {} kernel",
-                    i.height, i.width, ph, pw, c.kernel
-                ),
-            );
-        }
-        if c.out_channels == 0 || !c.out_channels.is_multiple_of(i.channels) {
-            return err(
-                "conv.out_channels",
-                format!(
-                    "{} is not a positive multiple of input.channels = {} (depthwise conv)",
-                    c.out_channels, i.channels
-                ),
-            );
-        }
-        if c.out_channels > MAX_CONV_CHANNELS {
-            return err(
-                "conv.out_channels",
-                format!("{} is out of range 1..={MAX_CONV_CHANNELS}", c.out_channels),
-            );
-        }
-        if c.alpha > 7 {
-            return err(
-                "conv.alpha",
-                format!("{} is out of range 0..=7 (3-bit field)", c.alpha),
-            );
-        }
-        let (ch, cw) = (ph - c.kernel + 1, pw - c.kernel + 1);
-        if c.pool == 0 || c.pool > ch || c.pool > cw {
-            return err(
-                "conv.pool",
-                format!("{} is out of range 1..={}", c.pool, ch.min(cw)),
-            );
-        }
-        let (qh, qw) = (ch / c.pool, cw / c.pool);
-        if self.fc.is_empty() {
-            return err("fc", "at least one FC core is needed");
-        }
-        if self.fc.len() > MAX_FC_CORES {
-            return err(
-                "fc",
-                format!(
-                    "{} FC cores; at most {MAX_FC_CORES} are supported",
-                    self.fc.len()
-                ),
-            );
-        }
-        let mut inputs = c.out_channels * qh * qw;
-        let mut fc_inputs = vec![];
-        for (x, f) in self.fc.iter().enumerate() {
-            let field = |n: &str| format!("fc[{x}].{n}");
-            if f.pieces == 0 || !inputs.is_multiple_of(f.pieces) {
-                return err(
-                    field("pieces"),
-                    format!(
-                        "the core's {inputs} inputs are not divisible by pieces = {}",
-                        f.pieces
-                    ),
-                );
-            }
-            if f.outputs > MAX_FC_OUTPUTS {
-                return err(
-                    field("outputs"),
-                    format!("{} is out of range 1..={MAX_FC_OUTPUTS}", f.outputs),
-                );
-            }
-            if f.outputs == 0 || f.outputs % (f.pieces * w.lanes) != 0 {
-                return err(
-                    field("outputs"),
-                    format!(
-                        "{} is not divisible by pieces x lanes = {} x {}",
-                        f.outputs, f.pieces, w.lanes
-                    ),
-                );
-            }
-            let per_piece = inputs / f.pieces;
-            // A weight-update pass reads one LFSR step (lanes x rnd bits) per input word; the
-            // random numbers of one pass must not repeat (verif::lel::fc_core::update).
-            let pass_bits = (per_piece * w.lanes) as u64 * w.rnd as u64;
-            if pass_bits > LFSR_PERIOD {
-                return err(
-                    field("pieces"),
-                    format!(
-                        "each of the {} sub-layers has {per_piece} inputs, so a weight-update \
-                         pass draws {per_piece} x {} lanes x {} bits = {pass_bits} random bits, \
-                         more than one LFSR period ({LFSR_PERIOD}): use more pieces, or fewer \
-                         inputs (conv.pool, conv.out_channels{})",
-                        f.pieces,
-                        w.lanes,
-                        w.rnd,
-                        if x > 0 {
-                            format!(", fc[{}].outputs", x - 1)
-                        } else {
-                            String::new()
-                        }
-                    ),
-                );
-            }
-            let weights = per_piece * f.outputs;
-            if weights > MAX_FC_WEIGHTS {
-                return err(
-                    field("outputs"),
-                    format!(
-                        "{inputs} inputs x {} outputs / {} pieces = {weights} weights, more \
-                         than the limit of {MAX_FC_WEIGHTS}",
-                        f.outputs, f.pieces
-                    ),
-                );
-            }
-            for (name, v) in [
-                ("alpha_next", f.alpha_next),
-                ("alpha_lc", f.alpha_lc),
-                ("alpha_e", f.alpha_e),
-            ] {
-                if v > 7 {
-                    return err(
-                        field(name),
-                        format!("{v} is out of range 0..=7 (3-bit field)"),
-                    );
-                }
-            }
-            if f.lr_shift.is_empty() {
-                return err(
-                    field("lr_shift"),
-                    "give at least one value (one per epoch, the last repeats)",
-                );
-            }
-            if f.lr_shift.len() > MAX_SCHEDULE {
-                return err(
-                    field("lr_shift"),
-                    format!("{} values; at most {MAX_SCHEDULE}", f.lr_shift.len()),
-                );
-            }
-            if let Some(v) = f.lr_shift.iter().find(|&&v| v > 7) {
-                return err(
-                    field("lr_shift"),
-                    format!("{v} is out of range 0..=7 (3-bit field)"),
-                );
-            }
-            for (name, s) in [("seed_lc", f.seed_lc), ("seed_wu", f.seed_wu)] {
-                if let Some(s) = s {
-                    if s == 0 || s >= 1 << 17 {
-                        return err(field(name), format!("{s:#x} is not a non-zero 17-bit seed"));
-                    }
-                }
-            }
-            fc_inputs.push(inputs);
-            inputs = f.outputs;
-        }
-        if let Some(lr) = &self.train.float_lr {
-            if lr.is_empty() || lr.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
-                return err("train.float_lr", "give positive learning rates");
-            }
-            if lr.len() > MAX_SCHEDULE {
-                return err(
-                    "train.float_lr",
-                    format!("{} values; at most {MAX_SCHEDULE}", lr.len()),
-                );
-            }
-        }
-        Ok(Shapes {
-            padded: (ph, pw),
-            conv_out: (ch, cw),
-            pooled: (qh, qw),
-            fc_inputs,
-        })
+        validate_widths(&self.widths)?;
+        validate_input(&self.input)?;
+        let mut shapes = validate_conv(&self.input, &self.conv)?;
+        let (qh, qw) = shapes.pooled;
+        shapes.fc_inputs = validate_fc(&self.fc, &self.widths, self.conv.out_channels * qh * qw)?;
+        validate_train(&self.train)?;
+        Ok(shapes)
     }
 
     /// The validated shapes (panics on an invalid configuration: validate first).
     pub fn shapes(&self) -> Shapes {
         self.validate().expect("validated configuration")
     }
+}
+
+/// The `[widths]` section: every bit width and lane count the datapath supports.
+fn validate_widths(w: &Widths) -> Result<(), ConfigError> {
+    if w.act != 8 {
+        return err("widths.act", format!("{} is not supported: the LEL quantizer, loss and random compare are built for 8-bit activations", w.act));
+    }
+    if !(2..=8).contains(&w.weight) {
+        return err(
+            "widths.weight",
+            format!("{} is out of range 2..=8", w.weight),
+        );
+    }
+    if !(w.act + w.weight..=32).contains(&w.acc) {
+        return err(
+            "widths.acc",
+            format!(
+                "{} is out of range {}..=32 (must hold one product)",
+                w.acc,
+                w.act + w.weight
+            ),
+        );
+    }
+    if !(w.act + w.weight..=32).contains(&w.lc_acc) {
+        return err(
+            "widths.lc_acc",
+            format!("{} is out of range {}..=32", w.lc_acc, w.act + w.weight),
+        );
+    }
+    if w.rnd != 2 * (w.act - 1) {
+        return err(
+            "widths.rnd",
+            format!(
+                "{} must be {} (the width of |activation x error|)",
+                w.rnd,
+                2 * (w.act - 1)
+            ),
+        );
+    }
+    if !(1..=16).contains(&w.lanes) || w.lanes as u32 * w.rnd > 64 {
+        return err(
+            "widths.lanes",
+            format!(
+                "{} is out of range 1..={} (lanes x {} random bits must fit a 64-bit LFSR step)",
+                w.lanes,
+                (64 / w.rnd).min(16),
+                w.rnd
+            ),
+        );
+    }
+    if !(2..=16).contains(&w.classes) || w.classes as u32 * w.weight > 64 {
+        return err(
+            "widths.classes",
+            format!(
+                "{} is out of range 2..=16 (4-bit labels; classes x weight bits <= 64)",
+                w.classes
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The `[input]` section on its own: image size, padding and channels.
+fn validate_input(i: &InputConfig) -> Result<(), ConfigError> {
+    for (name, v) in [("input.height", i.height), ("input.width", i.width)] {
+        if !(1..=MAX_IMAGE_SIDE).contains(&v) {
+            return err(name, format!("{v} is out of range 1..={MAX_IMAGE_SIDE}"));
+        }
+    }
+    if i.pad > MAX_PAD {
+        return err(
+            "input.pad",
+            format!("{} is out of range 0..={MAX_PAD}", i.pad),
+        );
+    }
+    if !(1..=16).contains(&i.channels) {
+        return err(
+            "input.channels",
+            format!("{} is out of range 1..=16", i.channels),
+        );
+    }
+    Ok(())
+}
+
+/// The `[conv]` section against the (valid) input: kernel, channels, scale and pool; gives
+/// the padded, conv-output and pooled shapes (`fc_inputs` left empty).
+fn validate_conv(i: &InputConfig, c: &ConvConfig) -> Result<Shapes, ConfigError> {
+    if !(1..=3).contains(&c.kernel) {
+        return err(
+            "conv.kernel",
+            format!(
+                "{} is out of range 1..=3 (the conv tree adder has ten lanes)",
+                c.kernel
+            ),
+        );
+    }
+    let (ph, pw) = (i.height + 2 * i.pad, i.width + 2 * i.pad);
+    if ph < c.kernel || pw < c.kernel {
+        return err(
+            "input.height",
+            format!(
+                "a {}x{} image (padded {}x{}) is smaller than the {} kernel",
+                i.height, i.width, ph, pw, c.kernel
+            ),
+        );
+    }
+    if c.out_channels == 0 || !c.out_channels.is_multiple_of(i.channels) {
+        return err(
+            "conv.out_channels",
+            format!(
+                "{} is not a positive multiple of input.channels = {} (depthwise conv)",
+                c.out_channels, i.channels
+            ),
+        );
+    }
+    if c.out_channels > MAX_CONV_CHANNELS {
+        return err(
+            "conv.out_channels",
+            format!("{} is out of range 1..={MAX_CONV_CHANNELS}", c.out_channels),
+        );
+    }
+    if c.alpha > 7 {
+        return err(
+            "conv.alpha",
+            format!("{} is out of range 0..=7 (3-bit field)", c.alpha),
+        );
+    }
+    let (ch, cw) = (ph - c.kernel + 1, pw - c.kernel + 1);
+    if c.pool == 0 || c.pool > ch || c.pool > cw {
+        return err(
+            "conv.pool",
+            format!("{} is out of range 1..={}", c.pool, ch.min(cw)),
+        );
+    }
+    Ok(Shapes {
+        padded: (ph, pw),
+        conv_out: (ch, cw),
+        pooled: (ch / c.pool, cw / c.pool),
+        fc_inputs: vec![],
+    })
+}
+
+/// The `[[fc]]` cores in pipeline order, the first reading `inputs` values; gives the
+/// inputs of every core.
+fn validate_fc(fc: &[FcConfig], w: &Widths, mut inputs: usize) -> Result<Vec<usize>, ConfigError> {
+    if fc.is_empty() {
+        return err("fc", "at least one FC core is needed");
+    }
+    if fc.len() > MAX_FC_CORES {
+        return err(
+            "fc",
+            format!(
+                "{} FC cores; at most {MAX_FC_CORES} are supported",
+                fc.len()
+            ),
+        );
+    }
+    let mut fc_inputs = vec![];
+    for (x, f) in fc.iter().enumerate() {
+        validate_fc_shape(x, f, w, inputs)?;
+        validate_fc_learning(x, f)?;
+        fc_inputs.push(inputs);
+        inputs = f.outputs;
+    }
+    Ok(fc_inputs)
+}
+
+/// The dotted name of field `n` of FC core `x`.
+fn fc_field(x: usize, n: &str) -> String {
+    format!("fc[{x}].{n}")
+}
+
+/// FC core `x`'s shape: pieces and outputs against its `inputs` and the lanes, the random
+/// bits of one weight-update pass, and the weight count.
+fn validate_fc_shape(x: usize, f: &FcConfig, w: &Widths, inputs: usize) -> Result<(), ConfigError> {
+    let field = |n: &str| fc_field(x, n);
+    if f.pieces == 0 || !inputs.is_multiple_of(f.pieces) {
+        return err(
+            field("pieces"),
+            format!(
+                "the core's {inputs} inputs are not divisible by pieces = {}",
+                f.pieces
+            ),
+        );
+    }
+    if f.outputs > MAX_FC_OUTPUTS {
+        return err(
+            field("outputs"),
+            format!("{} is out of range 1..={MAX_FC_OUTPUTS}", f.outputs),
+        );
+    }
+    if f.outputs == 0 || !f.outputs.is_multiple_of(f.pieces * w.lanes) {
+        return err(
+            field("outputs"),
+            format!(
+                "{} is not divisible by pieces x lanes = {} x {}",
+                f.outputs, f.pieces, w.lanes
+            ),
+        );
+    }
+    let per_piece = inputs / f.pieces;
+    // A weight-update pass reads one LFSR step (lanes x rnd bits) per input word; the
+    // random numbers of one pass must not repeat (verif::lel::fc_core::update).
+    let pass_bits = (per_piece * w.lanes) as u64 * w.rnd as u64;
+    if pass_bits > LFSR_PERIOD {
+        return err(
+            field("pieces"),
+            format!(
+                "each of the {} sub-layers has {per_piece} inputs, so a weight-update \
+                 pass draws {per_piece} x {} lanes x {} bits = {pass_bits} random bits, \
+                 more than one LFSR period ({LFSR_PERIOD}): use more pieces, or fewer \
+                 inputs (conv.pool, conv.out_channels{})",
+                f.pieces,
+                w.lanes,
+                w.rnd,
+                if x > 0 {
+                    format!(", fc[{}].outputs", x - 1)
+                } else {
+                    String::new()
+                }
+            ),
+        );
+    }
+    let weights = per_piece * f.outputs;
+    if weights > MAX_FC_WEIGHTS {
+        return err(
+            field("outputs"),
+            format!(
+                "{inputs} inputs x {} outputs / {} pieces = {weights} weights, more \
+                 than the limit of {MAX_FC_WEIGHTS}",
+                f.outputs, f.pieces
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// FC core `x`'s learning and update parameters: scale fields, learning-rate schedule and
+/// LFSR seeds.
+fn validate_fc_learning(x: usize, f: &FcConfig) -> Result<(), ConfigError> {
+    let field = |n: &str| fc_field(x, n);
+    for (name, v) in [
+        ("alpha_next", f.alpha_next),
+        ("alpha_lc", f.alpha_lc),
+        ("alpha_e", f.alpha_e),
+    ] {
+        if v > 7 {
+            return err(
+                field(name),
+                format!("{v} is out of range 0..=7 (3-bit field)"),
+            );
+        }
+    }
+    if f.lr_shift.is_empty() {
+        return err(
+            field("lr_shift"),
+            "give at least one value (one per epoch, the last repeats)",
+        );
+    }
+    if f.lr_shift.len() > MAX_SCHEDULE {
+        return err(
+            field("lr_shift"),
+            format!("{} values; at most {MAX_SCHEDULE}", f.lr_shift.len()),
+        );
+    }
+    if let Some(v) = f.lr_shift.iter().find(|&&v| v > 7) {
+        return err(
+            field("lr_shift"),
+            format!("{v} is out of range 0..=7 (3-bit field)"),
+        );
+    }
+    for (name, s) in [("seed_lc", f.seed_lc), ("seed_wu", f.seed_wu)] {
+        if let Some(s) = s {
+            if s == 0 || s >= 1 << 17 {
+                return err(field(name), format!("{s:#x} is not a non-zero 17-bit seed"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `[train]` section: the float reference's learning-rate schedule.
+fn validate_train(t: &TrainConfig) -> Result<(), ConfigError> {
+    if let Some(lr) = &t.float_lr {
+        if lr.is_empty() || lr.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return err("train.float_lr", "give positive learning rates");
+        }
+        if lr.len() > MAX_SCHEDULE {
+            return err(
+                "train.float_lr",
+                format!("{} values; at most {MAX_SCHEDULE}", lr.len()),
+            );
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

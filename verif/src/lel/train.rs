@@ -211,7 +211,107 @@ pub fn train_with(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(TrainReport, Option<LelNetwork>), BuildError> {
     let net = LelNetwork::new(cfg)?;
-    if ck.is_some() && mode != Mode::BitExact {
+    check_run(cfg, mode, ck.is_some(), train, test)?;
+    let cores = net.cores.len();
+    let mut model = match mode {
+        Mode::BitExact => Model::Int(Box::new(net.clone())),
+        Mode::Float => Model::Float(Box::new(FloatNetwork::from_integer(&net))),
+    };
+    let train_x = prepare_all(cfg, train)?;
+    let test_x = prepare_all(cfg, test)?;
+    let mut orders = TrainOrder::new(cfg, train.len());
+    let key = TrainState::key(cfg, train, test);
+    let run = Run {
+        net: &net,
+        cores,
+        train,
+        test,
+        train_x: &train_x,
+        test_x: &test_x,
+        key: &key,
+    };
+    let (mut reports, start) = match ck.as_mut().and_then(|c| c.resume.take()) {
+        Some(state) => resume(state, &run, epochs, &mut model, &mut orders)?,
+        None => (vec![], Position::start(1, cores)),
+    };
+    let first_epoch = start.epoch;
+    // The first epoch continues from `start`; the later ones start from their beginning.
+    let mut start = Some(start);
+    for epoch in first_epoch..=epochs {
+        let order = orders.next_epoch().to_vec();
+        progress(Progress::EpochStart {
+            epoch,
+            images: order.len(),
+        });
+        let at = start
+            .take()
+            .unwrap_or_else(|| Position::start(epoch, cores));
+        let (right, seconds) =
+            run.train_epoch(&mut model, &order, at, &mut ck, &reports, progress)?;
+        let report = run.epoch_report(&model, epoch, &right, order.len(), seconds);
+        progress(Progress::EpochEnd(report.clone()));
+        reports.push(report);
+        if let Some(c) = ck.as_mut() {
+            let next = Position::start(epoch + 1, cores);
+            (c.save)(&run.snapshot(&model, &next, &reports)).map_err(BuildError)?;
+        }
+    }
+    Ok(finish(model, cfg, mode, train, test, reports))
+}
+
+/// Where a run stands within an epoch: what a checkpoint records besides the weights and
+/// the finished epochs.
+struct Position {
+    /// The epoch (1-based).
+    epoch: usize,
+    /// Images of it trained so far.
+    done: usize,
+    /// Per core: images of it classified right so far.
+    right: Vec<usize>,
+    /// Training seconds of it so far.
+    seconds: f64,
+}
+
+impl Position {
+    /// The beginning of `epoch` for `cores` FC cores.
+    fn start(epoch: usize, cores: usize) -> Self {
+        Position {
+            epoch,
+            done: 0,
+            right: vec![0; cores],
+            seconds: 0.0,
+        }
+    }
+}
+
+/// What the training loop reads and never changes.
+struct Run<'a> {
+    /// The untrained network (for the learning-rate schedule).
+    net: &'a LelNetwork,
+    /// FC cores.
+    cores: usize,
+    /// The training set (labels).
+    train: &'a ImageSet,
+    /// The test set (labels).
+    test: &'a ImageSet,
+    /// The training images, prepared.
+    train_x: &'a [Vec<i32>],
+    /// The test images, prepared.
+    test_x: &'a [Vec<i32>],
+    /// [`TrainState::key`] of the run.
+    key: &'a str,
+}
+
+/// The checks before any image is prepared: checkpoints only in bit-exact mode, and every
+/// label of both sets one of the platform's classes.
+fn check_run(
+    cfg: &PlatformConfig,
+    mode: Mode,
+    checkpoints: bool,
+    train: &ImageSet,
+    test: &ImageSet,
+) -> Result<(), BuildError> {
+    if checkpoints && mode != Mode::BitExact {
         return Err(BuildError(
             "checkpoints are for the bit-exact model (the f32 reference is not resumable)".into(),
         ));
@@ -228,80 +328,78 @@ pub fn train_with(
             )));
         }
     }
-    let cores = net.cores.len();
-    let mut model = match mode {
-        Mode::BitExact => Model::Int(Box::new(net.clone())),
-        Mode::Float => Model::Float(Box::new(FloatNetwork::from_integer(&net))),
-    };
-    let train_x = prepare_all(cfg, train)?;
-    let test_x = prepare_all(cfg, test)?;
-    let mut orders = TrainOrder::new(cfg, train.len());
-    let key = TrainState::key(cfg, train, test);
-    let mut reports = vec![];
-    // Where a resumed run starts: epoch, images done in it, right so far, seconds so far.
-    let mut start = (1, 0, vec![0usize; cores], 0.0);
-    if let Some(state) = ck.as_mut().and_then(|c| c.resume.take()) {
-        if state.format != TrainState::FORMAT || state.key != key {
-            return Err(BuildError(
-                "the checkpoint belongs to another run (configuration, seed or images differ); remove it or give another path".into(),
-            ));
-        }
-        if state.epoch > epochs + 1 || (state.epoch == epochs + 1 && state.done > 0) {
-            return Err(BuildError(format!(
-                "the checkpoint is past epoch {}; --epochs {epochs} asks for fewer",
-                state.epoch.min(epochs + 1) - 1
-            )));
-        }
-        let Model::Int(n) = &mut model else {
-            unreachable!("bit-exact checked above")
-        };
-        if state.weights.len() != cores || state.wu_position.len() != cores {
-            return Err(BuildError(
-                "the checkpoint has another number of FC cores".into(),
-            ));
-        }
-        for (x, core) in n.cores.iter_mut().enumerate() {
-            core.restore(state.weights[x].clone(), state.wu_position[x])
-                .map_err(|e| BuildError(format!("the checkpoint's core {x}: {e}")))?;
-        }
-        reports = state.reports;
-        start = (state.epoch, state.done, state.right, state.seconds);
-        for _ in 1..state.epoch {
-            orders.next_epoch();
-        }
+    Ok(())
+}
+
+/// Continues a run from `state`: checks that it belongs to this run and fits `epochs`,
+/// restores the weights and LFSR positions into `model` (bit-exact) and advances `orders`
+/// to its epoch. Gives the finished epochs' reports and where training resumes.
+fn resume(
+    state: TrainState,
+    run: &Run<'_>,
+    epochs: usize,
+    model: &mut Model,
+    orders: &mut TrainOrder,
+) -> Result<(Vec<EpochReport>, Position), BuildError> {
+    if state.format != TrainState::FORMAT || state.key != run.key {
+        return Err(BuildError(
+            "the checkpoint belongs to another run (configuration, seed or images differ); remove it or give another path".into(),
+        ));
     }
-    let snapshot =
-        |model: &Model, epoch, done, right: &[usize], seconds, reports: &[EpochReport]| {
-            let Model::Int(n) = model else {
-                unreachable!("bit-exact checked above")
-            };
-            TrainState {
-                format: TrainState::FORMAT,
-                key: key.clone(),
-                epoch,
-                done,
-                right: right.to_vec(),
-                seconds,
-                reports: reports.to_vec(),
-                weights: n.cores.iter().map(|c| c.w.clone()).collect(),
-                wu_position: n.cores.iter().map(|c| c.wu_position()).collect(),
-            }
-        };
-    for epoch in start.0..=epochs {
-        let order = orders.next_epoch().to_vec();
-        progress(Progress::EpochStart {
+    if state.epoch > epochs + 1 || (state.epoch == epochs + 1 && state.done > 0) {
+        return Err(BuildError(format!(
+            "the checkpoint is past epoch {}; --epochs {epochs} asks for fewer",
+            state.epoch.min(epochs + 1) - 1
+        )));
+    }
+    let Model::Int(n) = model else {
+        unreachable!("bit-exact checked above")
+    };
+    if state.weights.len() != run.cores || state.wu_position.len() != run.cores {
+        return Err(BuildError(
+            "the checkpoint has another number of FC cores".into(),
+        ));
+    }
+    for (x, core) in n.cores.iter_mut().enumerate() {
+        core.restore(state.weights[x].clone(), state.wu_position[x])
+            .map_err(|e| BuildError(format!("the checkpoint's core {x}: {e}")))?;
+    }
+    for _ in 1..state.epoch {
+        orders.next_epoch();
+    }
+    let at = Position {
+        epoch: state.epoch,
+        done: state.done,
+        right: state.right,
+        seconds: state.seconds,
+    };
+    Ok((state.reports, at))
+}
+
+impl Run<'_> {
+    /// Trains the images of `order` from `at` to the epoch's end, counting per core the
+    /// images classified right before their update, reporting progress every 64 images and
+    /// handing out a checkpoint every `every` images (not at the epoch's end). Gives the
+    /// right counts and the epoch's training seconds.
+    fn train_epoch(
+        &self,
+        model: &mut Model,
+        order: &[usize],
+        at: Position,
+        ck: &mut Option<Checkpoints<'_>>,
+        reports: &[EpochReport],
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(Vec<usize>, f64), BuildError> {
+        let Position {
             epoch,
-            images: order.len(),
-        });
-        let (first, mut right, before) = if epoch == start.0 {
-            (start.1, std::mem::take(&mut start.2), start.3)
-        } else {
-            (0, vec![0usize; cores], 0.0)
-        };
+            done: first,
+            mut right,
+            seconds: before,
+        } = at;
         let t = Instant::now();
         for (done, &i) in order.iter().enumerate().skip(first) {
-            let label = train.labels[i] as u32;
-            let got = model.train(&train_x[i], label, epoch);
+            let label = self.train.labels[i] as u32;
+            let got = model.train(&self.train_x[i], label, epoch);
             for (r, g) in right.iter_mut().zip(&got) {
                 *r += (*g == label as usize) as usize;
             }
@@ -313,18 +411,35 @@ pub fn train_with(
                 .filter(|c| c.every > 0 && (done + 1) % c.every == 0)
             {
                 if done + 1 < order.len() {
-                    let s = before + t.elapsed().as_secs_f64();
-                    (c.save)(&snapshot(&model, epoch, done + 1, &right, s, &reports))
-                        .map_err(BuildError)?;
+                    let at = Position {
+                        epoch,
+                        done: done + 1,
+                        right: right.clone(),
+                        seconds: before + t.elapsed().as_secs_f64(),
+                    };
+                    (c.save)(&self.snapshot(model, &at, reports)).map_err(BuildError)?;
                 }
             }
         }
         let seconds = before + t.elapsed().as_secs_f64();
         progress(Progress::Trained { done: order.len() });
-        let mut test_right = vec![0usize; cores];
-        for (i, x) in test_x.iter().enumerate() {
+        Ok((right, seconds))
+    }
+
+    /// The figures of a finished epoch: evaluates `model` on the test set and combines that
+    /// with the training counts `right` over `images` images trained in `seconds`.
+    fn epoch_report(
+        &self,
+        model: &Model,
+        epoch: usize,
+        right: &[usize],
+        images: usize,
+        seconds: f64,
+    ) -> EpochReport {
+        let mut test_right = vec![0usize; self.cores];
+        for (i, x) in self.test_x.iter().enumerate() {
             for (r, g) in test_right.iter_mut().zip(model.infer(x)) {
-                *r += (g == test.labels[i] as usize) as usize;
+                *r += (g == self.test.labels[i] as usize) as usize;
             }
         }
         let frac = |v: &[usize], n: usize| {
@@ -332,36 +447,54 @@ pub fn train_with(
                 .map(|&r| if n == 0 { 0.0 } else { r as f64 / n as f64 })
                 .collect()
         };
-        let report = EpochReport {
+        EpochReport {
             epoch,
-            train_accuracy: frac(&right, order.len()),
-            test_accuracy: frac(&test_right, test_x.len()),
+            train_accuracy: frac(right, images),
+            test_accuracy: frac(&test_right, self.test_x.len()),
             images_per_second: if seconds > 0.0 {
-                order.len() as f64 / seconds
+                images as f64 / seconds
             } else {
                 0.0
             },
-            lr_shift: (0..cores).map(|x| net.lr_shift(x, epoch)).collect(),
-        };
-        progress(Progress::EpochEnd(report.clone()));
-        reports.push(report);
-        if let Some(c) = ck.as_mut() {
-            (c.save)(&snapshot(
-                &model,
-                epoch + 1,
-                0,
-                &vec![0; cores],
-                0.0,
-                &reports,
-            ))
-            .map_err(BuildError)?;
+            lr_shift: (0..self.cores)
+                .map(|x| self.net.lr_shift(x, epoch))
+                .collect(),
         }
     }
+
+    /// The checkpoint of a bit-exact `model` at `at`, after the epochs of `reports`.
+    fn snapshot(&self, model: &Model, at: &Position, reports: &[EpochReport]) -> TrainState {
+        let Model::Int(n) = model else {
+            unreachable!("bit-exact checked above")
+        };
+        TrainState {
+            format: TrainState::FORMAT,
+            key: self.key.to_string(),
+            epoch: at.epoch,
+            done: at.done,
+            right: at.right.clone(),
+            seconds: at.seconds,
+            reports: reports.to_vec(),
+            weights: n.cores.iter().map(|c| c.w.clone()).collect(),
+            wu_position: n.cores.iter().map(|c| c.wu_position()).collect(),
+        }
+    }
+}
+
+/// The run's report and, for the bit-exact model, the trained network.
+fn finish(
+    model: Model,
+    cfg: &PlatformConfig,
+    mode: Mode,
+    train: &ImageSet,
+    test: &ImageSet,
+    reports: Vec<EpochReport>,
+) -> (TrainReport, Option<LelNetwork>) {
     let (sha, trained) = match model {
         Model::Int(n) => (n.weights_sha256(), Some(*n)),
         Model::Float(n) => (n.weights_sha256(), None),
     };
-    Ok((
+    (
         TrainReport {
             config: cfg.clone(),
             mode,
@@ -371,5 +504,5 @@ pub fn train_with(
             weights_sha256: sha,
         },
         trained,
-    ))
+    )
 }
