@@ -1,6 +1,7 @@
 //! How edgelearn writes what others may read at the same time: content keys of cached
 //! builds, files written through a temporary name, build directories published by one
-//! rename. Every cache and every output file of the kit goes through these (docs/decisions.md
+//! rename, under a lock per content key. Every cache and every output file of the kit goes
+//! through these (docs/decisions.md
 //! D-VERILATOR, docs/regress.md).
 
 use sha2::{Digest, Sha256};
@@ -56,6 +57,27 @@ pub fn publish(tmp: &Path, dest: &Path) -> bool {
     false
 }
 
+/// An exclusive advisory lock on `path` (created if missing), held until the returned file
+/// is dropped; blocks while another process holds it. Builders of one content key take it,
+/// then look for the published result again, so parallel jobs build a thing once.
+pub fn lock(path: &Path) -> io::Result<std::fs::File> {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns; blocks until the lock is free.
+        let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+        if r != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(f)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +113,25 @@ mod tests {
         assert!(!publish(&t2, &dir.join("published")));
         assert!(!t2.exists() && dir.join("published/keep").exists());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_second_builder_waits_for_the_lock() {
+        let path = std::env::temp_dir().join(format!("el-lock-{}", std::process::id()));
+        let held = lock(&path).unwrap();
+        let p = path.clone();
+        let t = std::time::Instant::now();
+        let waiter = std::thread::spawn(move || {
+            let _l = lock(&p).unwrap();
+            t.elapsed()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(held);
+        let waited = waiter.join().unwrap();
+        assert!(
+            waited >= std::time::Duration::from_millis(250),
+            "{waited:?}"
+        );
+        let _ = std::fs::remove_file(&path);
     }
 }

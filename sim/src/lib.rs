@@ -466,6 +466,17 @@ impl Simulator {
                 true,
             ));
         }
+        // One builder per content key: the others wait, then find its build.
+        let base = self.root.join("verilator");
+        std::fs::create_dir_all(&base).map_err(|e| Error::io(&base, e))?;
+        let lock = base.join(format!("{block}-{}.lock", &key[..16]));
+        let _lock = files::lock(&lock).map_err(|e| Error::io(&lock, e))?;
+        if exe.is_file() {
+            return Ok((
+                std::path::absolute(&exe).map_err(|e| Error::io(&exe, e))?,
+                true,
+            ));
+        }
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
         let tmp = self
             .root
@@ -509,6 +520,13 @@ impl Simulator {
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let dir = std::path::absolute(&dir).map_err(|e| Error::io(&dir, e))?;
         let net = dir.join(format!("{block}-{}.v", &key[..16]));
+        if net.is_file() {
+            return Ok((net, true));
+        }
+        // One synthesis per content key: parallel jobs wait for it (a netlist can take
+        // Yosys minutes), then find it.
+        let lock = dir.join(format!("{block}-{}.lock", &key[..16]));
+        let _lock = files::lock(&lock).map_err(|e| Error::io(&lock, e))?;
         if net.is_file() {
             return Ok((net, true));
         }

@@ -381,26 +381,6 @@ fn parallelism() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
-/// An exclusive advisory lock on `path` (created), held until the file is dropped.
-fn build_lock(path: &Path) -> Result<std::fs::File> {
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .map_err(|e| Error::io(path, e))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::io::AsRawFd;
-        // SAFETY: flock on a descriptor this function owns; blocks until the lock is free.
-        let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
-        if r != 0 {
-            return Err(Error::io(path, std::io::Error::last_os_error()));
-        }
-    }
-    Ok(f)
-}
-
 /// Builds (or finds) the Verilator runtime objects for this Verilator, compiler and flags.
 fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Result<Vec<PathBuf>> {
     const SOURCES: &[&str] = &[
@@ -536,7 +516,8 @@ pub fn build(
     // Processes that need the same model at once (regression jobs, test binaries) wait for
     // the first to build it instead of building it again each.
     std::fs::create_dir_all(&base).map_err(|e| Error::io(&base, e))?;
-    let _lock = build_lock(&base.join(format!("{name}-{}.lock", &key[..16])))?;
+    let lock = base.join(format!("{name}-{}.lock", &key[..16]));
+    let _lock = crate::files::lock(&lock).map_err(|e| Error::io(&lock, e))?;
     if lib.is_file() {
         return Ok(BuildInfo {
             library: std::path::absolute(&lib).map_err(|e| Error::io(&lib, e))?,
