@@ -16,9 +16,9 @@ use super::desc::{Activation, DataFormat, Eltwise, LayerDesc, NetworkDesc, Op, P
 use super::error::{CnnError, Result};
 use super::memory;
 use super::ops::{Kernels, Tensor};
-use super::plan::{flatten_chunks, kernel_packing, Plan};
+use super::plan::{flatten_chunks, kernel_packing, LayerPlan, Plan};
 use super::run::{RunOptions, Semantics};
-use super::weights::NetworkWeights;
+use super::weights::{LayerWeights, NetworkWeights};
 use edgelearn_hdl::cnn::engine::regs::LayerFields;
 use edgelearn_hdl::cnn::{EngineShape, LAYER_WORDS, MAX_LAYERS, MAX_OUT_CHANNELS};
 
@@ -418,6 +418,37 @@ pub fn build(
     opts: &RunOptions,
     shape: &EngineShape,
 ) -> Result<EngineImage> {
+    check_engine_run(plan, opts, shape)?;
+    let mut loader = Loader {
+        net,
+        weights,
+        plan,
+        opts,
+        shape,
+        layers: Vec::new(),
+        allocs: Vec::new(),
+        kernels: vec![Vec::new(); shape.processors],
+        bias: Vec::new(),
+        next_col: 0,
+        wide_layers: Vec::new(),
+    };
+    for (pos, &ll) in plan.order.iter().enumerate() {
+        loader.add_layer(pos, ll)?;
+    }
+    let data = input_words(net, plan, input, shape)?;
+    Ok(EngineImage {
+        shape: *shape,
+        layers: loader.layers,
+        allocs: loader.allocs,
+        kernels: loader.kernels,
+        bias: loader.bias,
+        data,
+    })
+}
+
+/// The checks of the whole run before any layer: a valid engine shape, the silicon
+/// semantics, no legacy operand interleaving, and at most [`MAX_LAYERS`] layers.
+fn check_engine_run(plan: &Plan, opts: &RunOptions, shape: &EngineShape) -> Result<()> {
     if let Err(e) = shape.check() {
         return Err(CnnError::new(format!("the engine: {e}")));
     }
@@ -437,35 +468,203 @@ pub fn build(
             plan.order.len()
         )));
     }
-    let lerr = |ll: usize, key: &str, m: String| {
-        CnnError::layer_key(ll, key, m).at_line(net.layers[ll].line)
-    };
-    let mut layers = Vec::new();
-    let mut allocs = Vec::new();
-    let p_n = shape.processors;
-    let mut kernels: Vec<Vec<u128>> = vec![Vec::new(); p_n];
-    let mut bias: Vec<u8> = Vec::new();
-    let mut next_col = 0usize;
-    let mut wide_layers: Vec<usize> = Vec::new();
-    for (pos, &ll) in plan.order.iter().enumerate() {
+    Ok(())
+}
+
+/// An error about `key` of YAML layer `ll`, at the layer's line in the description.
+fn layer_error(net: &NetworkDesc, ll: usize, key: &str, m: String) -> CnnError {
+    CnnError::layer_key(ll, key, m).at_line(net.layers[ll].line)
+}
+
+/// What [`build`] accumulates while it loads the layers in run order.
+struct Loader<'a> {
+    net: &'a NetworkDesc,
+    weights: &'a NetworkWeights,
+    plan: &'a Plan,
+    opts: &'a RunOptions,
+    shape: &'a EngineShape,
+    /// Layer registers so far.
+    layers: Vec<LayerRegs>,
+    /// Kernel allocations so far.
+    allocs: Vec<KernelAlloc>,
+    /// Kernel words per processor.
+    kernels: Vec<Vec<u128>>,
+    /// Bias bytes so far.
+    bias: Vec<u8>,
+    /// The first kernel column after the layers so far.
+    next_col: usize,
+    /// Layers with 32-bit outputs so far.
+    wide_layers: Vec<usize>,
+}
+
+/// How the engine runs a layer's operation: register mode, kernel shape, taps, flatten
+/// chunks per channel, padding and dilation.
+struct OpGeometry {
+    mode: u32,
+    kh: usize,
+    kw: usize,
+    taps: usize,
+    chunks: usize,
+    pad: [usize; 2],
+    dil: usize,
+}
+
+/// A layer's values, beyond its description and plan, that its registers hold.
+struct LayerSetup {
+    /// The operation's geometry.
+    geom: OpGeometry,
+    /// The input is in CHW format (first layer only).
+    chw: bool,
+    /// Bits per weight.
+    bits: usize,
+    /// Total output shift.
+    shift: i32,
+    /// First kernel column.
+    kstart: usize,
+    /// Kernels per 72-bit word.
+    per_word: usize,
+    /// First bias byte.
+    bias_start: usize,
+    /// The layer adds a bias.
+    has_bias: bool,
+}
+
+/// The pooling fields of a layer's registers.
+struct Pooling {
+    pool_h: usize,
+    pool_w: usize,
+    stride: [usize; 2],
+    avg: bool,
+    avg_round: bool,
+    /// Pooling area (the average's divisor).
+    area: u32,
+    avg_m: u32,
+    avg_sh: u32,
+}
+
+impl Loader<'_> {
+    /// An error about `key` of YAML layer `ll`.
+    fn err(&self, ll: usize, key: &str, m: String) -> CnnError {
+        layer_error(self.net, ll, key, m)
+    }
+
+    /// Loads YAML layer `ll`, the `pos`-th in run order: checks it, places its kernels and
+    /// bias, and encodes its registers.
+    fn add_layer(&mut self, pos: usize, ll: usize) -> Result<()> {
+        let (net, plan) = (self.net, self.plan);
         let l = &net.layers[ll];
         let p = plan.layer(ll);
-        let w = weights.layers[ll].as_ref();
-        // What the engine cannot run (yet).
+        let w = self.weights.layers[ll].as_ref();
+        self.check_layer(pos, ll)?;
+        let chw = pos == 0 && l.data_format == DataFormat::Chw;
+        let geom = self.op_geometry(ll)?;
+        let identity = l.op == Op::Passthrough;
+        let bits = if identity {
+            8
+        } else {
+            w.map_or(8, |w| w.bits) as usize
+        };
+        let shift = if identity {
+            7
+        } else {
+            w.map_or(0, |w| w.shift)
+        };
+        let (kstart, per_word) = self.place_kernels(ll, &geom, bits, w)?;
+        let (bias_start, has_bias) = self.place_bias(ll, w, identity)?;
+        let pool = pooling(l, p, self.opts);
+        if l.output_width == 32 {
+            self.wide_layers.push(ll);
+        }
+        if p.in_dim[0] > 1023 || p.in_dim[1] > 1023 {
+            return Err(self.err(
+                ll,
+                "in_dim",
+                "the engine counts rows and columns up to 1023".into(),
+            ));
+        }
+        let setup = LayerSetup {
+            geom,
+            chw,
+            bits,
+            shift,
+            kstart,
+            per_word,
+            bias_start,
+            has_bias,
+        };
+        let regs = layer_fields(l, p, &setup, &pool);
+        if let Err((key, value, bits)) = regs.check() {
+            return Err(self.err(
+                ll,
+                key,
+                format!("{value} does not fit the engine's {bits}-bit layer-register field"),
+            ));
+        }
+        self.layers.push(LayerRegs { layer: ll, regs });
+        Ok(())
+    }
+
+    /// What the engine cannot run (yet): streaming, a 32-bit passthrough, 8-bit reads of a
+    /// 32-bit output, a re-view that changes the channel count, processors the engine
+    /// lacks, too many output channels and unaligned offsets.
+    fn check_layer(&self, pos: usize, ll: usize) -> Result<()> {
+        let l = &self.net.layers[ll];
+        let p = self.plan.layer(ll);
+        let p_n = self.shape.processors;
         if l.streaming {
-            return Err(lerr(
+            return Err(self.err(
                 ll,
                 "streaming",
                 "the engine has no input FIFOs yet; streaming layers cannot run".into(),
             ));
         }
         if l.op == Op::Passthrough && l.output_width == 32 {
-            return Err(lerr(
+            return Err(self.err(
                 ll,
                 "output_width",
                 "a 32-bit element-wise or passthrough result (unsaturated) is not supported by the engine".into(),
             ));
         }
+        self.check_sources(pos, ll)?;
+        for (m, key) in [
+            (l.processors, "processors"),
+            (p.out_map, "output_processors"),
+        ] {
+            if p_n < 64 && m >> p_n != 0 {
+                return Err(self.err(
+                    ll,
+                    key,
+                    format!(
+                        "the map 0x{m:016x} uses processor {}; the engine has {p_n}",
+                        63 - m.leading_zeros()
+                    ),
+                ));
+            }
+        }
+        if p.out_ch > MAX_OUT_CHANNELS {
+            return Err(self.err(
+                ll,
+                "out_channels",
+                format!(
+                    "{} output channels; the engine accumulates at most {MAX_OUT_CHANNELS}",
+                    p.out_ch
+                ),
+            ));
+        }
+        for (v, key) in [(p.in_offset, "in_offset"), (l.out_offset, "out_offset")] {
+            if !v.is_multiple_of(4) {
+                return Err(self.err(ll, key, format!("0x{v:x} is not a multiple of 4")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The layer's sources: none may be a 32-bit output, and the first one's pixels must
+    /// be the layer's input pixels (`in_dim` may not change the channel count).
+    fn check_sources(&self, pos: usize, ll: usize) -> Result<()> {
+        let l = &self.net.layers[ll];
+        let p = self.plan.layer(ll);
+        let plan = self.plan;
         let sources: Vec<isize> = match &l.in_sequences {
             Some(s) => s.clone(),
             None if pos == 0 => vec![-1],
@@ -473,9 +672,9 @@ pub fn build(
         };
         if let Some(&s) = sources
             .iter()
-            .find(|&&s| s >= 0 && wide_layers.contains(&(s as usize)))
+            .find(|&&s| s >= 0 && self.wide_layers.contains(&(s as usize)))
         {
-            return Err(lerr(
+            return Err(self.err(
                 ll,
                 "output_width",
                 format!("the layer reads the 32-bit output of layer {s}; the engine's processors read 8-bit data"),
@@ -489,7 +688,7 @@ pub fn build(
             }
         };
         if p.in_dim[0] * p.in_dim[1] != src_pixels {
-            return Err(lerr(
+            return Err(self.err(
                 ll,
                 "in_dim",
                 format!(
@@ -500,144 +699,135 @@ pub fn build(
                 ),
             ));
         }
-        for (m, key) in [
-            (l.processors, "processors"),
-            (p.out_map, "output_processors"),
-        ] {
-            if p_n < 64 && m >> p_n != 0 {
-                return Err(lerr(
-                    ll,
-                    key,
-                    format!(
-                        "the map 0x{m:016x} uses processor {}; the engine has {p_n}",
-                        63 - m.leading_zeros()
-                    ),
-                ));
-            }
-        }
-        if p.out_ch > MAX_OUT_CHANNELS {
-            return Err(lerr(
-                ll,
-                "out_channels",
-                format!(
-                    "{} output channels; the engine accumulates at most {MAX_OUT_CHANNELS}",
-                    p.out_ch
-                ),
-            ));
-        }
-        for (v, key) in [(p.in_offset, "in_offset"), (l.out_offset, "out_offset")] {
-            if !v.is_multiple_of(4) {
-                return Err(lerr(ll, key, format!("0x{v:x} is not a multiple of 4")));
-            }
-        }
-        let chw = pos == 0 && l.data_format == DataFormat::Chw;
-        // Operation, taps and kernels.
+        Ok(())
+    }
+
+    /// The operation's mode, taps and kernels; an error for kernels the engine does not
+    /// run and for flattening layers that need more than 31 kernels per channel.
+    fn op_geometry(&self, ll: usize) -> Result<OpGeometry> {
+        let l = &self.net.layers[ll];
+        let p = self.plan.layer(ll);
         let hw = p.pooled[0] * p.pooled[1];
-        let (mode, kh, kw, taps, chunks, pad, dil) = if l.flatten {
-            (1, 1, 9, 9, flatten_chunks(p.pooled), [0, 0], 1)
+        let g = |mode, kh, kw, taps, chunks, pad, dil| OpGeometry {
+            mode,
+            kh,
+            kw,
+            taps,
+            chunks,
+            pad,
+            dil,
+        };
+        let geom = if l.flatten {
+            g(1, 1, 9, 9, flatten_chunks(p.pooled), [0, 0], 1)
         } else {
             match l.op {
                 Op::Conv2d => {
                     let k = l.kernel_size;
                     if !(k == [1, 1] || k == [3, 3]) {
-                        return Err(lerr(
+                        return Err(self.err(
                             ll,
                             "kernel_size",
                             format!("{}x{} kernels; the engine runs 1x1 and 3x3", k[0], k[1]),
                         ));
                     }
-                    (0, k[0], k[1], k[0] * k[1], 1, l.pad, 1)
+                    g(0, k[0], k[1], k[0] * k[1], 1, l.pad, 1)
                 }
                 Op::Conv1d => {
                     let k = l.kernel_size[0];
                     if k > 9 || l.dilation[0] > 31 {
-                        return Err(lerr(
+                        return Err(self.err(
                             ll,
                             "kernel_size",
                             format!("kernel {k}, dilation {}; the engine runs kernels 1..9 and dilation up to 31", l.dilation[0]),
                         ));
                     }
-                    (0, k, 1, k, 1, [l.pad[0], 0], l.dilation[0])
+                    g(0, k, 1, k, 1, [l.pad[0], 0], l.dilation[0])
                 }
-                Op::Linear | Op::Passthrough => (0, 1, 1, 1, 1, [0, 0], 1),
+                Op::Linear | Op::Passthrough => g(0, 1, 1, 1, 1, [0, 0], 1),
                 Op::ConvTranspose2d => {
                     let k = l.kernel_size;
                     if k != [3, 3] {
-                        return Err(lerr(
+                        return Err(self.err(
                             ll,
                             "kernel_size",
                             "transposed convolutions are 3x3".into(),
                         ));
                     }
                     if l.output_pad[0] > 1 || l.output_pad[1] > 1 {
-                        return Err(lerr(
+                        return Err(self.err(
                             ll,
                             "output_padding",
                             "the engine supports output padding 0 or 1".into(),
                         ));
                     }
-                    (2, 3, 3, 9, 1, [2 - l.pad[0].min(2), 2 - l.pad[1].min(2)], 1)
+                    g(2, 3, 3, 9, 1, [2 - l.pad[0].min(2), 2 - l.pad[1].min(2)], 1)
                 }
             }
         };
-        if chunks > 31 {
-            return Err(lerr(ll, "flatten", format!("{hw} flattened pixels need {chunks} kernels per channel; the engine counts up to 31")));
+        if geom.chunks > 31 {
+            let chunks = geom.chunks;
+            return Err(self.err(ll, "flatten", format!("{hw} flattened pixels need {chunks} kernels per channel; the engine counts up to 31")));
         }
+        Ok(geom)
+    }
+
+    /// Allocates the layer's kernel columns after the previous layer's (from a multiple of
+    /// 4), writes its kernels (identity kernels for a passthrough or a layer without
+    /// weights) and records the allocation. Returns the first column and kernels per word.
+    fn place_kernels(
+        &mut self,
+        ll: usize,
+        geom: &OpGeometry,
+        bits: usize,
+        w: Option<&LayerWeights>,
+    ) -> Result<(usize, usize)> {
+        let l = &self.net.layers[ll];
+        let p = self.plan.layer(ll);
         let identity = l.op == Op::Passthrough;
-        let bits = if identity {
-            8
-        } else {
-            w.map_or(8, |w| w.bits) as usize
-        };
-        let shift = if identity {
-            7
-        } else {
-            w.map_or(0, |w| w.shift)
-        };
         let (in_passes, in_thresh) = p.in_passes;
         let out_ch = p.out_ch;
-        // Kernel memory.
+        let taps = geom.taps;
         let slot = taps * bits;
-        let count = in_passes * chunks * out_ch;
+        let count = in_passes * geom.chunks * out_ch;
         let (per_word, words) = kernel_packing(taps, bits, count);
-        let start = next_col.next_multiple_of(4);
-        if start + words > shape.kernel_words {
-            return Err(lerr(
+        let start = self.next_col.next_multiple_of(4);
+        if start + words > self.shape.kernel_words {
+            return Err(self.err(
                 ll,
                 "processors",
                 format!(
                     "kernel memory exceeded: the layer needs columns {start}..{} ({count} kernels of {slot} bits per processor), the engine has {}",
                     start + words,
-                    shape.kernel_words
+                    self.shape.kernel_words
                 ),
             ));
         }
-        next_col = start + words;
+        self.next_col = start + words;
         let layout = KernelLayout {
             start,
             words,
             per_word,
             bits,
             taps,
-            kw,
-            chunks,
+            kw: geom.kw,
+            chunks: geom.chunks,
             in_passes,
             in_thresh,
             in_ch: p.in_ch,
             out_ch,
-            hw,
+            hw: p.pooled[0] * p.pooled[1],
             flatten: l.flatten,
             identity,
             processors: l.processors,
         };
-        for col in kernels.iter_mut() {
-            col.resize(next_col, 0);
+        for col in self.kernels.iter_mut() {
+            col.resize(self.next_col, 0);
         }
         match w.filter(|_| !identity) {
-            Some(w) => layout.encode(&w.kernels, &mut kernels),
-            None => layout.encode_identity(&mut kernels),
+            Some(w) => layout.encode(&w.kernels, &mut self.kernels),
+            None => layout.encode_identity(&mut self.kernels),
         }
-        allocs.push(KernelAlloc {
+        self.allocs.push(KernelAlloc {
             layer: ll,
             start,
             words,
@@ -645,120 +835,144 @@ pub fn build(
             kernels: count,
             layout,
         });
-        // Bias.
-        let bias_start = bias.len();
+        Ok((start, per_word))
+    }
+
+    /// Appends the layer's bias bytes (if it has a bias) and checks they fit bias memory.
+    /// Returns the first bias byte and whether the layer has a bias.
+    fn place_bias(
+        &mut self,
+        ll: usize,
+        w: Option<&LayerWeights>,
+        identity: bool,
+    ) -> Result<(usize, bool)> {
+        let bias_start = self.bias.len();
         let has_bias = !identity && w.is_some_and(|w| w.bias.is_some());
         if has_bias {
             for &b in w.and_then(|w| w.bias.as_ref()).expect("bias") {
-                bias.push(b as u8);
+                self.bias.push(b as u8);
             }
-            if bias.len() > shape.bias_bytes() {
-                return Err(lerr(
+            if self.bias.len() > self.shape.bias_bytes() {
+                return Err(self.err(
                     ll,
                     "bias",
                     format!(
                         "bias memory exceeded: {} bytes, the engine has {}",
-                        bias.len(),
-                        shape.bias_bytes()
+                        self.bias.len(),
+                        self.shape.bias_bytes()
                     ),
                 ));
             }
         }
-        // Pooling and the element-wise operation.
-        let pooling = l.pool_size != [1, 1] || l.pool_stride != [1, 1];
-        let (pool_h, pool_w, stride) = if pooling {
-            (l.pool_size[0], l.pool_size[1], l.pool_stride)
-        } else {
-            (1, 1, [1, 1])
-        };
-        let pool_avg = pooling && l.pool == Some(PoolKind::Avg);
-        let avg_round = pool_avg && opts.avg_pool_rounding && !p.one_d;
-        let area = (pool_h * pool_w) as u32;
-        let (avg_m, avg_sh) = avg_magic(if avg_round { 2 * area } else { area });
-        let elt = if l.operands > 1 {
-            match l.eltwise.unwrap_or(Eltwise::Add) {
-                Eltwise::Add => 2,
-                Eltwise::Sub => 3,
-                Eltwise::Or => 4,
-                Eltwise::Xor => 5,
-            }
-        } else {
-            0
-        };
-        let r = 7 - shift;
-        let wide = l.output_width == 32;
-        if wide {
-            wide_layers.push(ll);
-        }
-        if p.in_dim[0] > 1023 || p.in_dim[1] > 1023 {
-            return Err(lerr(
-                ll,
-                "in_dim",
-                "the engine counts rows and columns up to 1023".into(),
-            ));
-        }
-        let regs = LayerFields {
-            mode,
-            chw,
-            bias: has_bias,
-            wide,
-            act: match l.activation {
-                Activation::None => 0,
-                Activation::Relu => 1,
-                Activation::Abs => 2,
-            },
-            elt,
-            pool_first: l.pool_first,
-            pool_avg,
-            avg_round,
-            bits: bits as u32,
-            rshift: r.max(0) as u32,
-            lshift: (-r).max(0) as u32,
-            in_h: p.in_dim[0] as u32,
-            in_w: p.in_dim[1] as u32,
-            in_passes: in_passes as u32,
-            operands: l.operands as u32,
-            in_base: p.in_offset / 4,
-            out_base: l.out_offset / 4,
-            pool_h: pool_h as u32,
-            pool_w: pool_w as u32,
-            stride_y: stride[0] as u32,
-            stride_x: stride[1] as u32,
-            pooled_h: p.pooled[0] as u32,
-            pooled_w: p.pooled[1] as u32,
-            kh: kh as u32,
-            kw: kw as u32,
-            dil: dil as u32,
-            pad_y: pad[0] as u32,
-            pad_x: pad[1] as u32,
-            out_h: p.out_dim[0] as u32,
-            out_w: p.out_dim[1] as u32,
-            chunks: chunks as u32,
-            taps: taps as u32,
-            out_ch: out_ch as u32,
-            kstart: start as u32,
-            per_word: per_word as u32,
-            slot: slot as u32,
-            bias_start: bias_start as u32,
-            out_passes: p.out_passes.0 as u32,
-            out_thresh: p.out_passes.1 as u32,
-            avg_m,
-            avg_sh,
-            avg_d: area,
-            gap: l.write_gap + 1,
-            in_map: l.processors,
-            out_map: p.out_map,
-        };
-        if let Err((key, value, bits)) = regs.check() {
-            return Err(lerr(
-                ll,
-                key,
-                format!("{value} does not fit the engine's {bits}-bit layer-register field"),
-            ));
-        }
-        layers.push(LayerRegs { layer: ll, regs });
+        Ok((bias_start, has_bias))
     }
-    // The input.
+}
+
+/// The layer's pooling: window, stride, and the average's divisor as a magic multiplier
+/// and shift ([`avg_magic`]; twice the area when rounding).
+fn pooling(l: &LayerDesc, p: &LayerPlan, opts: &RunOptions) -> Pooling {
+    let pooling = l.pool_size != [1, 1] || l.pool_stride != [1, 1];
+    let (pool_h, pool_w, stride) = if pooling {
+        (l.pool_size[0], l.pool_size[1], l.pool_stride)
+    } else {
+        (1, 1, [1, 1])
+    };
+    let avg = pooling && l.pool == Some(PoolKind::Avg);
+    let avg_round = avg && opts.avg_pool_rounding && !p.one_d;
+    let area = (pool_h * pool_w) as u32;
+    let (avg_m, avg_sh) = avg_magic(if avg_round { 2 * area } else { area });
+    Pooling {
+        pool_h,
+        pool_w,
+        stride,
+        avg,
+        avg_round,
+        area,
+        avg_m,
+        avg_sh,
+    }
+}
+
+/// The element-wise operation's register code (0 for a single operand).
+fn eltwise_code(l: &LayerDesc) -> u32 {
+    if l.operands > 1 {
+        match l.eltwise.unwrap_or(Eltwise::Add) {
+            Eltwise::Add => 2,
+            Eltwise::Sub => 3,
+            Eltwise::Or => 4,
+            Eltwise::Xor => 5,
+        }
+    } else {
+        0
+    }
+}
+
+/// The register fields of a layer (unchecked).
+fn layer_fields(l: &LayerDesc, p: &LayerPlan, s: &LayerSetup, pool: &Pooling) -> LayerFields {
+    let g = &s.geom;
+    let r = 7 - s.shift;
+    LayerFields {
+        mode: g.mode,
+        chw: s.chw,
+        bias: s.has_bias,
+        wide: l.output_width == 32,
+        act: match l.activation {
+            Activation::None => 0,
+            Activation::Relu => 1,
+            Activation::Abs => 2,
+        },
+        elt: eltwise_code(l),
+        pool_first: l.pool_first,
+        pool_avg: pool.avg,
+        avg_round: pool.avg_round,
+        bits: s.bits as u32,
+        rshift: r.max(0) as u32,
+        lshift: (-r).max(0) as u32,
+        in_h: p.in_dim[0] as u32,
+        in_w: p.in_dim[1] as u32,
+        in_passes: p.in_passes.0 as u32,
+        operands: l.operands as u32,
+        in_base: p.in_offset / 4,
+        out_base: l.out_offset / 4,
+        pool_h: pool.pool_h as u32,
+        pool_w: pool.pool_w as u32,
+        stride_y: pool.stride[0] as u32,
+        stride_x: pool.stride[1] as u32,
+        pooled_h: p.pooled[0] as u32,
+        pooled_w: p.pooled[1] as u32,
+        kh: g.kh as u32,
+        kw: g.kw as u32,
+        dil: g.dil as u32,
+        pad_y: g.pad[0] as u32,
+        pad_x: g.pad[1] as u32,
+        out_h: p.out_dim[0] as u32,
+        out_w: p.out_dim[1] as u32,
+        chunks: g.chunks as u32,
+        taps: g.taps as u32,
+        out_ch: p.out_ch as u32,
+        kstart: s.kstart as u32,
+        per_word: s.per_word as u32,
+        slot: (g.taps * s.bits) as u32,
+        bias_start: s.bias_start as u32,
+        out_passes: p.out_passes.0 as u32,
+        out_thresh: p.out_passes.1 as u32,
+        avg_m: pool.avg_m,
+        avg_sh: pool.avg_sh,
+        avg_d: pool.area,
+        gap: l.write_gap + 1,
+        in_map: l.processors,
+        out_map: p.out_map,
+    }
+}
+
+/// The input's data-memory words `(instance, word, value)`, from the first layer's input
+/// blocks; an error for a word outside the engine's data memories.
+fn input_words(
+    net: &NetworkDesc,
+    plan: &Plan,
+    input: &Tensor,
+    shape: &EngineShape,
+) -> Result<Vec<(usize, usize, u32)>> {
     let first = plan.order[0];
     let blocks = memory::input_blocks(&net.layers[first], plan.layer(first), input, &plan.device)?;
     let mut data = Vec::new();
@@ -766,14 +980,16 @@ pub fn build(
         for (i, &v) in b.words.iter().enumerate() {
             let a = b.address + 4 * i as u32;
             let (inst, word) = data_location(shape, a).ok_or_else(|| {
-                lerr(
+                layer_error(
+                    net,
                     first,
                     "processors",
                     format!("input word at 0x{a:08x} is outside the engine's data memories"),
                 )
             })?;
             if word >= edgelearn_hdl::cnn::DATA_WORDS {
-                return Err(lerr(
+                return Err(layer_error(
+                    net,
                     first,
                     "in_offset",
                     "the input does not fit its data-memory instance".into(),
@@ -782,14 +998,7 @@ pub fn build(
             data.push((inst, word, v));
         }
     }
-    Ok(EngineImage {
-        shape: *shape,
-        layers,
-        allocs,
-        kernels,
-        bias,
-        data,
-    })
+    Ok(data)
 }
 
 /// Where channel `c`, pixel `q` of layer `l`'s output is in data memory: byte address, and

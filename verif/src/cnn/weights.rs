@@ -14,7 +14,7 @@
 //! * the total output shift is `output_shift` (YAML, else checkpoint, else 0) + `8 - bits`;
 //! * ConvTranspose2d checkpoint kernels are flipped and their in/out axes swapped.
 
-use super::desc::{NetworkDesc, Op};
+use super::desc::{LayerDesc, NetworkDesc, Op};
 use super::error::{CnnError, Result};
 use super::ops::Kernels;
 use crate::formats::npy::{self, NpyArray};
@@ -213,23 +213,7 @@ fn bits_range(bits: u32) -> (i64, i64) {
 
 /// Builds the weights from a checkpoint (ai8x `checkpoint.py` rules).
 pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeights> {
-    if ck.state_dict.is_empty() {
-        return Err(CnnError::new(
-            "the checkpoint has no `state_dict` (or it holds no tensors)",
-        ));
-    }
-    if !net.arch.is_empty() {
-        match &ck.arch {
-            Some(a) if !a.eq_ignore_ascii_case(&net.arch) => {
-                return Err(CnnError::new(format!(
-                    "network architecture of the description ({}) does not match the architecture of the checkpoint ({a}); use the checkpoint trained for this network",
-                    net.arch
-                ))
-                .with_key("arch"))
-            }
-            _ => {}
-        }
-    }
+    check_checkpoint(net, ck)?;
     let n = net.layers.len();
     let mut layers: Vec<Option<LayerWeights>> = vec![None; n];
     let mut seq = 0usize;
@@ -247,46 +231,172 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
         if param != "weight" || seq >= n {
             continue;
         }
-        let ll = seq;
-        let l = &net.layers[ll];
-        let at = |m: String| CnnError::layer(ll, m).with_key(key);
+        let t = CheckpointTensor {
+            ck,
+            ll: seq,
+            l: &net.layers[seq],
+            key,
+            tensor,
+            layer_name,
+            this_op,
+        };
+        layers[seq] = Some(t.layer_weights()?);
+        used += 1;
+        seq += 1;
+    }
+    check_all_weighted(net, used)?;
+    share_weights(net, &mut layers)?;
+    Ok(NetworkWeights {
+        layers,
+        arch: ck.arch.clone(),
+    })
+}
+
+/// The checkpoint holds tensors, and its `arch` (if any) is the description's (if any).
+fn check_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<()> {
+    if ck.state_dict.is_empty() {
+        return Err(CnnError::new(
+            "the checkpoint has no `state_dict` (or it holds no tensors)",
+        ));
+    }
+    if !net.arch.is_empty() {
+        match &ck.arch {
+            Some(a) if !a.eq_ignore_ascii_case(&net.arch) => {
+                return Err(CnnError::new(format!(
+                    "network architecture of the description ({}) does not match the architecture of the checkpoint ({a}); use the checkpoint trained for this network",
+                    net.arch
+                ))
+                .with_key("arch"))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every layer that takes weights got a tensor: `used` of them did, in layer order.
+fn check_all_weighted(net: &NetworkDesc, used: usize) -> Result<()> {
+    let n = net.layers.len();
+    let wanted = (0..n).filter(|&i| consumes_weights(net, i)).count();
+    if used < wanted {
+        let missing = (0..n)
+            .filter(|&i| consumes_weights(net, i))
+            .nth(used)
+            .unwrap_or(0);
+        return Err(CnnError::new(format!(
+            "the network has {wanted} layers with weights, but the checkpoint holds only {used} weight tensors (layer {missing} gets none)"
+        )));
+    }
+    Ok(())
+}
+
+/// A checkpoint `*.weight` tensor and the YAML layer it maps to.
+struct CheckpointTensor<'a> {
+    ck: &'a Checkpoint,
+    /// The layer's index.
+    ll: usize,
+    /// The layer.
+    l: &'a LayerDesc,
+    /// The tensor's key (`conv1.op.weight`).
+    key: &'a str,
+    tensor: &'a torch::Tensor,
+    /// The key before the operation and parameter (`conv1`).
+    layer_name: String,
+    /// The operation in the key (`op`), if the key has three parts.
+    this_op: Option<String>,
+}
+
+impl CheckpointTensor<'_> {
+    /// An error about the layer, naming the tensor's key.
+    fn at(&self, m: String) -> CnnError {
+        CnnError::layer(self.ll, m).with_key(self.key)
+    }
+
+    /// The layer's weights: integer kernels, weight width, total shift and 8-bit bias.
+    fn layer_weights(&self) -> Result<LayerWeights> {
+        let l = self.l;
+        let tensor = self.tensor;
         if tensor.shape.len() <= 1 {
-            let hint = if this_op.as_deref() == Some("bn") {
+            let hint = if self.this_op.as_deref() == Some("bn") {
                 " (fold the BatchNorm layers into the convolutions before quantizing)"
             } else {
                 ""
             };
-            return Err(at(format!(
+            return Err(self.at(format!(
                 "1-dimensional weights of shape {:?}{hint}",
                 tensor.shape
             )));
         }
-        // float -> int64 truncates toward zero, without scaling (as numpy's astype does).
-        let mut w: Vec<i64> = Vec::with_capacity(tensor.data.len());
-        for (i, &v) in tensor.data.iter().enumerate() {
+        let w = self.integer_weights()?;
+        let ckpt_bits = self.scalar("weight_bits")?;
+        let ckpt_shift = self.scalar("output_shift")?;
+        let bits = self.weight_bits(&w, ckpt_bits)?;
+        let shift = l.output_shift.map(i64::from).or(ckpt_shift).unwrap_or(0) + 8 - bits as i64;
+        let shift =
+            i32::try_from(shift).map_err(|_| self.at("output shift out of range".into()))?;
+        let bias_name = match &self.this_op {
+            Some(o) => format!("{}.{o}.bias", self.layer_name),
+            None => format!("{}.bias", self.layer_name),
+        };
+        let bias = self.bias(&bias_name, ckpt_bits)?;
+        let kernels = self.kernels(w)?;
+        if let Some(b) = &bias {
+            if b.len() != kernels.out_ch {
+                return Err(CnnError::layer(
+                    self.ll,
+                    format!(
+                        "`{bias_name}` has {} values for {} output channels",
+                        b.len(),
+                        kernels.out_ch
+                    ),
+                ));
+            }
+        }
+        Ok(LayerWeights {
+            kernels,
+            bias,
+            bits,
+            shift,
+            source: self.key.to_string(),
+        })
+    }
+
+    /// The weights as integers: float -> int64 truncates toward zero, without scaling (as
+    /// numpy's astype does); an error for a value that is not finite or too large.
+    fn integer_weights(&self) -> Result<Vec<i64>> {
+        let mut w: Vec<i64> = Vec::with_capacity(self.tensor.data.len());
+        for (i, &v) in self.tensor.data.iter().enumerate() {
             if !v.is_finite() || v.abs() >= 9.2e18 {
-                return Err(at(format!("element {i} is {v}, not a weight")));
+                return Err(self.at(format!("element {i} is {v}, not a weight")));
             }
             w.push(v.trunc() as i64);
         }
-        let scalar = |suffix: &str| -> Result<Option<i64>> {
-            let name = format!("{layer_name}.{suffix}");
-            match ck.tensor(&name) {
-                None => Ok(None),
-                Some(t) if t.data.len() == 1 && t.data[0].is_finite() => {
-                    Ok(Some(t.data[0].trunc() as i64))
-                }
-                Some(t) if !t.data.is_empty() && t.data.iter().all(|v| *v == t.data[0]) => {
-                    Ok(Some(t.data[0].trunc() as i64))
-                }
-                Some(t) => Err(at(format!(
-                    "`{name}` must hold one number, not shape {:?}",
-                    t.shape
-                ))),
+        Ok(w)
+    }
+
+    /// The layer's checkpoint scalar `LAYER.suffix` (truncated), if present: one number,
+    /// or a tensor whose values are all the same.
+    fn scalar(&self, suffix: &str) -> Result<Option<i64>> {
+        let name = format!("{}.{suffix}", self.layer_name);
+        match self.ck.tensor(&name) {
+            None => Ok(None),
+            Some(t) if t.data.len() == 1 && t.data[0].is_finite() => {
+                Ok(Some(t.data[0].trunc() as i64))
             }
-        };
-        let ckpt_bits = scalar("weight_bits")?;
-        let ckpt_shift = scalar("output_shift")?;
+            Some(t) if !t.data.is_empty() && t.data.iter().all(|v| *v == t.data[0]) => {
+                Ok(Some(t.data[0].trunc() as i64))
+            }
+            Some(t) => Err(self.at(format!(
+                "`{name}` must hold one number, not shape {:?}",
+                t.shape
+            ))),
+        }
+    }
+
+    /// The weight width: YAML `quantization`, else 1 if every weight is 0, else the
+    /// checkpoint's `weight_bits` (8 if absent or 0); an error if the weights do not fit.
+    fn weight_bits(&self, w: &[i64], ckpt_bits: Option<i64>) -> Result<u32> {
+        let l = self.l;
         let (wmin, wmax) = (
             w.iter().copied().min().unwrap_or(0),
             w.iter().copied().max().unwrap_or(0),
@@ -298,15 +408,16 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
                 None | Some(0) => 8,
                 Some(b @ (1 | 2 | 4 | 8)) => b as u32,
                 Some(b) => {
-                    return Err(at(format!(
-                        "`{layer_name}.weight_bits` is {b}; the device supports 1, 2, 4 or 8"
+                    return Err(self.at(format!(
+                        "`{}.weight_bits` is {b}; the device supports 1, 2, 4 or 8",
+                        self.layer_name
                     )))
                 }
             },
         };
         let (lo, hi) = bits_range(bits);
         if wmin < lo || wmax > hi {
-            return Err(at(format!(
+            return Err(self.at(format!(
                 "weights span [{wmin}, {wmax}], which does not fit {bits}-bit quantization [{lo}, {hi}]{}",
                 if l.quantization.is_some() {
                     " (YAML `quantization`)"
@@ -315,89 +426,89 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
                 }
             )));
         }
-        let shift = l.output_shift.map(i64::from).or(ckpt_shift).unwrap_or(0) + 8 - bits as i64;
-        let shift = i32::try_from(shift).map_err(|_| at("output shift out of range".into()))?;
+        Ok(bits)
+    }
 
-        // Bias.
-        let bias_name = match &this_op {
-            Some(o) => format!("{layer_name}.{o}.bias"),
-            None => format!("{layer_name}.bias"),
+    /// The 8-bit bias from checkpoint tensor `bias_name`, if present:
+    /// `floor(b / 2^(weight_bits - 1))`; an error for a value outside [-128, 127].
+    fn bias(&self, bias_name: &str, ckpt_bits: Option<i64>) -> Result<Option<Vec<i64>>> {
+        let Some(t) = self.ck.tensor(bias_name) else {
+            return Ok(None);
         };
-        let bias = match ck.tensor(&bias_name) {
-            None => None,
-            Some(t) => {
-                let wb = match ckpt_bits {
-                    None | Some(0) => 8,
-                    Some(b) => b.clamp(1, 8),
-                };
-                let div = (1i64 << (wb - 1)) as f64;
-                let mut b = Vec::with_capacity(t.data.len());
-                for &v in &t.data {
-                    let q = (v / div).floor();
-                    if !(-128.0..=127.0).contains(&q) {
-                        return Err(CnnError::layer(
-                            ll,
-                            format!(
-                                "bias value {v} of `{bias_name}` is {q} after scaling by 1/{div}, outside the 8-bit range [-128, 127]"
-                            ),
-                        )
-                        );
-                    }
-                    b.push(q as i64);
-                }
-                Some(b)
+        let wb = match ckpt_bits {
+            None | Some(0) => 8,
+            Some(b) => b.clamp(1, 8),
+        };
+        let div = (1i64 << (wb - 1)) as f64;
+        let mut b = Vec::with_capacity(t.data.len());
+        for &v in &t.data {
+            let q = (v / div).floor();
+            if !(-128.0..=127.0).contains(&q) {
+                return Err(CnnError::layer(
+                    self.ll,
+                    format!(
+                        "bias value {v} of `{bias_name}` is {q} after scaling by 1/{div}, outside the 8-bit range [-128, 127]"
+                    ),
+                ));
             }
-        };
+            b.push(q as i64);
+        }
+        Ok(Some(b))
+    }
 
-        // Shape.
-        let kernels = match tensor.shape.len() {
+    /// The kernels `w` in the tensor's shape, which must fit the layer: 2-D for linear (or
+    /// 1x1), 3-D for conv1d, 4-D for conv2d (ConvTranspose2d flipped and swapped).
+    fn kernels(&self, w: Vec<i64>) -> Result<Kernels> {
+        let l = self.l;
+        let shape = &self.tensor.shape;
+        Ok(match shape.len() {
             2 => {
                 if l.op != Op::Linear && l.kernel_size != [1, 1] {
-                    return Err(at(format!(
+                    return Err(self.at(format!(
                         "2-D (fully connected) weights {:?} for a layer with kernel {}x{}; set `op: linear` or `kernel_size: 1x1`",
-                        tensor.shape, l.kernel_size[0], l.kernel_size[1]
+                        shape, l.kernel_size[0], l.kernel_size[1]
                     )));
                 }
                 Kernels {
-                    out_ch: tensor.shape[0],
-                    in_ch: tensor.shape[1],
+                    out_ch: shape[0],
+                    in_ch: shape[1],
                     kh: 1,
                     kw: 1,
                     w,
                 }
             }
             3 => {
-                if l.op != Op::Conv1d || tensor.shape[2] != l.kernel_size[0] {
-                    return Err(at(format!(
+                if l.op != Op::Conv1d || shape[2] != l.kernel_size[0] {
+                    return Err(self.at(format!(
                         "1-D convolution weights {:?} need `op: conv1d` with `kernel_size: {}` (the layer has {} with kernel {})",
-                        tensor.shape,
-                        tensor.shape[2],
+                        shape,
+                        shape[2],
                         l.op.name(),
                         l.kernel_size[0]
                     )));
                 }
                 Kernels {
-                    out_ch: tensor.shape[0],
-                    in_ch: tensor.shape[1],
-                    kh: tensor.shape[2],
+                    out_ch: shape[0],
+                    in_ch: shape[1],
+                    kh: shape[2],
                     kw: 1,
                     w,
                 }
             }
             4 => {
-                let (kh, kw) = (tensor.shape[2], tensor.shape[3]);
+                let (kh, kw) = (shape[2], shape[3]);
                 if [kh, kw] != l.kernel_size || matches!(l.op, Op::Conv1d) {
-                    return Err(at(format!(
+                    return Err(self.at(format!(
                         "weights {:?} have {kh}x{kw} kernels, but the layer is {} with kernel_size {}x{}",
-                        tensor.shape,
+                        shape,
                         l.op.name(),
                         l.kernel_size[0],
                         l.kernel_size[1]
                     )));
                 }
                 let k = Kernels {
-                    out_ch: tensor.shape[0],
-                    in_ch: tensor.shape[1],
+                    out_ch: shape[0],
+                    in_ch: shape[1],
                     kh,
                     kw,
                     w,
@@ -409,49 +520,13 @@ pub fn from_checkpoint(net: &NetworkDesc, ck: &Checkpoint) -> Result<NetworkWeig
                 }
             }
             _ => {
-                return Err(at(format!(
+                return Err(self.at(format!(
                 "weights of shape {:?}: expected 2 (linear), 3 (conv1d) or 4 (conv2d) dimensions",
-                tensor.shape
+                shape
             )))
             }
-        };
-        if let Some(b) = &bias {
-            if b.len() != kernels.out_ch {
-                return Err(CnnError::layer(
-                    ll,
-                    format!(
-                        "`{bias_name}` has {} values for {} output channels",
-                        b.len(),
-                        kernels.out_ch
-                    ),
-                ));
-            }
-        }
-        layers[ll] = Some(LayerWeights {
-            kernels,
-            bias,
-            bits,
-            shift,
-            source: key.clone(),
-        });
-        used += 1;
-        seq += 1;
+        })
     }
-    let wanted = (0..n).filter(|&i| consumes_weights(net, i)).count();
-    if used < wanted {
-        let missing = (0..n)
-            .filter(|&i| consumes_weights(net, i))
-            .nth(used)
-            .unwrap_or(0);
-        return Err(CnnError::new(format!(
-            "the network has {wanted} layers with weights, but the checkpoint holds only {used} weight tensors (layer {missing} gets none)"
-        )));
-    }
-    share_weights(net, &mut layers)?;
-    Ok(NetworkWeights {
-        layers,
-        arch: ck.arch.clone(),
-    })
 }
 
 /// PyTorch ConvTranspose2d weights `(in, out, kh, kw)` → correlation kernels `(out, in, kh, kw)`
@@ -503,15 +578,10 @@ fn fls(x: i64) -> i64 {
     }
 }
 
-/// Builds the weights from sample-weight arrays (ai8x `sampleweight.py` rules): one array per
-/// layer with weights, or a single array whose first axis indexes the layers. Values wider than
-/// the layer's `quantization` are shifted right (floor) to fit, as ai8x does.
-pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<NetworkWeights> {
-    if arrays.is_empty() {
-        return Err(CnnError::new("the weight file holds no arrays"));
-    }
-    // One array: its first axis indexes the layers.
-    let per_layer: Vec<(Vec<usize>, Vec<i64>)> = if arrays.len() == 1 {
+/// The sample-weight arrays as `(shape, values)` per layer with weights: the arrays in
+/// order, or, for one array, its slices along the first axis (which indexes the layers).
+fn sample_layer_arrays(arrays: &[NpyArray]) -> Result<Vec<(Vec<usize>, Vec<i64>)>> {
+    if arrays.len() == 1 {
         let a = &arrays[0];
         let vals = a
             .to_i64()
@@ -523,9 +593,9 @@ pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<Ne
             )));
         }
         let sub: usize = a.shape[1..].iter().product();
-        (0..a.shape[0])
+        Ok((0..a.shape[0])
             .map(|i| (a.shape[1..].to_vec(), vals[i * sub..(i + 1) * sub].to_vec()))
-            .collect()
+            .collect())
     } else {
         arrays
             .iter()
@@ -535,8 +605,18 @@ pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<Ne
                     .map(|v| (a.shape.clone(), v))
                     .map_err(|m| CnnError::new(format!("sample-weight array {i}: {m}")))
             })
-            .collect::<Result<_>>()?
-    };
+            .collect::<Result<_>>()
+    }
+}
+
+/// Builds the weights from sample-weight arrays (ai8x `sampleweight.py` rules): one array per
+/// layer with weights, or a single array whose first axis indexes the layers. Values wider than
+/// the layer's `quantization` are shifted right (floor) to fit, as ai8x does.
+pub fn from_sample_arrays(net: &NetworkDesc, arrays: Vec<NpyArray>) -> Result<NetworkWeights> {
+    if arrays.is_empty() {
+        return Err(CnnError::new("the weight file holds no arrays"));
+    }
+    let per_layer = sample_layer_arrays(&arrays)?;
     let n = net.layers.len();
     let mut layers: Vec<Option<LayerWeights>> = vec![None; n];
     let mut next = 0usize;
