@@ -6,14 +6,25 @@
 //! two chunks before it. It is checked against the serial model in the tests below.
 
 use crate::golden::lfsr::{SerialLfsr, LFSR_PERIOD};
+use bitvec::prelude::{BitVec, Lsb0};
 use std::sync::OnceLock;
 
 /// The whole period of the serial sequence from seed 1 (131,071 bits, plus 128 bits of
 /// wrap-around so any window can be read with one unaligned load), and the position of
-/// every 17-bit state in it.
+/// every 17-bit state in it. The bits are a `bitvec` `BitVec<u64, Lsb0>`: bit `t` of the
+/// sequence is bit `t % 64` of word `t / 64`, the layout the chunk reads below take from
+/// its raw words (two shifts per chunk, the golden training's inner loop).
 struct Period {
-    words: Vec<u64>,
+    bits: BitVec<u64, Lsb0>,
     position: Vec<u32>,
+}
+
+impl Period {
+    /// The words under the bits, with one zero word after them (a read at the very end
+    /// looks at the next word).
+    fn words(&self) -> &[u64] {
+        self.bits.as_raw_slice()
+    }
 }
 
 fn period() -> &'static Period {
@@ -22,17 +33,16 @@ fn period() -> &'static Period {
         let n = LFSR_PERIOD as usize;
         let mut r = SerialLfsr::new(1);
         let mut position = vec![u32::MAX; 1 << 17];
-        let mut words = vec![0u64; (n + 128) / 64 + 2];
+        let mut bits: BitVec<u64, Lsb0> = BitVec::with_capacity(n + 128 + 128);
         for t in 0..n {
             position[r.state() as usize] = t as u32;
-            let bit = r.step() as u64;
-            words[t / 64] |= bit << (t % 64);
+            bits.push(r.step());
         }
-        for t in n..n + 128 {
-            let bit = (words[(t - n) / 64] >> ((t - n) % 64)) & 1;
-            words[t / 64] |= bit << (t % 64);
-        }
-        Period { words, position }
+        bits.extend_from_within(..128);
+        // Whole words, and one more: the unaligned read of the last chunk takes word i + 1.
+        let padded = (bits.len() / 64 + 2) * 64;
+        bits.resize(padded, false);
+        Period { bits, position }
     })
 }
 
@@ -85,7 +95,7 @@ impl PeriodicStream {
 
     #[inline(always)]
     fn read(&self, pos: u64) -> u32 {
-        let w = &period().words;
+        let w = period().words();
         let (i, o) = ((pos / 64) as usize, pos % 64);
         let lo = w[i] >> o;
         let hi = if o == 0 { 0 } else { w[i + 1] << (64 - o) };
@@ -114,7 +124,7 @@ impl PeriodicStream {
     /// A cursor reading chunks `n` ahead without advancing (for `n * b` below the period).
     pub fn window(&self) -> Window<'static> {
         Window {
-            words: &period().words,
+            words: period().words(),
             base: self.pos,
             b: self.b as u64,
             mask: self.mask,
