@@ -12,6 +12,7 @@ pub mod cnn;
 pub mod dedup;
 pub mod design;
 pub mod error;
+pub mod fsm;
 pub mod lel;
 pub mod mem;
 pub mod prelude;

@@ -42,19 +42,20 @@ pub type LelConvCore = ConvCore<24>;
 /// Output FIFO depth (beats).
 pub const CONV_FIFO_DEPTH: usize = 16;
 
-/// `CS_*` states (§4.6). The declaration order is the encoding.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum ConvState {
-    /// 0: waiting for an image.
-    Idle,
-    /// 1: the image stream into the image cache.
-    Load,
-    /// 2: one output channel into the inter-FM cache.
-    Conv,
-    /// 3: its max pool onto the output stream.
-    Pool,
-    /// 4: finished; waits for `instr` to leave TRAIN/INF.
-    Fin,
+crate::fsm_states! {
+    /// `CS_*` states (§4.6). The declaration order is the encoding.
+    pub enum ConvState {
+        /// 0: waiting for an image.
+        Idle = "CS_IDLE",
+        /// 1: the image stream into the image cache.
+        Load = "CS_LOAD",
+        /// 2: one output channel into the inter-FM cache.
+        Conv = "CS_CONV",
+        /// 3: its max pool onto the output stream.
+        Pool = "CS_POOL",
+        /// 4: finished; waits for `instr` to leave TRAIN/INF.
+        Fin = "CS_FIN",
+    }
 }
 
 /// Sub-steps of CS_CONV and CS_POOL.
@@ -383,9 +384,9 @@ impl<const CO: usize> ConvCore<CO> {
             c_pcols_last: Constant::new(Bits::<4>::from((pw - 1) as u64)),
             c_total: Constant::new(Bits::<16>::from((CO * ph * pw) as u64)),
             c_room: Constant::new(Bits::<6>::from((CONV_FIFO_DEPTH / 2) as u64)),
-            i_train: Constant::new(Bits::<3>::from(2u64)),
-            i_inf: Constant::new(Bits::<3>::from(3u64)),
-            i_stop: Constant::new(Bits::<3>::from(4u64)),
+            i_train: Constant::new(Bits::<3>::from(super::instr::TRAIN)),
+            i_inf: Constant::new(Bits::<3>::from(super::instr::INF)),
+            i_stop: Constant::new(Bits::<3>::from(super::instr::STOP)),
             s_code: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             one2: Constant::new(Bits::<2>::from(1u64)),
             one3: Constant::new(Bits::<3>::from(1u64)),

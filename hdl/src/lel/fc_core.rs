@@ -60,27 +60,28 @@ pub type LelFcCore = FcCore<4, 10, 32, 24, 56, 96, 230, 60, 80>;
 /// Output FIFO depth (beats).
 pub const FC_FIFO_DEPTH: usize = 8;
 
-/// `LS_*` states (§4.6; READ is ours). The declaration order is the encoding.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum FcState {
-    /// 0: no compute, no cache access.
-    Idle,
-    /// 1: LFSR seeds, then the weight stream into the weight cache.
-    Init,
-    /// 2: the activation stream into the activation cache.
-    Load,
-    /// 3: matmul over every pass, then the LC forward pass.
-    Inf,
-    /// 4: the loss (one cycle).
-    Loss,
-    /// 5: the LC backward pass into the gradient cache.
-    Bk,
-    /// 6: the stochastic weight update.
-    Wu,
-    /// 7: finished; waits for `instr` to leave TRAIN/INF.
-    Fin,
-    /// 8: the weight cache out on the output stream.
-    Read,
+crate::fsm_states! {
+    /// `LS_*` states (§4.6; READ is ours). The declaration order is the encoding.
+    pub enum FcState {
+        /// 0: no compute, no cache access.
+        Idle = "LS_IDLE",
+        /// 1: LFSR seeds, then the weight stream into the weight cache.
+        Init = "LS_INIT",
+        /// 2: the activation stream into the activation cache.
+        Load = "LS_LOAD",
+        /// 3: matmul over every pass, then the LC forward pass.
+        Inf = "LS_INF",
+        /// 4: the loss (one cycle).
+        Loss = "LS_LOSS",
+        /// 5: the LC backward pass into the gradient cache.
+        Bk = "LS_BK",
+        /// 6: the stochastic weight update.
+        Wu = "LS_WU",
+        /// 7: finished; waits for `instr` to leave TRAIN/INF.
+        Fin = "LS_FIN",
+        /// 8: the weight cache out on the output stream.
+        Read = "LS_READ",
+    }
 }
 
 /// Shape of one FC core instance (runtime parameters; lanes and classes are type parameters).
@@ -541,12 +542,12 @@ impl<
             c_pf_end: c16(L + 2),
             c_lane_id: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             c_ga_id: array_init::array_init(|j| Constant::new(Bits::<10>::from(j as u64))),
-            i_idle: Constant::new(Bits::<3>::from(0u64)),
-            i_init: Constant::new(Bits::<3>::from(1u64)),
-            i_train: Constant::new(Bits::<3>::from(2u64)),
-            i_inf: Constant::new(Bits::<3>::from(3u64)),
-            i_stop: Constant::new(Bits::<3>::from(4u64)),
-            i_read: Constant::new(Bits::<3>::from(5u64)),
+            i_idle: Constant::new(Bits::<3>::from(super::instr::IDLE)),
+            i_init: Constant::new(Bits::<3>::from(super::instr::INIT)),
+            i_train: Constant::new(Bits::<3>::from(super::instr::TRAIN)),
+            i_inf: Constant::new(Bits::<3>::from(super::instr::INF)),
+            i_stop: Constant::new(Bits::<3>::from(super::instr::STOP)),
+            i_read: Constant::new(Bits::<3>::from(super::instr::READ)),
             s_code: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             one2: Constant::new(Bits::<2>::from(1u64)),
             two2: Constant::new(Bits::<2>::from(2u64)),

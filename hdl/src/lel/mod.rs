@@ -5,6 +5,25 @@ pub mod classification;
 pub mod conv_core;
 pub mod dot_tree;
 pub mod fc_core;
+
+/// The `instr` codes of the cores and of the platform's CTRL.INSTR (spec §4.6; I_READ is
+/// ours), from the register map (`hdl/regs/lel_platform.toml`): the RTL's decoders, the
+/// benches and the host all take them from here.
+pub mod instr {
+    use super::platform_regs as r;
+    /// Stay idle.
+    pub const IDLE: u64 = r::CTRL_INSTR_I_IDLE as u64;
+    /// Load weights.
+    pub const INIT: u64 = r::CTRL_INSTR_I_INIT as u64;
+    /// Train on an image.
+    pub const TRAIN: u64 = r::CTRL_INSTR_I_TRAIN as u64;
+    /// Infer an image.
+    pub const INF: u64 = r::CTRL_INSTR_I_INF as u64;
+    /// Back to idle from any state.
+    pub const STOP: u64 = r::CTRL_INSTR_I_STOP as u64;
+    /// Stream the weights out.
+    pub const READ: u64 = r::CTRL_INSTR_I_READ as u64;
+}
 pub mod lc_forward;
 pub mod lc_weights;
 pub mod lfsr;

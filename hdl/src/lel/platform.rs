@@ -79,19 +79,20 @@ fn cfg_write_mask() -> u32 {
         .map_or(u32::MAX, |r| r.write_mask)
 }
 
-/// `PL_*` states (§4.6; READ is ours). The declaration order is the encoding.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum PlState {
-    /// 0: cores idle.
-    Idle,
-    /// 1: INIT of FC0, then FC1.
-    Init,
-    /// 2: N_TRAIN images trained.
-    Train,
-    /// 3: N_TEST images inferred.
-    Inf,
-    /// 4: FC0's, then FC1's weights streamed out.
-    Read,
+crate::fsm_states! {
+    /// `PL_*` states (§4.6; READ is ours). The declaration order is the encoding.
+    pub enum PlState {
+        /// 0: cores idle.
+        Idle = "PL_IDLE",
+        /// 1: INIT of FC0, then FC1.
+        Init = "PL_INIT",
+        /// 2: N_TRAIN images trained.
+        Train = "PL_TRAIN",
+        /// 3: N_TEST images inferred.
+        Inf = "PL_INF",
+        /// 4: FC0's, then FC1's weights streamed out.
+        Read = "PL_READ",
+    }
 }
 
 /// What the platform is built from.
@@ -453,12 +454,12 @@ impl PlatformCore {
             c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
             c_cfg_mask: Constant::new(Bits::<32>::from(cfg_write_mask() as u64)),
             c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES as u64)),
-            i_idle: i3(0),
-            i_init: i3(1),
-            i_train: i3(2),
-            i_inf: i3(3),
-            i_stop: i3(4),
-            i_read: i3(5),
+            i_idle: i3(super::instr::IDLE),
+            i_init: i3(super::instr::INIT),
+            i_train: i3(super::instr::TRAIN),
+            i_inf: i3(super::instr::INF),
+            i_stop: i3(super::instr::STOP),
+            i_read: i3(super::instr::READ),
             s_idle: Constant::new(Bits::<4>::from(0u64)),
             s_fin_fc: Constant::new(Bits::<4>::from(7u64)),
             s_fin_conv: Constant::new(Bits::<4>::from(4u64)),

@@ -82,6 +82,8 @@ pub const FLUSH_CYCLES: u32 = 32;
 pub const CTRL: u8 = 0x00;
 /// CTRL[2:0]: The instruction.
 pub const CTRL_INSTR: Field = Field { lsb: 0, width: 3 };
+/// CTRL.INSTR: Nothing: the cores stay idle (what a core's `instr` holds between images).
+pub const CTRL_INSTR_I_IDLE: u32 = 0;
 /// CTRL.INSTR: PL_INIT: FC0's, then FC1's weight words from the input stream.
 pub const CTRL_INSTR_I_INIT: u32 = 1;
 /// CTRL.INSTR: PL_TRAIN: N_TRAIN images trained.

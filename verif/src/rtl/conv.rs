@@ -8,20 +8,15 @@ use super::inputs::Sample;
 use super::{Divergence, Result, RtlError};
 use crate::lel::codec::{encode_image, unpack_bytes};
 use crate::lel::conv::ConvBlock;
+use edgelearn_hdl::lel::conv_core::ConvState;
 use edgelearn_sim::dut::{Dut, PortId};
 use edgelearn_sim::tb::{self, ProtocolMonitor, StreamPorts, StreamSink, StreamSource};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// `CS_*` names by `conv_state` code.
-pub const CS_NAMES: [&str; 5] = ["CS_IDLE", "CS_LOAD", "CS_CONV", "CS_POOL", "CS_FIN"];
-
-/// The name of a `conv_state` code.
+/// The spec's name of a `conv_state` code (`CS_*`, from the RTL's state enum).
 pub fn cs_name(code: u64) -> String {
-    CS_NAMES
-        .get(code as usize)
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| format!("state {code}"))
+    ConvState::name(code)
 }
 
 /// What one image produced.
@@ -181,7 +176,9 @@ impl ConvBench {
     /// One image (prepared `[c][y][x]` pixels) with `conv_alpha` in `model_cfg`.
     pub fn image(&mut self, img: &[i32], label: u32, conv_alpha: u32) -> Result<ConvRun> {
         let beats = encode_image(img, self.input, 4)?;
-        self.until("CS_IDLE before an image", self.limit(), |b| b.state == 0)?;
+        self.until("CS_IDLE before an image", self.limit(), |b| {
+            b.state == ConvState::Idle.code()
+        })?;
         self.take_visits();
         self.sink.take();
         self.src
@@ -189,9 +186,11 @@ impl ConvBench {
         self.dut.poke(self.model_cfg, (conv_alpha & 7) as u64)?;
         self.dut.poke(self.instr, 2)?;
         let lim = self.limit();
-        self.until("CS_FIN", lim, |b| b.state == 4)?;
+        self.until("CS_FIN", lim, |b| b.state == ConvState::Fin.code())?;
         self.dut.poke(self.instr, 0)?;
-        self.until("CS_IDLE after CS_FIN", 16, |b| b.state == 0)?;
+        self.until("CS_IDLE after CS_FIN", 16, |b| {
+            b.state == ConvState::Idle.code()
+        })?;
         let cycles = self.take_visits();
         let beats = self.outputs / 4;
         self.until("every pooled beat", lim, |b| {

@@ -14,6 +14,7 @@
 use super::{Divergence, Result, RtlError};
 use crate::lel::codec::{decode_fc_weights, encode_fc_weights, pack_bytes, unpack_bytes, FcCfg};
 use crate::lel::fc_core::{FcCore, FcParams};
+use edgelearn_hdl::lel::fc_core::FcState;
 use edgelearn_sim::dut::{unpack_words, Dut, PortId};
 use edgelearn_sim::tb::{
     self, Backpressure, Gaps, ProtocolMonitor, StreamPorts, StreamSink, StreamSource,
@@ -21,33 +22,12 @@ use edgelearn_sim::tb::{
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// `instr` codes (spec §4.6, I_READ ours).
-pub mod instr {
-    /// Stay idle.
-    pub const IDLE: u64 = 0;
-    /// Load weights.
-    pub const INIT: u64 = 1;
-    /// Train on an image.
-    pub const TRAIN: u64 = 2;
-    /// Infer an image.
-    pub const INF: u64 = 3;
-    /// Back to idle from any state.
-    pub const STOP: u64 = 4;
-    /// Stream the weights out.
-    pub const READ: u64 = 5;
-}
+/// `instr` codes (spec §4.6, I_READ ours), from the register map.
+pub use edgelearn_hdl::lel::instr;
 
-/// `LS_*` names by `layer_state` code.
-pub const LS_NAMES: [&str; 9] = [
-    "LS_IDLE", "LS_INIT", "LS_LOAD", "LS_INF", "LS_LOSS", "LS_BK", "LS_WU", "LS_FIN", "LS_READ",
-];
-
-/// The name of a `layer_state` code.
+/// The spec's name of a `layer_state` code (`LS_*`, from the RTL's state enum).
 pub fn ls_name(code: u64) -> String {
-    LS_NAMES
-        .get(code as usize)
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| format!("state {code}"))
+    FcState::name(code)
 }
 
 /// How the bench moves the streams.
@@ -324,16 +304,20 @@ impl FcBench {
     /// LS_INIT with weights `w` (`[k][j][i]`) and the two LFSR seeds; the INIT state's cycles.
     pub fn init(&mut self, w: &[i32], seed_lc: u32, seed_wu: u32) -> Result<StateCycles> {
         let beats = encode_fc_weights(&self.p, w)?;
-        self.until("LS_IDLE before INIT", self.limit(), |b| b.state == 0)?;
+        self.until("LS_IDLE before INIT", self.limit(), |b| {
+            b.state == FcState::Idle.code()
+        })?;
         self.take_visits();
         self.src.push_packet(beats.into_iter().map(|b| vec![b, 0]));
         let seeds = (seed_lc as u64 & 0x1ffff) | ((seed_wu as u64 & 0x1ffff) << 17);
         self.dut.poke(self.ports.seeds, seeds)?;
         self.dut.poke(self.ports.instr, instr::INIT)?;
-        self.until("LS_INIT", 16, |b| b.state == 1)?;
+        self.until("LS_INIT", 16, |b| b.state == FcState::Init.code())?;
         self.dut.poke(self.ports.instr, instr::IDLE)?;
         let lim = self.limit();
-        self.until("the end of LS_INIT", lim, |b| b.state == 0)?;
+        self.until("the end of LS_INIT", lim, |b| {
+            b.state == FcState::Idle.code()
+        })?;
         if !self.src.is_idle() {
             return Err(RtlError::Other(format!(
                 "{}: LS_INIT ended with {} weight words not taken",
@@ -355,7 +339,9 @@ impl FcBench {
                 self.p.inputs
             )));
         }
-        self.until("LS_IDLE before an image", self.limit(), |b| b.state == 0)?;
+        self.until("LS_IDLE before an image", self.limit(), |b| {
+            b.state == FcState::Idle.code()
+        })?;
         self.take_visits();
         self.sink.take();
         self.lc = None;
@@ -367,9 +353,11 @@ impl FcBench {
         let code = if train { instr::TRAIN } else { instr::INF };
         self.dut.poke(self.ports.instr, code)?;
         let lim = self.limit();
-        self.until("LS_FIN", 4 * lim, |b| b.state == 7)?;
+        self.until("LS_FIN", 4 * lim, |b| b.state == FcState::Fin.code())?;
         self.dut.poke(self.ports.instr, instr::IDLE)?;
-        self.until("LS_IDLE after LS_FIN", 16, |b| b.state == 0)?;
+        self.until("LS_IDLE after LS_FIN", 16, |b| {
+            b.state == FcState::Idle.code()
+        })?;
         let cycles = self.take_visits();
         let out_beats = self.p.outputs / self.p.lanes;
         self.until("every mm_data_out beat and the class", lim, |b| {
@@ -394,14 +382,18 @@ impl FcBench {
 
     /// I_READ: every weight, decoded (`[k][j][i]`), and the READ state's cycles.
     pub fn read_weights(&mut self) -> Result<(Vec<i32>, StateCycles)> {
-        self.until("LS_IDLE before READ", self.limit(), |b| b.state == 0)?;
+        self.until("LS_IDLE before READ", self.limit(), |b| {
+            b.state == FcState::Idle.code()
+        })?;
         self.take_visits();
         self.sink.take();
         self.dut.poke(self.ports.instr, instr::READ)?;
-        self.until("LS_READ", 16, |b| b.state == 8)?;
+        self.until("LS_READ", 16, |b| b.state == FcState::Read.code())?;
         self.dut.poke(self.ports.instr, instr::IDLE)?;
         let lim = self.limit();
-        self.until("the end of LS_READ", 4 * lim, |b| b.state == 0)?;
+        self.until("the end of LS_READ", 4 * lim, |b| {
+            b.state == FcState::Idle.code()
+        })?;
         let got = self.sink.take();
         let n = got.len();
         for (i, b) in got.iter().enumerate() {
@@ -422,7 +414,7 @@ impl FcBench {
     pub fn stop(&mut self) -> Result<u64> {
         self.dut.poke(self.ports.instr, instr::STOP)?;
         let mut n = 0;
-        while self.state != 0 || n == 0 {
+        while self.state != FcState::Idle.code() || n == 0 {
             if n == 8 {
                 return Err(self.stuck("LS_IDLE after I_STOP", n));
             }

@@ -25,21 +25,15 @@ use super::{Divergence, Result, RtlError};
 use crate::lel::codec::{decode_fc_weights, encode_fc_weights, encode_image};
 use crate::lel::fc_core::FcParams;
 use crate::lel::network::LelNetwork;
-use edgelearn_hdl::lel::platform::{regs, PlatformShape};
+use edgelearn_hdl::lel::platform::{regs, PlState, PlatformShape};
 use edgelearn_sim::axi::{AxiDone, AxiLiteMaster, AxiLitePorts, AxiOp, AxiTiming};
 use edgelearn_sim::dut::{Dut, PortId};
 use edgelearn_sim::tb::{self, ProtocolMonitor, StreamPorts, StreamSink, StreamSource};
 use serde::Serialize;
 
-/// `PL_*` names by code.
-pub const PL_NAMES: [&str; 5] = ["PL_IDLE", "PL_INIT", "PL_TRAIN", "PL_INF", "PL_READ"];
-
-/// The name of a PL state code.
+/// The spec's name of a PL state code (`PL_*`, from the RTL's state enum).
 pub fn pl_name(code: u32) -> String {
-    PL_NAMES
-        .get(code as usize)
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| format!("state {code}"))
+    PlState::name(code as u64)
 }
 
 /// The block name of core `k` inside the platform: 0 conv, 1 FC0, 2 FC1.
