@@ -4,16 +4,17 @@ use super::train::output_path;
 use super::{checkpoint, plot};
 use crate::cli::{PlatformCommand, ReactiveBackend};
 use anyhow::{bail, Context};
+use edgelearn_hdl::lel::platform::PlatformShape;
 use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::tb::{Backpressure, Gaps};
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::datasets::{mnist, ImageSet};
 use edgelearn_verif::lel::config::PlatformConfig;
-use edgelearn_verif::lel::network::{lfsr_seeds, LelNetwork};
-use edgelearn_verif::lel::train::{prepare_all, EpochReport, Mode, TrainOrder, TrainReport};
+use edgelearn_verif::lel::network::LelNetwork;
+use edgelearn_verif::lel::train::{prepare_all, Mode, TrainReport};
 use edgelearn_verif::rtl::fc::Traffic;
-use edgelearn_verif::rtl::platform::{
-    configure, test_run, train_epoch, PlatformBench, PlatformCheck, RunStats,
+use edgelearn_verif::rtl::platform_session::{
+    session, EpochLine, Observer, Outcome, PlatformState, Prepared, SessionOptions,
 };
 use edgelearn_verif::rtl::{conv_cycle_table, designs, fc_cycle_table, RtlError};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -47,30 +48,6 @@ struct Args {
     axi: bool,
     checkpoint: Option<PathBuf>,
     ungated: bool,
-}
-
-/// What `--checkpoint` saves after an epoch: the golden network's state (equal to the
-/// RTL's, read back) and what the report has gathered so far.
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-struct PlatformState {
-    /// [`PlatformState::FORMAT`].
-    format: u32,
-    /// The run: configuration, images, design.
-    key: String,
-    /// Epochs finished.
-    epochs_done: usize,
-    /// Per FC core: weights `[k][j][i]` and weight-update random numbers consumed.
-    weights: Vec<Vec<i32>>,
-    wu_position: Vec<u64>,
-    /// The report so far.
-    epochs: Vec<Value>,
-    reports: Vec<EpochReport>,
-    first_run: Option<RunStats>,
-    sim_cycles: u64,
-}
-
-impl PlatformState {
-    const FORMAT: u32 = 1;
 }
 
 pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
@@ -197,254 +174,76 @@ fn bar(quiet: bool) -> ProgressBar {
     b
 }
 
-/// What a session measured.
-#[derive(Default)]
-struct Outcome {
-    epochs: Vec<Value>,
-    reports: Vec<EpochReport>,
-    first_run: Option<RunStats>,
-    weights_sha256: String,
-    golden_sha256: String,
-    sim_cycles: u64,
+/// The console side of a session: a progress bar, the epoch lines, the checkpoint file.
+struct Console<'a> {
+    bar: ProgressBar,
+    check_golden: bool,
+    save: &'a mut dyn FnMut(&PlatformState) -> anyhow::Result<()>,
+    built: Option<f64>,
+    quiet_build: bool,
 }
 
-/// Everything the platform run needs, prepared once (a re-run for a VCD reuses it).
-struct Prepared {
-    cfg: PlatformConfig,
-    net: LelNetwork,
-    train_x: Vec<Vec<i32>>,
-    train_y: Vec<u32>,
-    test_x: Vec<Vec<i32>>,
-    test_y: Vec<u32>,
-}
+impl Observer for Console<'_> {
+    fn built(&mut self, seconds: f64) {
+        self.built = Some(seconds);
+        if !self.quiet_build {
+            eprintln!("model ready in {seconds:.1} s");
+        }
+    }
 
-/// One session on a fresh model: reset, INIT, the epochs. An error comes with the cycle it
-/// happened at.
-#[allow(clippy::too_many_arguments)]
-fn session(
-    a: &Args,
-    p: &Prepared,
-    sim: &Simulator,
-    opts: &DutOptions,
-    name: &str,
-    quiet: bool,
-    resume: Option<&PlatformState>,
-    save: &mut dyn FnMut(&PlatformState) -> anyhow::Result<()>,
-    built: &mut dyn FnMut(f64),
-) -> Result<Outcome, (RtlError, u64)> {
-    let cfg = &p.cfg;
-    let mut net = p.net.clone();
-    let mut out = Outcome::default();
-    let mut seeds = lfsr_seeds(cfg);
-    let mut start = 1;
-    let mut cycles_before = 0;
-    if let Some(st) = resume {
-        for (x, core) in net.cores.iter_mut().enumerate() {
-            core.restore(st.weights[x].clone(), st.wu_position[x])
-                .map_err(|e| {
-                    (
-                        RtlError::Other(format!("the checkpoint's FC core {x}: {e}")),
-                        0,
-                    )
-                })?;
-            // The hardware's weight-update LFSR continues from the state the golden stream
-            // is at (the LC LFSRs are re-seeded every image anyway).
-            seeds[x].1 = core.wu_state();
-        }
-        out.epochs = st.epochs.clone();
-        out.reports = st.reports.clone();
-        out.first_run = st.first_run.clone();
-        cycles_before = st.sim_cycles;
-        start = st.epochs_done + 1;
+    fn phase(&mut self, what: &str, len: usize) {
+        self.bar.reset();
+        self.bar.set_length(len as u64);
+        self.bar.set_message(what.to_string());
     }
-    let design = if a.axi {
-        designs::platform_axi_design(name, cfg)
-    } else {
-        designs::platform_design(name, cfg)
+
+    fn progress(&mut self, done: usize) {
+        self.bar.set_position(done as u64);
     }
-    .map_err(|e| (e, 0))?;
-    let shape = designs::platform_shape(cfg).map_err(|e| (e, 0))?;
-    let t = Instant::now();
-    let dut = sim
-        .dut(a.backend, design, opts)
-        .map_err(|e| (RtlError::Sim(e), 0))?;
-    built(t.elapsed().as_secs_f64());
-    let fc = [net.cores[0].p.clone(), net.cores[1].p.clone()];
-    let mut bench = PlatformBench::new(dut, shape, fc, &a.traffic).map_err(|e| (e, 0))?;
-    let r = (|| -> Result<(), RtlError> {
-        bench.reset()?;
-        configure(&mut bench, &net, 1)?;
-        bench.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])?;
-        let mut orders = TrainOrder::new(cfg, p.train_x.len());
-        for _ in 1..start {
-            orders.next_epoch();
-        }
-        let check = PlatformCheck {
-            outputs: a.check_golden,
-            weights_every: a.check_golden.then_some(1),
-        };
-        let b = bar(quiet);
-        for epoch in start..=a.epochs {
-            let order = orders.next_epoch().to_vec();
-            b.reset();
-            b.set_length(order.len() as u64);
-            b.set_message(format!("epoch {epoch} train"));
-            let (c0, t0) = (bench.dut().cycle(), Instant::now());
-            let ticks0 = bench.dut().sim_gate_ticks();
-            let er = train_epoch(
-                &mut bench,
-                &mut net,
-                &p.train_x,
-                &p.train_y,
-                &order,
-                epoch,
-                check,
-                &mut |d| b.set_position(d as u64),
-            )?;
-            let secs = t0.elapsed().as_secs_f64().max(1e-9);
-            let sim_cycles = bench.dut().cycle() - c0;
-            // The share of the training edges at which each simulation gate clocked its core.
-            let gates: serde_json::Map<String, serde_json::Value> = bench
-                .dut()
-                .sim_gate_ticks()
-                .iter()
-                .zip(&ticks0)
-                .map(|((g, t1), (_, t0))| {
-                    (
-                        g.clone(),
-                        json!((t1 - t0) as f64 / sim_cycles.max(1) as f64),
-                    )
-                })
-                .collect();
-            if out.first_run.is_none() {
-                out.first_run = er.runs.first().cloned();
-            }
-            b.reset();
-            b.set_length(p.test_x.len() as u64);
-            b.set_message(format!("epoch {epoch} test"));
-            let test = if p.test_x.is_empty() {
-                None
-            } else {
-                Some(test_run(
-                    &mut bench,
-                    &net,
-                    &p.test_x,
-                    &p.test_y,
-                    PlatformCheck {
-                        outputs: a.check_golden,
-                        weights_every: None,
-                    },
-                    &mut |d| b.set_position(d as u64),
-                )?)
+
+    fn epoch(&mut self, e: &EpochLine) {
+        let check_golden = self.check_golden;
+        self.bar.suspend(|| {
+            let pct = |v: &[f64]| {
+                v.iter()
+                    .map(|x| format!("{:.2}%", 100.0 * x))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
             };
-            let n = er.images.max(1) as f64;
-            let run_cycles: u64 = er.runs.iter().map(|r| r.cycles).sum();
-            let train_acc: Vec<f64> = er.correct.iter().map(|&c| c as f64 / n).collect();
-            let test_acc: Vec<f64> = match &test {
-                Some(t) => t
-                    .correct
+            eprintln!(
+                "epoch {}: train {} | test {} (FC0 / FC1) | {:.0} cycles/image{} | {:.2} M cycles/s | {:.1} images/s",
+                e.epoch,
+                pct(e.train_accuracy),
+                if e.test_accuracy.is_empty() { "-".to_string() } else { pct(e.test_accuracy) },
+                e.cycles_per_image,
+                if check_golden { " (one image per run)" } else { "" },
+                e.cycles_per_second / 1e6,
+                e.images_per_second,
+            );
+            if !e.gate_shares.is_empty() {
+                // `core.fc0.gate_mm` reads `fc0.mm`: the block group behind the gate.
+                let mut shares: Vec<(String, f64)> = e
+                    .gate_shares
                     .iter()
-                    .map(|&c| c as f64 / t.images.max(1) as f64)
-                    .collect(),
-                None => vec![],
-            };
-            let lr: Vec<u32> = (0..2).map(|x| net.lr_shift(x, epoch)).collect();
-            b.suspend(|| {
-                let pct = |v: &[f64]| {
-                    v.iter()
-                        .map(|x| format!("{:.2}%", 100.0 * x))
-                        .collect::<Vec<_>>()
-                        .join(" / ")
-                };
-                eprintln!(
-                    "epoch {epoch}: train {} | test {} (FC0 / FC1) | {:.0} cycles/image{} | {:.2} M cycles/s | {:.1} images/s",
-                    pct(&train_acc),
-                    if test_acc.is_empty() { "-".to_string() } else { pct(&test_acc) },
-                    run_cycles as f64 / n,
-                    if a.check_golden { " (one image per run)" } else { "" },
-                    sim_cycles as f64 / secs / 1e6,
-                    er.images as f64 / secs,
-                );
-                if !gates.is_empty() {
-                    // `core.fc0.gate_mm` reads `fc0.mm`: the block group behind the gate.
-                    let mut shares: Vec<(String, f64)> = gates
-                        .iter()
-                        .map(|(g, v)| {
-                            let name = g.strip_prefix("core.").unwrap_or(g).replace("gate_", "");
-                            (name, 100.0 * v.as_f64().unwrap_or(0.0))
-                        })
-                        .collect();
-                    shares.sort_by(|a, b| a.0.cmp(&b.0));
-                    let text: Vec<String> =
-                        shares.iter().map(|(g, v)| format!("{g} {v:.0}%")).collect();
-                    eprintln!("  edges each gated block group was clocked: {}", text.join(", "));
-                }
-            });
-            out.reports.push(EpochReport {
-                epoch,
-                train_accuracy: train_acc.clone(),
-                test_accuracy: test_acc.clone(),
-                images_per_second: er.images as f64 / secs,
-                lr_shift: lr.clone(),
-            });
-            out.epochs.push(json!({
-                "epoch": epoch,
-                "images": er.images,
-                "train_accuracy": train_acc,
-                "test_accuracy": test_acc,
-                "lr_shift": lr,
-                "run_cycles": run_cycles,
-                "runs": er.runs.len(),
-                "cycles_per_image": run_cycles as f64 / n,
-                "core_cycles_last_image": er.runs.last().map(|r| r.core_cycles),
-                "simulated_cycles": sim_cycles,
-                "wall_seconds": secs,
-                "simulated_cycles_per_second": sim_cycles as f64 / secs,
-                "images_per_second": er.images as f64 / secs,
-                "test_cycles": test.as_ref().map(|t| t.cycles),
-                "sim_gate_share": gates,
-            }));
-            if a.checkpoint.is_some() {
-                // Saved only when the RTL holds the golden model's weights, so a resumed run
-                // cannot hide a divergence behind a re-INIT.
-                let got = bench.read_weights()?;
-                if got[0] == net.cores[0].w && got[1] == net.cores[1].w {
-                    let st = PlatformState {
-                        format: PlatformState::FORMAT,
-                        key: String::new(),
-                        epochs_done: epoch,
-                        weights: net.cores.iter().map(|c| c.w.clone()).collect(),
-                        wu_position: net.cores.iter().map(|c| c.wu_position()).collect(),
-                        epochs: out.epochs.clone(),
-                        reports: out.reports.clone(),
-                        first_run: out.first_run.clone(),
-                        sim_cycles: cycles_before + bench.dut().cycle(),
-                    };
-                    save(&st).map_err(|e| RtlError::Other(format!("{e:#}")))?;
-                } else {
-                    b.suspend(|| {
-                        eprintln!("epoch {epoch}: the RTL's weights differ from the golden model's; no checkpoint written")
-                    });
-                }
+                    .map(|(g, v)| {
+                        let name = g.strip_prefix("core.").unwrap_or(g).replace("gate_", "");
+                        (name, 100.0 * v.as_f64().unwrap_or(0.0))
+                    })
+                    .collect();
+                shares.sort_by(|a, b| a.0.cmp(&b.0));
+                let text: Vec<String> =
+                    shares.iter().map(|(g, v)| format!("{g} {v:.0}%")).collect();
+                eprintln!("  edges each gated block group was clocked: {}", text.join(", "));
             }
-        }
-        b.finish_and_clear();
-        let got = bench.read_weights()?;
-        let mut rtl = net.clone();
-        rtl.cores[0].w = got[0].clone();
-        rtl.cores[1].w = got[1].clone();
-        out.weights_sha256 = rtl.weights_sha256();
-        out.golden_sha256 = net.weights_sha256();
-        Ok(())
-    })();
-    out.sim_cycles = cycles_before + bench.dut().cycle();
-    let _ = bench.dut().finish();
-    match r {
-        Ok(()) => Ok(out),
-        Err(e) => {
-            let c = bench.dut().cycle();
-            Err((e, c))
-        }
+        });
+    }
+
+    fn note(&mut self, text: &str) {
+        self.bar.suspend(|| eprintln!("{text}"));
+    }
+
+    fn save(&mut self, state: &PlatformState) -> Result<(), String> {
+        (self.save)(state).map_err(|e| format!("{e:#}"))
     }
 }
 
@@ -458,6 +257,165 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     if a.vcd_window.is_some() && a.vcd.is_none() {
         bail!("--vcd-window needs --vcd PATH");
     }
+    let Inputs {
+        cfg,
+        name,
+        shape,
+        train_len,
+        test_len,
+        prepared,
+        key,
+    } = inputs(&a)?;
+    eprintln!(
+        "{name}: {} on {}, {} training images x {} epoch(s), {} test images, seed {}{}",
+        cfg.name,
+        a.backend,
+        train_len,
+        a.epochs,
+        test_len,
+        cfg.seed,
+        if a.check_golden {
+            ", checked against the golden model after every image"
+        } else {
+            ""
+        }
+    );
+    // The checkpoint: read when it exists, rewritten (atomically) after every epoch.
+    let resume = resume(&a, &key)?;
+    let mut save = |st: &PlatformState| -> anyhow::Result<()> {
+        let p = a.checkpoint.as_ref().expect("saving needs a path");
+        checkpoint::save(
+            p,
+            &PlatformState {
+                key: key.clone(),
+                ..st.clone()
+            },
+        )
+    };
+    let sim = Simulator::from_env();
+    let opts = DutOptions {
+        vcd: a.vcd.clone(),
+        vcd_depth: a.vcd_depth,
+        vcd_window: a.vcd.as_ref().map(|_| a.vcd_window.unwrap_or((0, 20_000))),
+        ungated: a.ungated,
+    };
+    let options = SessionOptions {
+        design: name.clone(),
+        axi: a.axi,
+        backend: a.backend,
+        traffic: a.traffic.clone(),
+        check_golden: a.check_golden,
+        epochs: a.epochs,
+        checkpoints: a.checkpoint.is_some(),
+    };
+    let t = Instant::now();
+    let mut console = Console {
+        bar: bar(a.quiet),
+        check_golden: a.check_golden,
+        save: &mut save,
+        built: None,
+        quiet_build: false,
+    };
+    let result = session(
+        &prepared,
+        &options,
+        &sim,
+        &opts,
+        resume.as_ref(),
+        &mut console,
+    );
+    console.bar.finish_and_clear();
+    let build_seconds = console.built.unwrap_or(0.0);
+    let wall = t.elapsed().as_secs_f64();
+    let mut report = json!({
+        "command": "platform train",
+        "config": cfg.name,
+        "design": name,
+        "backend": a.backend.to_string(),
+        "seed": cfg.seed,
+        "train_images": train_len,
+        "test_images": test_len,
+        "epochs": a.epochs,
+        "check_golden": a.check_golden,
+        "build_seconds": build_seconds,
+        "fifo_depths": shape.fifo_depths(),
+    });
+    let out = match result {
+        Ok(o) => o,
+        Err((e, cycle)) => {
+            let again = SessionOptions {
+                checkpoints: false,
+                ..options.clone()
+            };
+            return failed(&a, report, e, cycle, &opts, |opts, quiet| {
+                let _ = session(&prepared, &again, &sim, opts, resume.as_ref(), quiet);
+            });
+        }
+    };
+    cycle_report(&shape, &out, a.check_golden, &mut report);
+    let sps = out.sim_cycles as f64 / wall.max(1e-9);
+    println!(
+        "{} simulated cycles in {:.1} s ({:.2} M cycles/s incl. the build)",
+        out.sim_cycles,
+        wall,
+        sps / 1e6
+    );
+    let equal = out.weights_sha256 == out.golden_sha256;
+    if a.check_golden {
+        println!(
+            "bit-exact: every LC output and class of both FC cores, and every weight after every image"
+        );
+    } else {
+        println!(
+            "weights: RTL {} / golden model {} ({})",
+            &out.weights_sha256[..16],
+            &out.golden_sha256[..16],
+            if equal { "equal" } else { "DIFFERENT" }
+        );
+    }
+    println!("weights_sha256 {}", out.weights_sha256);
+    report["epoch_reports"] = json!(out.epochs);
+    report["simulated_cycles"] = json!(out.sim_cycles);
+    report["wall_seconds"] = json!(wall);
+    report["weights_sha256"] = json!(out.weights_sha256);
+    report["golden_weights_sha256"] = json!(out.golden_sha256);
+    report["bit_exact"] = json!(equal);
+    write_report(&a, &report)?;
+    if let Some(p) = &a.plot {
+        let tr = TrainReport {
+            config: cfg.clone(),
+            mode: Mode::BitExact,
+            train_images: train_len,
+            test_images: test_len,
+            epochs: out.reports.clone(),
+            weights_sha256: out.weights_sha256.clone(),
+        };
+        plot::accuracy_png(p, &tr).with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    if let Some(v) = &a.vcd {
+        eprintln!("wrote {}", v.display());
+    }
+    if !equal {
+        eprintln!("the RTL's weights differ from the golden model's (run with --check-golden to find where)");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What a platform run is given, read and checked: the configuration (with `--seed`), the
+/// design's name, its shape, the images prepared for the conv core, the checkpoint's key.
+struct Inputs {
+    cfg: PlatformConfig,
+    name: String,
+    shape: PlatformShape,
+    train_len: usize,
+    test_len: usize,
+    prepared: Prepared,
+    key: String,
+}
+
+fn inputs(a: &Args) -> anyhow::Result<Inputs> {
     let text = std::fs::read_to_string(&a.config)
         .with_context(|| format!("cannot read {}", a.config.display()))?;
     let mut cfg = PlatformConfig::from_toml(&text)
@@ -498,25 +456,23 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         net,
         cfg: cfg.clone(),
     };
-    eprintln!(
-        "{name}: {} on {}, {} training images x {} epoch(s), {} test images, seed {}{}",
-        cfg.name,
-        a.backend,
-        train_set.len(),
-        a.epochs,
-        test_set.len(),
-        cfg.seed,
-        if a.check_golden {
-            ", checked against the golden model after every image"
-        } else {
-            ""
-        }
-    );
-    // The checkpoint: read when it exists, rewritten (atomically) after every epoch.
     let key = format!(
         "{name}:{}",
         edgelearn_verif::lel::train::TrainState::key(&cfg, &train_set, &test_set)
     );
+    Ok(Inputs {
+        cfg,
+        name,
+        shape,
+        train_len: train_set.len(),
+        test_len: test_set.len(),
+        prepared,
+        key,
+    })
+}
+
+/// The checkpoint to resume from, if `--checkpoint` names one of this run.
+fn resume(a: &Args, key: &str) -> anyhow::Result<Option<PlatformState>> {
     let resume: Option<PlatformState> = match &a.checkpoint {
         Some(p) => checkpoint::load(p, "platform")?,
         None => None,
@@ -545,98 +501,61 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
             st.epochs_done
         );
     }
-    let mut save = |st: &PlatformState| -> anyhow::Result<()> {
-        let p = a.checkpoint.as_ref().expect("saving needs a path");
-        checkpoint::save(
-            p,
-            &PlatformState {
-                key: key.clone(),
-                ..st.clone()
-            },
-        )
-    };
-    let sim = Simulator::from_env();
-    let opts = DutOptions {
-        vcd: a.vcd.clone(),
-        vcd_depth: a.vcd_depth,
-        vcd_window: a.vcd.as_ref().map(|_| a.vcd_window.unwrap_or((0, 20_000))),
-        ungated: a.ungated,
-    };
-    let mut build_seconds = 0.0;
-    let t = Instant::now();
-    let result = session(
-        &a,
-        &prepared,
-        &sim,
-        &opts,
-        &name,
-        a.quiet,
-        resume.as_ref(),
-        &mut save,
-        &mut |s| {
-            build_seconds = s;
-            eprintln!("model ready in {s:.1} s");
-        },
-    );
-    let wall = t.elapsed().as_secs_f64();
-    let mut report = json!({
-        "command": "platform train",
-        "config": cfg.name,
-        "design": name,
-        "backend": a.backend.to_string(),
-        "seed": cfg.seed,
-        "train_images": train_set.len(),
-        "test_images": test_set.len(),
-        "epochs": a.epochs,
-        "check_golden": a.check_golden,
-        "build_seconds": build_seconds,
-        "fifo_depths": shape.fifo_depths(),
-    });
-    let out = match result {
-        Ok(o) => o,
-        Err((e, cycle)) => {
-            if !e.is_failure() {
-                return Err(anyhow::Error::new(e));
-            }
-            eprintln!("{e}");
-            report["failure"] = json!(e.to_string());
-            if let RtlError::Divergence(d) = &e {
-                report["divergence"] = json!({
-                    "block": d.block, "image": d.image, "state": d.state, "what": d.what,
-                    "index": d.index, "expected": d.expected, "got": d.got, "cycle": cycle,
-                });
-            }
-            if let (Some(path), None) = (&a.vcd, a.vcd_window) {
-                // Run again to the same point, recording the cycles around it.
-                let w = (cycle.saturating_sub(2_000), cycle + 200);
-                let opts = DutOptions {
-                    vcd_window: Some(w),
-                    ..opts.clone()
-                };
-                let _ = session(
-                    &a,
-                    &prepared,
-                    &sim,
-                    &opts,
-                    &name,
-                    true,
-                    resume.as_ref(),
-                    &mut |_| Ok(()),
-                    &mut |_| {},
-                );
-                eprintln!(
-                    "wrote {} (cycles {}..{}, around cycle {cycle})",
-                    path.display(),
-                    w.0,
-                    w.1
-                );
-                report["vcd_window"] = json!([w.0, w.1]);
-            }
-            write_report(&a, &report)?;
-            return Ok(ExitCode::from(1));
-        }
-    };
-    // Cycles: the RTL's counters against the shape's tables and the thesis's Table 4.3.
+    Ok(resume)
+}
+
+/// A run that failed verification: the report names the failure (and the divergence);
+/// with `--vcd` and no `--vcd-window` the run is repeated to the same point (`rerun`, with
+/// the options given and a silent console), recording the cycles around it.
+fn failed(
+    a: &Args,
+    mut report: Value,
+    e: RtlError,
+    cycle: u64,
+    opts: &DutOptions,
+    rerun: impl FnOnce(&DutOptions, &mut Console),
+) -> anyhow::Result<ExitCode> {
+    if !e.is_failure() {
+        return Err(anyhow::Error::new(e));
+    }
+    eprintln!("{e}");
+    report["failure"] = json!(e.to_string());
+    if let RtlError::Divergence(d) = &e {
+        report["divergence"] = json!({
+            "block": d.block, "image": d.image, "state": d.state, "what": d.what,
+            "index": d.index, "expected": d.expected, "got": d.got, "cycle": cycle,
+        });
+    }
+    if let (Some(path), None) = (&a.vcd, a.vcd_window) {
+        let w = (cycle.saturating_sub(2_000), cycle + 200);
+        let opts = DutOptions {
+            vcd_window: Some(w),
+            ..opts.clone()
+        };
+        let mut nothing = |_: &PlatformState| Ok(());
+        let mut quiet = Console {
+            bar: bar(true),
+            check_golden: a.check_golden,
+            save: &mut nothing,
+            built: None,
+            quiet_build: true,
+        };
+        rerun(&opts, &mut quiet);
+        eprintln!(
+            "wrote {} (cycles {}..{}, around cycle {cycle})",
+            path.display(),
+            w.0,
+            w.1
+        );
+        report["vcd_window"] = json!([w.0, w.1]);
+    }
+    write_report(a, &report)?;
+    Ok(ExitCode::from(1))
+}
+
+/// The cores' cycles per image: the RTL's counters against the shape's tables and the
+/// thesis's Table 4.3, printed and put in the report.
+fn cycle_report(shape: &PlatformShape, out: &Outcome, check_golden: bool, report: &mut Value) {
     let c = &shape.conv;
     let ct = conv_cycle_table(c.in_channels, c.height, c.width);
     let conv_formula = ct[0].1 + c.out_channels as u64 * (ct[1].1 + ct[2].1) + ct[3].1;
@@ -665,7 +584,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
                 }
             );
         }
-        if !a.check_golden {
+        if !check_golden {
             println!(
                 "epoch of {} images: {} cycles (RUN_CYCLES){}",
                 run.images,
@@ -684,54 +603,6 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         report["first_epoch_run_cycles"] = json!(run.cycles);
         report["thesis_epoch5_cycles"] = json!(THESIS_EPOCH5);
     }
-    let sps = out.sim_cycles as f64 / wall.max(1e-9);
-    println!(
-        "{} simulated cycles in {:.1} s ({:.2} M cycles/s incl. the build)",
-        out.sim_cycles,
-        wall,
-        sps / 1e6
-    );
-    let equal = out.weights_sha256 == out.golden_sha256;
-    if a.check_golden {
-        println!(
-            "bit-exact: every LC output and class of both FC cores, and every weight after every image"
-        );
-    } else {
-        println!(
-            "weights: RTL {} / golden model {} ({})",
-            &out.weights_sha256[..16],
-            &out.golden_sha256[..16],
-            if equal { "equal" } else { "DIFFERENT" }
-        );
-    }
-    println!("weights_sha256 {}", out.weights_sha256);
-    report["epoch_reports"] = json!(out.epochs);
-    report["simulated_cycles"] = json!(out.sim_cycles);
-    report["wall_seconds"] = json!(wall);
-    report["weights_sha256"] = json!(out.weights_sha256);
-    report["golden_weights_sha256"] = json!(out.golden_sha256);
-    report["bit_exact"] = json!(equal);
-    write_report(&a, &report)?;
-    if let Some(p) = &a.plot {
-        let tr = TrainReport {
-            config: cfg.clone(),
-            mode: Mode::BitExact,
-            train_images: train_set.len(),
-            test_images: test_set.len(),
-            epochs: out.reports.clone(),
-            weights_sha256: out.weights_sha256.clone(),
-        };
-        plot::accuracy_png(p, &tr).with_context(|| format!("cannot write {}", p.display()))?;
-        eprintln!("wrote {}", p.display());
-    }
-    if let Some(v) = &a.vcd {
-        eprintln!("wrote {}", v.display());
-    }
-    if !equal {
-        eprintln!("the RTL's weights differ from the golden model's (run with --check-golden to find where)");
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn write_report(a: &Args, report: &Value) -> anyhow::Result<()> {

@@ -21,6 +21,7 @@ pub mod fc_update;
 pub mod finetune;
 pub mod inputs;
 pub mod platform;
+pub mod platform_session;
 
 use std::fmt;
 
