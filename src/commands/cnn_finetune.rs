@@ -35,18 +35,8 @@ fn sibling(p: &Path, suffix: &str) -> PathBuf {
     p.with_file_name(format!("{stem}{suffix}"))
 }
 
-pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
-    let kat = a
-        .out
-        .as_ref()
-        .map(|o| (sibling(o, ".sample.npy"), sibling(o, ".expected.json")));
-    for p in [Some(&a.report), a.plot.as_ref(), a.out.as_ref()]
-        .into_iter()
-        .flatten()
-        .chain(kat.iter().flat_map(|(s, e)| [s, e]))
-    {
-        fresh_file(p, a.force)?;
-    }
+/// The fine-tuning options of the command line, checked.
+fn options(a: &FinetuneArgs) -> anyhow::Result<Options> {
     let arith = if a.arith == "fixed" {
         Arith::Fixed
     } else {
@@ -73,31 +63,20 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
     if a.train_images == 0 || a.test_images == 0 {
         anyhow::bail!("--train-images and --test-images must be at least 1");
     }
-    let t0 = Instant::now();
-    let ds = mnist::load(&a.data)?;
-    let original_n = a.original_images.unwrap_or(ds.test.len());
-    let data = Data::from_mnist(
-        &ds.train,
-        &ds.test,
-        a.new_class,
-        a.train_images,
-        a.test_images,
-        original_n,
-    )?;
-    let net = Network::load(&a.network, &a.checkpoint, None, Device::max78000())?;
-    let sample = data.train[0].input.clone();
-    let inf = net.infer(&sample, &RunOptions::default(), None)?;
-    let image = finetune::engine_image(&net, &inf, &sample)?;
-    let last = finetune::LastLayer::from_network(&net, &inf)?;
-    finetune::check_new_class(opts.new_class, &last)?;
+    Ok(opts)
+}
 
-    let (mut engine, mut updater): (Box<dyn Engine>, Box<dyn Updater>) = match a.backend.as_str() {
-        "verilator" => rtl_backends(&net, &inf, &image, arith, last.outputs)?,
-        _ => (
-            Box::new(GoldenEngine::new(&net, &inf)?),
-            Box::new(GoldenUpdater::default()),
-        ),
-    };
+/// What the run fine-tunes, on what, and how (one line on stderr).
+fn print_setup(
+    a: &FinetuneArgs,
+    net: &Network,
+    last: &finetune::LastLayer,
+    data: &Data,
+    opts: &Options,
+    engine: &dyn Engine,
+    updater: &dyn Updater,
+) {
+    let arith = opts.arith;
     eprintln!(
         "{}: last layer {} ({} x {} weights, {} biases, {}-bit), class {} repurposed for mirrored 9s; {} training, {} test, {} original test images; {} update, lr {}{}; layers on the {}, update on the {}",
         net.desc.file,
@@ -124,7 +103,100 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
             "host (float)".into()
         },
     );
+}
 
+/// One epoch's line of the table printed while training.
+fn print_epoch(e: &EpochReport) {
+    eprintln!(
+        "{:>5} {:>8.0}% {:>8.0}% {:>8.0}% {:>8.3} {:>8.3} {:>8.2}% {:>9.2}% {:>8.2}",
+        e.epoch,
+        e.new_top1 * 100.0,
+        e.new_top5 * 100.0,
+        e.train_top1 * 100.0,
+        e.p_new,
+        e.p_displaced,
+        e.original_accuracy * 100.0,
+        e.repurposed_accuracy * 100.0,
+        e.mean_weight_change,
+    )
+}
+
+/// The fine-tuned weights (`--out`) and their known-answer pair: the first new-class test
+/// image and what the tuned network gives for it.
+fn write_tuned(
+    tuned: &Network,
+    npz: &[u8],
+    sha: &str,
+    data: &Data,
+    out: &Path,
+    sample_p: &Path,
+    expected_p: &Path,
+) -> anyhow::Result<serde_json::Value> {
+    write(out, npz)?;
+    // The known-answer pair: the first new-class test image and what the tuned
+    // network gives for it.
+    let s = &data.test[0].input;
+    let inf2 = tuned.infer(s, &RunOptions::default(), None)?;
+    let expected = json!({
+        "output_shape": inf2.output_shape(),
+        "output": inf2.output().data,
+        "wide": true,
+        "layer": inf2.plan.final_layer,
+    });
+    write(sample_p, &encode_npy_i64(&[s.c, s.h, s.w], &s.data))?;
+    write(
+        expected_p,
+        (serde_json::to_string(&expected)? + "\n").as_bytes(),
+    )?;
+    eprintln!(
+        "weights -> {} (sha256 {sha}); known answer -> {}, {}",
+        out.display(),
+        sample_p.display(),
+        expected_p.display()
+    );
+    Ok(json!({"sample": sample_p, "expected": expected_p}))
+}
+
+pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
+    let kat = a
+        .out
+        .as_ref()
+        .map(|o| (sibling(o, ".sample.npy"), sibling(o, ".expected.json")));
+    for p in [Some(&a.report), a.plot.as_ref(), a.out.as_ref()]
+        .into_iter()
+        .flatten()
+        .chain(kat.iter().flat_map(|(s, e)| [s, e]))
+    {
+        fresh_file(p, a.force)?;
+    }
+    let opts = options(a)?;
+    let arith = opts.arith;
+    let t0 = Instant::now();
+    let ds = mnist::load(&a.data)?;
+    let original_n = a.original_images.unwrap_or(ds.test.len());
+    let data = Data::from_mnist(
+        &ds.train,
+        &ds.test,
+        a.new_class,
+        a.train_images,
+        a.test_images,
+        original_n,
+    )?;
+    let net = Network::load(&a.network, &a.checkpoint, None, Device::max78000())?;
+    let sample = data.train[0].input.clone();
+    let inf = net.infer(&sample, &RunOptions::default(), None)?;
+    let image = finetune::engine_image(&net, &inf, &sample)?;
+    let last = finetune::LastLayer::from_network(&net, &inf)?;
+    finetune::check_new_class(opts.new_class, &last)?;
+
+    let (mut engine, mut updater): (Box<dyn Engine>, Box<dyn Updater>) = match a.backend.as_str() {
+        "verilator" => rtl_backends(&net, &inf, &image, arith, last.outputs)?,
+        _ => (
+            Box::new(GoldenEngine::new(&net, &inf)?),
+            Box::new(GoldenUpdater::default()),
+        ),
+    };
+    print_setup(a, &net, &last, &data, &opts, &*engine, &*updater);
     // Frozen features, once per image.
     let samples: Vec<_> = data
         .train
@@ -168,20 +240,7 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
         &opts,
         &mut *engine,
         &mut *updater,
-        |e: &EpochReport| {
-            eprintln!(
-                "{:>5} {:>8.0}% {:>8.0}% {:>8.0}% {:>8.3} {:>8.3} {:>8.2}% {:>9.2}% {:>8.2}",
-                e.epoch,
-                e.new_top1 * 100.0,
-                e.new_top5 * 100.0,
-                e.train_top1 * 100.0,
-                e.p_new,
-                e.p_displaced,
-                e.original_accuracy * 100.0,
-                e.repurposed_accuracy * 100.0,
-                e.mean_weight_change,
-            )
-        },
+        print_epoch,
     )?;
     let train_secs = t_train.elapsed().as_secs_f64();
     let update_cycles = match arith {
@@ -213,34 +272,12 @@ pub fn finetune(a: &FinetuneArgs) -> anyhow::Result<ExitCode> {
     rep.last.apply(&mut tuned);
     let npz = weights::state_dict_npz(&tuned.desc, &tuned.weights);
     let sha = hex::encode(Sha256::digest(&npz));
-    let kat_json = if let (Some(out), Some((sample_p, expected_p))) = (&a.out, &kat) {
-        write(out, &npz)?;
-        // The known-answer pair: the first new-class test image and what the tuned
-        // network gives for it.
-        let s = &data.test[0].input;
-        let inf2 = tuned.infer(s, &RunOptions::default(), None)?;
-        let expected = json!({
-            "output_shape": inf2.output_shape(),
-            "output": inf2.output().data,
-            "wide": true,
-            "layer": inf2.plan.final_layer,
-        });
-        write(sample_p, &encode_npy_i64(&[s.c, s.h, s.w], &s.data))?;
-        write(
-            expected_p,
-            (serde_json::to_string(&expected)? + "\n").as_bytes(),
-        )?;
-        eprintln!(
-            "weights -> {} (sha256 {sha}); known answer -> {}, {}",
-            out.display(),
-            sample_p.display(),
-            expected_p.display()
-        );
-        Some(json!({"sample": sample_p, "expected": expected_p}))
-    } else {
-        None
+    let kat_json = match (&a.out, &kat) {
+        (Some(out), Some((sample_p, expected_p))) => Some(write_tuned(
+            &tuned, &npz, &sha, &data, out, sample_p, expected_p,
+        )?),
+        _ => None,
     };
-
     let report = report_json(a, &opts, &rep, engine.name(), updater.name(), update_cycles);
     let mut report = report;
     report["weights_sha256"] = json!(sha);
