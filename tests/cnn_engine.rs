@@ -5,6 +5,7 @@
 
 mod common;
 use common::cli::{data, edgelearn, ok, s, tmp};
+use common::{kat_cases, KatCase};
 
 use edgelearn_verif::cnn::{self, desc::NetworkDesc, Device, Network, RunOptions, Semantics};
 use edgelearn_verif::formats::npy::{encode_npy_i64, parse_npy_all};
@@ -29,14 +30,41 @@ fn write_npy(path: &Path, shape: &[usize], data: &[i64]) {
     std::fs::write(path, encode_npy_i64(shape, data)).unwrap();
 }
 
+/// `dir/name` holding `text`.
+fn text_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// `dir/name` holding the int64 array `data` of `shape`.
+fn npy_file(dir: &Path, name: &str, shape: &[usize], data: &[i64]) -> PathBuf {
+    let p = dir.join(name);
+    write_npy(&p, shape, data);
+    p
+}
+
 fn run_json(args: &[&str], dir: &Path) -> Json {
     let out_path = dir.join("out.json");
-    let mut a = vec!["cnn", "run"];
-    a.extend_from_slice(args);
-    a.extend(["--output", s(&out_path), "--force"]);
-    ok(&edgelearn(&a));
+    ok(&cnn_run(
+        &[args, &["--output", s(&out_path), "--force"]].concat(),
+    ));
     serde_json::from_str(&std::fs::read_to_string(out_path).unwrap()).unwrap()
 }
+
+/// The ai8x MNIST network under `data/`: its description, checkpoint and sample input.
+const MNIST: [&str; 3] = [
+    "ai8x/mnist-chw-ai85.yaml",
+    "ai8x/ai85-mnist-qat8-q.pth.tar",
+    "ai8x/sample_mnist.npy",
+];
+
+/// The ai8x CIFAR-10 network under `data/`, as [`MNIST`].
+const CIFAR10: [&str; 3] = [
+    "ai8x/cifar10-hwc-ai85.yaml",
+    "ai8x-kat/checkpoints/ai85-cifar10-qat8-q.pth.tar",
+    "ai8x/sample_cifar-10.npy",
+];
 
 /// `--network NET --checkpoint WEIGHTS --input SAMPLE`.
 fn net_args<'a>(network: &'a Path, weights: &'a Path, input: &'a Path) -> [&'a str; 6] {
@@ -48,6 +76,24 @@ fn net_args<'a>(network: &'a Path, weights: &'a Path, input: &'a Path) -> [&'a s
         "--input",
         s(input),
     ]
+}
+
+/// `edgelearn cnn run ARGS` (without `--output`, the JSON goes to stdout).
+fn cnn_run(args: &[&str]) -> Output {
+    edgelearn(&[&["cnn", "run"], args].concat())
+}
+
+/// `edgelearn cnn check NETWORK --checkpoint WEIGHTS --input SAMPLE`.
+fn cnn_check(network: &Path, weights: &Path, input: &Path) -> Output {
+    edgelearn(&[
+        "cnn",
+        "check",
+        s(network),
+        "--checkpoint",
+        s(weights),
+        "--input",
+        s(input),
+    ])
 }
 
 /// `edgelearn cnn kat` of `net` into `out`; returns the arguments (to repeat the call).
@@ -83,22 +129,20 @@ fn doc_input_flat(channels: usize) -> Vec<i64> {
 }
 
 fn doc_conv_case(dir: &Path, width: u32) -> [PathBuf; 3] {
-    let yaml = dir.join("conv1x1.yaml");
-    std::fs::write(
-        &yaml,
-        format!(
+    let yaml = text_file(
+        dir,
+        "conv1x1.yaml",
+        &format!(
             "---\n# The ai8x documentation's Conv2D 1x1 example\narch: test\ndataset: doc\nlayers:\n  - processors: 0x000000000000001f\n    out_offset: 0x2000\n    op: conv2d\n    kernel_size: 1x1\n    pad: 0\n    data_format: HWC\n    activate: None\n    output_width: {width}\n"
         ),
-    )
-    .unwrap();
-    let weights = dir.join("weights.npy");
-    write_npy(
-        &weights,
+    );
+    let weights = npy_file(
+        dir,
+        "weights.npy",
         &[1, 2, 5, 1, 1],
         &[-29, -101, 67, -37, 19, -89, 121, 63, 116, 44],
     );
-    let input = dir.join("input.npy");
-    write_npy(&input, &[5, 2, 2], &doc_input_flat(5));
+    let input = npy_file(dir, "input.npy", &[5, 2, 2], &doc_input_flat(5));
     [yaml, weights, input]
 }
 
@@ -176,9 +220,9 @@ fn doc_conv2d_1x1_with_32_bit_output_gives_raw_accumulators() {
 #[test]
 fn doc_mlp_known_answer_flattened_and_one_by_one() {
     let dir = tmp("doc-mlp");
-    let weights = dir.join("weights.npy");
-    write_npy(
-        &weights,
+    let weights = npy_file(
+        &dir,
+        "weights.npy",
         &[1, 2, 12],
         &[
             -29, -101, 67, -37, 19, -89, 121, 63, 116, 44, 51, 84, //
@@ -186,14 +230,12 @@ fn doc_mlp_known_answer_flattened_and_one_by_one() {
         ],
     );
     // 2x2x3 data flattened by the layer (spec §6.5, "2D" input).
-    let yaml = dir.join("mlp.yaml");
-    std::fs::write(
-        &yaml,
+    let yaml = text_file(
+        &dir,
+        "mlp.yaml",
         "arch: test\ndataset: doc\nlayers:\n  - processors: 0x7\n    out_offset: 0x2000\n    operation: MLP\n    flatten: true\n    activate: None\n",
-    )
-    .unwrap();
-    let input = dir.join("input.npy");
-    write_npy(&input, &[3, 2, 2], &doc_input_flat(3));
+    );
+    let input = npy_file(&dir, "input.npy", &[3, 2, 2], &doc_input_flat(3));
     let net = net_args(&yaml, &weights, &input);
     let j = run_json(&net, &dir);
     assert_eq!(ints(&j["output"]), vec![36, -108]);
@@ -211,27 +253,17 @@ fn doc_mlp_known_answer_flattened_and_one_by_one() {
     );
 
     // The same 12 values as 12 channels of 1x1 data (spec §6.5, "1D" input).
-    let yaml1 = dir.join("mlp1.yaml");
-    std::fs::write(
-        &yaml1,
+    let yaml1 = text_file(
+        &dir,
+        "mlp1.yaml",
         "arch: test\ndataset: doc\nlayers:\n  - processors: 0xfff\n    out_offset: 0x2000\n    op: mlp\n    activate: None\n",
-    )
-    .unwrap();
-    let input1 = dir.join("input1.npy");
-    write_npy(&input1, &[12, 1, 1], &doc_input_flat(3));
+    );
+    let input1 = npy_file(&dir, "input1.npy", &[12, 1, 1], &doc_input_flat(3));
     let kat1 = dir.join("kat1");
-    ok(&edgelearn(&[
-        "cnn",
-        "kat",
-        "--network",
-        s(&yaml1),
-        "--checkpoint",
-        s(&weights),
-        "--input",
-        s(&input1),
-        "--out",
-        s(&kat1),
-    ]));
+    ok(&edgelearn(&kat_args(
+        &net_args(&yaml1, &weights, &input1),
+        &kat1,
+    )));
     let data = std::fs::read_to_string(kat1.join("sampledata.h")).unwrap();
     for (p, word) in [(0, "0x8c2cf5cb"), (4, "0xd2ceb8d6"), (8, "0x1022c8ea")] {
         assert!(
@@ -257,14 +289,10 @@ const MNIST_OUTPUT: [i64; 10] = [
 #[test]
 fn mnist_network_runs_from_its_checkpoint() {
     let dir = tmp("mnist");
-    let yaml = data("ai8x/mnist-chw-ai85.yaml");
-    let ck = data("ai8x/ai85-mnist-qat8-q.pth.tar");
-    let input = data("ai8x/sample_mnist.npy");
+    let [yaml, ck, input] = MNIST.map(data);
     let net = net_args(&yaml, &ck, &input);
     // Without --output the JSON goes to stdout.
-    let mut args = vec!["cnn", "run"];
-    args.extend_from_slice(&net);
-    let stdout = ok(&edgelearn(&args));
+    let stdout = ok(&cnn_run(&net));
     let j: Json = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(ints(&j["output_shape"]), vec![10, 1, 1]);
     assert_eq!(ints(&j["output"]), MNIST_OUTPUT);
@@ -275,11 +303,14 @@ fn mnist_network_runs_from_its_checkpoint() {
 
     // Every layer's output as .npy, and --stop-after.
     let logs = dir.join("layers");
-    let mut args = vec!["cnn", "run"];
-    args.extend_from_slice(&net);
     let o_json = dir.join("o.json");
-    args.extend(["--log-intermediate", s(&logs), "--output", s(&o_json)]);
-    let text = ok(&edgelearn(&args));
+    let text = ok(&cnn_run(
+        &[
+            &net[..],
+            &["--log-intermediate", s(&logs), "--output", s(&o_json)],
+        ]
+        .concat(),
+    ));
     assert!(text.contains("-77992 93377"), "{text}");
     let shapes = [
         vec![60, 28, 28],
@@ -325,24 +356,14 @@ fn mnist_network_runs_from_its_checkpoint() {
 #[test]
 fn cifar10_network_runs_from_its_checkpoint_and_a_mismatched_one_is_refused() {
     let dir = tmp("cifar");
-    let yaml = data("ai8x/cifar10-hwc-ai85.yaml");
-    let ck = data("ai8x-kat/checkpoints/ai85-cifar10-qat8-q.pth.tar");
-    let input = data("ai8x/sample_cifar-10.npy");
+    let [yaml, ck, input] = CIFAR10.map(data);
     let net = net_args(&yaml, &ck, &input);
     let j = run_json(&net, &dir);
     assert_eq!(
         ints(&j["output"]),
         vec![-233035, -160342, -118424, 292085, -221440, 92362, 97781, -217143, -89946, -307243]
     );
-    let stdout = ok(&edgelearn(&[
-        "cnn",
-        "check",
-        s(&yaml),
-        "--checkpoint",
-        s(&ck),
-        "--input",
-        s(&input),
-    ]));
+    let stdout = ok(&cnn_check(&yaml, &ck, &input));
     assert!(stdout.contains("flatten+linear"), "{stdout}");
     assert!(stdout.contains("MACs"), "{stdout}");
 
@@ -356,49 +377,28 @@ fn cifar10_network_runs_from_its_checkpoint_and_a_mismatched_one_is_refused() {
     )
     .unwrap();
     fails(
-        &edgelearn(&[
-            "cnn",
-            "run",
-            "--network",
-            s(&other),
-            "--checkpoint",
-            s(&ck),
-            "--input",
-            s(&input),
-        ]),
+        &cnn_run(&net_args(&other, &ck, &input)),
         &["ai85nascifarnet", "ai85net5", "does not match", "`arch`"],
     );
 }
 
 /// Runs one vendored ai8x layer test through the library; returns the SHA-256 of its output
 /// tensor and of its sampleoutput.h and sampledata.h.
-fn kat_digest(case: &str, yaml: &str, weights: &str, flags: &str) -> String {
-    let kat = data("ai8x-kat");
-    let mut parts = weights.split(" + ");
-    let w = kat.join(parts.next().unwrap().trim());
-    let bias = parts.next().map(|b| kat.join(b.trim()));
+fn kat_digest(case: &KatCase) -> String {
+    let name = case.name.as_str();
     let mut dev = Device::max78000();
     // The two multi-pass element-wise/width tests were made with fewer processors per pass.
-    match case {
+    match name {
         "t-eltwise-add-multipass" => dev = Device::with_max_proc(2),
         "t-widein-maxproc4" => dev = Device::with_max_proc(4),
         _ => {}
     }
-    let net = Network::load(&kat.join(yaml), &w, bias.as_deref(), dev)
-        .unwrap_or_else(|e| panic!("{case}: {e}"));
-    let input = cnn::weights::load_input(&kat.join(case).join("input.npy")).unwrap();
-    let opts = RunOptions {
-        avg_pool_rounding: flags.contains("--avg-pool-rounding"),
-        ..RunOptions::default()
-    };
-    let stop = flags
-        .split_whitespace()
-        .skip_while(|f| *f != "--stop-after")
-        .nth(1)
-        .map(|n| n.parse().unwrap());
+    let net = Network::load(&case.yaml, &case.weights, case.bias.as_deref(), dev)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let input = cnn::weights::load_input(&case.input).unwrap();
     let inf = net
-        .infer(&input, &opts, stop)
-        .unwrap_or_else(|e| panic!("{case}: {e}"));
+        .infer(&input, &case.opts, case.stop)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     let k = net.kat(&input, &inf).unwrap();
     let mut h = Sha256::new();
     for v in &inf.output().data {
@@ -467,13 +467,10 @@ const KAT_PINS: &[(&str, &str)] = &[
 
 #[test]
 fn vendored_ai8x_layer_tests_are_pinned() {
-    let index = std::fs::read_to_string(data("ai8x-kat/INDEX.tsv")).unwrap();
-    let mut got = Vec::new();
-    for line in index.lines().skip(1) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let digest = kat_digest(f[0], f[1], f[2], f.get(3).copied().unwrap_or(""));
-        got.push((f[0].to_string(), digest));
-    }
+    let got: Vec<(String, String)> = kat_cases()
+        .iter()
+        .map(|case| (case.name.clone(), kat_digest(case)))
+        .collect();
     if std::env::var_os("EDGELEARN_PRINT_PINS").is_some() {
         for (c, d) in &got {
             println!("    (\"{c}\", \"{d}\"),");
@@ -593,22 +590,16 @@ fn document_semantics_differ_only_where_the_documents_do() {
 // ---- Errors ------------------------------------------------------------------------------
 
 fn mnist_yaml() -> String {
-    std::fs::read_to_string(data("ai8x/mnist-chw-ai85.yaml")).unwrap()
+    std::fs::read_to_string(data(MNIST[0])).unwrap()
 }
 
 /// Runs `cnn check` on YAML text with the MNIST checkpoint and sample.
 fn check_yaml(dir: &Path, name: &str, text: &str) -> Output {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    edgelearn(&[
-        "cnn",
-        "check",
-        s(&p),
-        "--checkpoint",
-        s(&data("ai8x/ai85-mnist-qat8-q.pth.tar")),
-        "--input",
-        s(&data("ai8x/sample_mnist.npy")),
-    ])
+    cnn_check(
+        &text_file(dir, name, text),
+        &data(MNIST[1]),
+        &data(MNIST[2]),
+    )
 }
 
 #[test]
@@ -730,21 +721,8 @@ fn malformed_descriptions_name_the_layer_and_key() {
 #[test]
 fn bad_weights_and_inputs_are_clear_errors() {
     let dir = tmp("bad-files");
-    let yaml = data("ai8x/mnist-chw-ai85.yaml");
-    let ck = data("ai8x/ai85-mnist-qat8-q.pth.tar");
-    let input = data("ai8x/sample_mnist.npy");
-    let run = |ck: &Path, input: &Path| {
-        edgelearn(&[
-            "cnn",
-            "run",
-            "--network",
-            s(&yaml),
-            "--checkpoint",
-            s(ck),
-            "--input",
-            s(input),
-        ])
-    };
+    let [yaml, ck, input] = MNIST.map(data);
+    let run = |ck: &Path, input: &Path| cnn_run(&net_args(&yaml, ck, input));
     // Truncated checkpoint and input.
     let bytes = std::fs::read(&ck).unwrap();
     let cut = dir.join("cut.pth.tar");
@@ -785,19 +763,7 @@ fn bad_weights_and_inputs_are_clear_errors() {
         ),
     )
     .unwrap();
-    fails(
-        &edgelearn(&[
-            "cnn",
-            "run",
-            "--network",
-            s(&q),
-            "--checkpoint",
-            s(&ck),
-            "--input",
-            s(&input),
-        ]),
-        &["layer 0", "2-bit"],
-    );
+    fails(&cnn_run(&net_args(&q, &ck, &input)), &["layer 0", "2-bit"]);
 }
 
 /// A small deterministic generator for the fuzz loops.
@@ -818,9 +784,9 @@ impl Rng {
 fn fuzzed_descriptions_checkpoints_and_arrays_never_panic() {
     let dev = Device::max78000();
     let yaml = mnist_yaml();
-    let ck_bytes = std::fs::read(data("ai8x/ai85-mnist-qat8-q.pth.tar")).unwrap();
+    let ck_bytes = std::fs::read(data(MNIST[1])).unwrap();
     let ck = torch::parse_checkpoint(&ck_bytes, "mnist").unwrap();
-    let input = cnn::weights::load_input(&data("ai8x/sample_mnist.npy")).unwrap();
+    let input = cnn::weights::load_input(&data(MNIST[2])).unwrap();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let tokens = [
         "0",

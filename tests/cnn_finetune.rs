@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::cli::{data, edgelearn, s, tmp};
+use common::cli::{argv, data, edgelearn, read_json, run_ok, s, tmp};
 use edgelearn_verif::cnn::ops::Kernels;
 use edgelearn_verif::cnn::{engine, finetune, weights, Device, Network, RunOptions};
 use edgelearn_verif::datasets::mnist;
@@ -23,44 +23,21 @@ fn mnist_net() -> Network {
     .unwrap()
 }
 
-fn run_ok(args: &[&str]) -> String {
-    let out = edgelearn(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "edgelearn {args:?} failed:\n{err}");
-    err
-}
-
-fn report(p: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
+/// `cnn finetune` of the ai8x MNIST network from its checkpoint on the vendored MNIST data.
+const FINETUNE_MNIST: &str = "cnn finetune --network data/ai8x/mnist-chw-ai85.yaml \
+    --checkpoint data/ai8x/ai85-mnist-qat8-q.pth.tar --data data/mnist-10k";
 
 /// `cnn finetune` on the golden backend with the issue's settings but fewer original test
 /// images; returns the report.
 fn finetune_golden(dir: &Path, name: &str, extra: &[&str]) -> Value {
     let rep = dir.join(format!("{name}.json"));
-    let mut args = vec![
-        "cnn",
-        "finetune",
-        "--network",
-        "data/ai8x/mnist-chw-ai85.yaml",
-        "--checkpoint",
-        "data/ai8x/ai85-mnist-qat8-q.pth.tar",
-        "--data",
-        "data/mnist-10k",
-        "--new-class",
-        "0",
-        "--new-data",
-        "mirrored9",
-        "--epochs",
-        "20",
-        "--original-images",
-        "400",
-        "--report",
-        s(&rep),
-    ];
+    let line = format!(
+        "{FINETUNE_MNIST} --new-class 0 --new-data mirrored9 --epochs 20 --original-images 400"
+    );
+    let mut args = argv(&line, &["--report", s(&rep)]);
     args.extend_from_slice(extra);
     run_ok(&args);
-    report(&rep)
+    read_json(&rep)
 }
 
 #[test]
@@ -96,23 +73,13 @@ fn float_mode_learns_the_new_class_and_reports_forgetting_and_the_fixed_mode_fol
 
     // The weights: a state dict `cnn run` reads, and the known-answer pair.
     let sample = dir.join("tuned.sample.npy");
-    let expected: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("tuned.expected.json")).unwrap())
-            .unwrap();
+    let expected = read_json(&dir.join("tuned.expected.json"));
     let got_p = dir.join("run.json");
-    run_ok(&[
-        "cnn",
-        "run",
-        "--network",
-        "data/ai8x/mnist-chw-ai85.yaml",
-        "--checkpoint",
-        s(&out),
-        "--input",
-        s(&sample),
-        "--output",
-        s(&got_p),
-    ]);
-    let got = report(&got_p);
+    run_ok(&argv(
+        "cnn run --network data/ai8x/mnist-chw-ai85.yaml --checkpoint",
+        &[s(&out), "--input", s(&sample), "--output", s(&got_p)],
+    ));
+    let got = read_json(&got_p);
     assert_eq!(got["output"], expected["output"]);
     let logits: Vec<i64> = got["output"]
         .as_array()
@@ -143,20 +110,10 @@ fn float_mode_learns_the_new_class_and_reports_forgetting_and_the_fixed_mode_fol
     assert!(x["update"]["cycles"].as_u64().unwrap() > 1920);
 
     // Nothing the user gave is overwritten.
-    let again = edgelearn(&[
-        "cnn",
-        "finetune",
-        "--network",
-        "data/ai8x/mnist-chw-ai85.yaml",
-        "--checkpoint",
-        "data/ai8x/ai85-mnist-qat8-q.pth.tar",
-        "--data",
-        "data/mnist-10k",
-        "--new-class",
-        "0",
-        "--report",
-        s(&dir.join("float.json")),
-    ]);
+    let again = edgelearn(&argv(
+        &format!("{FINETUNE_MNIST} --new-class 0 --report"),
+        &[s(&dir.join("float.json"))],
+    ));
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
 }
@@ -295,41 +252,13 @@ fn rtl_backends_equal_the_golden_run() {
     let common = |backend: &str, name: &str| {
         let rep = dir.join(format!("{name}.json"));
         let out = dir.join(format!("{name}.npz"));
-        run_ok(&[
-            "cnn",
-            "finetune",
-            "--network",
-            "data/ai8x/mnist-chw-ai85.yaml",
-            "--checkpoint",
-            "data/ai8x/ai85-mnist-qat8-q.pth.tar",
-            "--data",
-            "data/mnist-10k",
-            "--new-class",
-            "4",
-            "--epochs",
-            "2",
-            "--lr",
-            "0.25",
-            "--arith",
-            "fixed",
-            "--rounding",
-            "stochastic",
-            "--seed",
-            "77",
-            "--train-images",
-            "5",
-            "--test-images",
-            "3",
-            "--original-images",
-            "4",
-            "--backend",
-            backend,
-            "--report",
-            s(&rep),
-            "--out",
-            s(&out),
-        ]);
-        report(&rep)
+        let line = format!(
+            "{FINETUNE_MNIST} --new-class 4 --epochs 2 --lr 0.25 --arith fixed \
+             --rounding stochastic --seed 77 --train-images 5 --test-images 3 \
+             --original-images 4 --backend {backend} --report"
+        );
+        run_ok(&argv(&line, &[s(&rep), "--out", s(&out)]));
+        read_json(&rep)
     };
     let g = common("golden", "golden");
     let r = common("verilator", "rtl");

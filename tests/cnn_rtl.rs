@@ -3,9 +3,9 @@
 //! model the moment the layer ends; the host port; Icarus's four states; the command line.
 
 mod common;
-use common::cli::{data, edgelearn, s, tmp};
+use common::cli::{argv, data, read_json, run_exit, s, tmp};
 
-use common::{replay_equal, simulator};
+use common::{kat_cases, replay_equal, simulator, KatCase};
 use edgelearn_hdl::cnn::{self as hcnn, host, EngineShape};
 use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::Backend;
@@ -21,19 +21,31 @@ struct Case {
     opts: RunOptions,
 }
 
-fn case(yaml: &Path, weights: &Path, bias: Option<&Path>, input: &Path, flags: &str) -> Case {
+impl Case {
+    /// The engine image of this case (the loader's work) for an engine of `shape`.
+    fn image(&self, shape: &EngineShape) -> cnn::Result<engine::EngineImage> {
+        engine::build(
+            &self.net.desc,
+            &self.net.weights,
+            &self.inf.plan,
+            &self.input,
+            &self.opts,
+            shape,
+        )
+    }
+}
+
+fn case(
+    yaml: &Path,
+    weights: &Path,
+    bias: Option<&Path>,
+    input: &Path,
+    opts: RunOptions,
+    stop: Option<usize>,
+) -> Case {
     let mut net = Network::load(yaml, weights, bias, Device::max78000()).unwrap();
     net.infer_max_proc = true;
     let input = cnn::weights::load_input(input).unwrap();
-    let opts = RunOptions {
-        avg_pool_rounding: flags.contains("--avg-pool-rounding"),
-        ..RunOptions::default()
-    };
-    let stop = flags
-        .split_whitespace()
-        .skip_while(|f| *f != "--stop-after")
-        .nth(1)
-        .map(|n| n.parse().unwrap());
     let inf = net.infer(&input, &opts, stop).unwrap();
     Case {
         net,
@@ -43,23 +55,37 @@ fn case(yaml: &Path, weights: &Path, bias: Option<&Path>, input: &Path, flags: &
     }
 }
 
-fn mnist() -> Case {
+/// A vendored ai8x layer test as a case.
+fn kat_case(k: &KatCase) -> Case {
     case(
-        &data("ai8x/mnist-chw-ai85.yaml"),
-        &data("ai8x/ai85-mnist-qat8-q.pth.tar"),
-        None,
-        &data("ai8x/sample_mnist.npy"),
-        "",
+        &k.yaml,
+        &k.weights,
+        k.bias.as_deref(),
+        &k.input,
+        k.opts.clone(),
+        k.stop,
+    )
+}
+
+/// An ai8x network from its checkpoint, on its sample input, with the default options.
+fn ai8x_network(yaml: &str, checkpoint: &str, sample: &str) -> Case {
+    let (y, w, i) = (data(yaml), data(checkpoint), data(sample));
+    case(&y, &w, None, &i, RunOptions::default(), None)
+}
+
+fn mnist() -> Case {
+    ai8x_network(
+        "ai8x/mnist-chw-ai85.yaml",
+        "ai8x/ai85-mnist-qat8-q.pth.tar",
+        "ai8x/sample_mnist.npy",
     )
 }
 
 fn cifar10() -> Case {
-    case(
-        &data("ai8x/cifar10-hwc-ai85.yaml"),
-        &data("ai8x-kat/checkpoints/ai85-cifar10-qat8-q.pth.tar"),
-        None,
-        &data("ai8x/sample_cifar-10.npy"),
-        "",
+    ai8x_network(
+        "ai8x/cifar10-hwc-ai85.yaml",
+        "ai8x-kat/checkpoints/ai85-cifar10-qat8-q.pth.tar",
+        "ai8x/sample_cifar-10.npy",
     )
 }
 
@@ -77,15 +103,7 @@ fn bench(shape: EngineShape) -> CnnBench {
 /// Runs `c` on a fresh engine: Err("not supported: ...") if the loader refuses it, the
 /// first mismatch otherwise.
 fn run(c: &Case, shape: EngineShape, how: Load) -> Result<SimReport, String> {
-    let img = engine::build(
-        &c.net.desc,
-        &c.net.weights,
-        &c.inf.plan,
-        &c.input,
-        &c.opts,
-        &shape,
-    )
-    .map_err(|e| format!("not supported: {e}"))?;
+    let img = c.image(&shape).map_err(|e| format!("not supported: {e}"))?;
     // The plan's kernel words (what `cnn check` shows) are the loader's allocation.
     for a in &img.allocs {
         if c.net.weights.layers[a.layer].is_some()
@@ -118,24 +136,10 @@ fn run(c: &Case, shape: EngineShape, how: Load) -> Result<SimReport, String> {
 
 /// Every vendored ai8x network and layer test (INDEX.tsv): (case, result).
 fn every_case(shape: EngineShape) -> Vec<(String, Result<SimReport, String>)> {
-    let kat = data("ai8x-kat");
-    let index = std::fs::read_to_string(kat.join("INDEX.tsv")).unwrap();
-    let mut out = Vec::new();
-    for line in index.lines().skip(1) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let mut parts = f[2].split(" + ");
-        let w = kat.join(parts.next().unwrap().trim());
-        let bias = parts.next().map(|b| kat.join(b.trim()));
-        let c = case(
-            &kat.join(f[1]),
-            &w,
-            bias.as_deref(),
-            &kat.join(f[0]).join("input.npy"),
-            f.get(3).copied().unwrap_or(""),
-        );
-        out.push((f[0].to_string(), run(&c, shape, Load::Backdoor)));
-    }
-    out
+    kat_cases()
+        .iter()
+        .map(|k| (k.name.clone(), run(&kat_case(k), shape, Load::Backdoor)))
+        .collect()
 }
 
 #[test]
@@ -200,15 +204,7 @@ fn sixteen_processors_run_every_test_that_fits_them() {
 fn a_wrong_kernel_word_is_found_and_named() {
     let c = mnist();
     let shape = EngineShape::MAX78000;
-    let mut img = engine::build(
-        &c.net.desc,
-        &c.net.weights,
-        &c.inf.plan,
-        &c.input,
-        &c.opts,
-        &shape,
-    )
-    .unwrap();
+    let mut img = c.image(&shape).unwrap();
     // Layer 2's first kernel column (output channel 0) set to +127 in every processor.
     let col = img.allocs[2].start;
     for k in img.kernels.iter_mut() {
@@ -227,13 +223,14 @@ fn a_wrong_kernel_word_is_found_and_named() {
 
 /// A small layer test that fits four processors and fills whole output words.
 fn small_case() -> Case {
-    let kat = data("ai8x-kat");
+    let kat = data("ai8x-kat/t-conv1d");
     case(
-        &kat.join("t-conv1d/test-ai85-conv1d.yaml"),
-        &kat.join("t-conv1d/weights_source.npy"),
+        &kat.join("test-ai85-conv1d.yaml"),
+        &kat.join("weights_source.npy"),
         None,
-        &kat.join("t-conv1d/input.npy"),
-        "",
+        &kat.join("input.npy"),
+        RunOptions::default(),
+        None,
     )
 }
 
@@ -246,15 +243,7 @@ fn front_door_load_and_host_read_back() {
     assert_eq!(front.output, back.output);
     assert_eq!(front.cycles, back.cycles);
     // Registers and memories read back through the host port equal the backdoor's view.
-    let img = engine::build(
-        &c.net.desc,
-        &c.net.weights,
-        &c.inf.plan,
-        &c.input,
-        &c.opts,
-        &shape,
-    )
-    .unwrap();
+    let img = c.image(&shape).unwrap();
     let mut b = bench(shape);
     b.load(&img, Load::FrontDoor).unwrap();
     assert_eq!(b.read(host::PROCESSORS).unwrap(), 16);
@@ -287,15 +276,7 @@ fn front_door_load_and_host_read_back() {
 fn icarus_replay_of_a_front_door_run_agrees_in_four_states() {
     let c = small_case();
     let shape = EngineShape::with_processors(8);
-    let img = engine::build(
-        &c.net.desc,
-        &c.net.weights,
-        &c.inf.plan,
-        &c.input,
-        &c.opts,
-        &shape,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let img = c.image(&shape).unwrap_or_else(|e| panic!("{e}"));
     replay_equal(
         || hcnn::engine(&shape),
         Backend::Icarus,
@@ -330,45 +311,40 @@ fn icarus_replay_of_a_front_door_run_agrees_in_four_states() {
 
 // ---------------------------------------------------------------- command line
 
-#[test]
-fn cli_sim_prints_what_cnn_run_prints() {
+/// `edgelearn cnn COMMAND` of the ai8x MNIST network from its checkpoint on its sample,
+/// then `more`, which must end with exit code `code`: its standard output and standard error.
+fn cnn_mnist(command: &str, more: &[&str], code: i32) -> (String, String) {
     let y = data("ai8x/mnist-chw-ai85.yaml");
     let w = data("ai8x/ai85-mnist-qat8-q.pth.tar");
     let i = data("ai8x/sample_mnist.npy");
     let net = ["--network", s(&y), "--checkpoint", s(&w), "--input", s(&i)];
-    let run = edgelearn(&[&["cnn", "run"], &net[..]].concat());
-    assert!(run.status.success());
+    run_exit(&[&["cnn", command], &net[..], more].concat(), code)
+}
+
+#[test]
+fn cli_sim_prints_what_cnn_run_prints() {
+    let (run, _) = cnn_mnist("run", &[], 0);
     let dir = tmp("cli");
     let out = dir.join("sim.json");
     let log = dir.join("layers");
-    let sim = edgelearn(
-        &[
-            &["cnn", "sim"],
-            &net[..],
-            &["--output", s(&out), "--log-intermediate", s(&log)],
-        ]
-        .concat(),
+    let (_, err) = cnn_mnist(
+        "sim",
+        &["--output", s(&out), "--log-intermediate", s(&log)],
+        0,
     );
-    let err = String::from_utf8_lossy(&sim.stderr);
-    assert!(sim.status.success(), "{err}");
     assert!(
         err.contains("cycles per inference") && err.contains("equal to the golden model"),
         "{err}"
     );
-    let a: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-    let b: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let a: serde_json::Value = serde_json::from_str(&run).unwrap();
+    let b = read_json(&out);
     for k in ["output_shape", "output", "wide", "layer"] {
         assert_eq!(a[k], b[k], "{k}");
     }
     assert_eq!(b["bit_exact"], true);
     // The engine's layers, as files, equal the model's (`cnn run --log-intermediate`).
     let glog = dir.join("golden");
-    assert!(
-        edgelearn(&[&["cnn", "run"], &net[..], &["--log-intermediate", s(&glog)]].concat())
-            .status
-            .success()
-    );
+    cnn_mnist("run", &["--log-intermediate", s(&glog)], 0);
     for l in 0..5 {
         for ext in ["npy", "mem"] {
             let f = format!("layer{l:02}.{ext}");
@@ -380,33 +356,13 @@ fn cli_sim_prints_what_cnn_run_prints() {
         }
     }
     // Nothing is overwritten without --force.
-    let again = edgelearn(&[&["cnn", "sim"], &net[..], &["--output", s(&out)]].concat());
-    assert_eq!(again.status.code(), Some(2));
+    cnn_mnist("sim", &["--output", s(&out)], 2);
 }
 
 #[test]
 fn cli_load_writes_the_images_and_refuses_what_the_engine_cannot_run() {
-    let y = data("ai8x/mnist-chw-ai85.yaml");
-    let w = data("ai8x/ai85-mnist-qat8-q.pth.tar");
-    let i = data("ai8x/sample_mnist.npy");
     let dir = tmp("load");
-    let out = edgelearn(&[
-        "cnn",
-        "load",
-        "--network",
-        s(&y),
-        "--checkpoint",
-        s(&w),
-        "--input",
-        s(&i),
-        "--out",
-        s(&dir),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cnn_mnist("load", &["--out", s(&dir)], 0);
     let files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -426,64 +382,36 @@ fn cli_load_writes_the_images_and_refuses_what_the_engine_cannot_run() {
         layers.lines().filter(|l| !l.starts_with("//")).count(),
         5 * 16
     );
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("image.json")).unwrap()).unwrap();
+    let json = read_json(&dir.join("image.json"));
     assert_eq!(json["layers"][1]["kernel_start"], 60);
     // MNIST needs 60 processors; 12 is not a shape the engine is built in.
     let load_on = |p: &str| {
         let out = dir.join(format!("p{p}"));
-        edgelearn(&[
-            "cnn",
-            "load",
-            "--network",
-            s(&y),
-            "--checkpoint",
-            s(&w),
-            "--input",
-            s(&i),
-            "--out",
-            s(&out),
-            "--processors",
-            p,
-        ])
+        cnn_mnist("load", &["--out", s(&out), "--processors", p], 2).1
     };
-    let small = load_on("16");
-    assert_eq!(small.status.code(), Some(2));
-    let e = String::from_utf8_lossy(&small.stderr);
+    let e = load_on("16");
     assert!(
         e.contains("layer 0") && e.contains("output_processors") && e.contains("16"),
         "{e}"
     );
-    let bad = load_on("12");
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--processors"));
+    let e = load_on("12");
+    assert!(e.contains("--processors"), "{e}");
     // A re-view the data memory cannot give: layer and key named.
     let kat = data("ai8x-kat/t-multilayer-eltwise");
-    let e = edgelearn(&[
-        "cnn",
-        "sim",
-        "--network",
-        s(&kat.join("test-multilayer-eltwise.yaml")),
-        "--checkpoint",
-        s(&kat.join("weights_source.npy")),
-        "--input",
-        s(&kat.join("input.npy")),
-    ]);
-    assert_eq!(e.status.code(), Some(2));
-    let t = String::from_utf8_lossy(&e.stderr);
+    let (_, t) = run_exit(
+        &argv(
+            "cnn sim --network",
+            &[
+                s(&kat.join("test-multilayer-eltwise.yaml")),
+                "--checkpoint",
+                s(&kat.join("weights_source.npy")),
+                "--input",
+                s(&kat.join("input.npy")),
+            ],
+        ),
+        2,
+    );
     assert!(t.contains("layer 1") && t.contains("`in_dim`"), "{t}");
     // Existing files are kept.
-    let again = edgelearn(&[
-        "cnn",
-        "load",
-        "--network",
-        s(&y),
-        "--checkpoint",
-        s(&w),
-        "--input",
-        s(&i),
-        "--out",
-        s(&dir),
-    ]);
-    assert_eq!(again.status.code(), Some(2));
+    cnn_mnist("load", &["--out", s(&dir)], 2);
 }

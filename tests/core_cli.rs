@@ -4,42 +4,24 @@
 use edgelearn_verif::formats::npy::load_npy;
 mod common;
 
-use common::cli::{edgelearn, root, s, tmp};
+use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp};
+use std::path::{Path, PathBuf};
 
 #[test]
 fn core_run_fc1_reports_cycles_bit_exactness_and_weights() {
     let d = tmp("fc1");
     let report = d.join("r.json");
     let dump = d.join("w");
-    let out = edgelearn(&[
-        "core",
-        "run",
-        "fc1",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "3",
-        "--check-golden",
-        "--report",
-        s(&report),
-        "--dump-weights",
-        s(&dump),
-        "--quiet",
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (stdout, _) = run_ok(&argv(
+        "core run fc1 --config configs/mnist.toml --data data/mnist-10k --images 3 \
+         --check-golden --quiet --report",
+        &[s(&report), "--dump-weights", s(&dump)],
+    ));
     assert!(
         stdout.contains("LS_INF          15008      15008"),
         "{stdout}"
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r = read_json(&report);
     assert_eq!(r["bit_exact"], true);
     assert_eq!(r["init_cycles"], 14_403);
     assert_eq!(r["cycles_per_image"], 30_038.0);
@@ -57,180 +39,94 @@ fn core_run_fc1_reports_cycles_bit_exactness_and_weights() {
     assert!(b != a && a.iter().all(|v| (-31..=31).contains(v)));
     assert_eq!(r["weights_sha256_after"], r["golden_weights_sha256_after"]);
     // Nothing is overwritten without --force.
-    let again = edgelearn(&[
-        "core",
-        "run",
-        "fc1",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--report",
-        s(&report),
-        "--quiet",
-    ]);
-    assert_eq!(again.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&again.stderr).contains("not overwriting"));
+    let (_, err) = run_exit(
+        &argv(
+            "core run fc1 --config configs/mnist.toml --data data/mnist-10k --quiet --report",
+            &[s(&report)],
+        ),
+        2,
+    );
+    assert!(err.contains("not overwriting"), "{err}");
 }
 
 #[test]
 fn core_run_conv_under_backpressure() {
-    let out = edgelearn(&[
-        "core",
-        "run",
-        "conv",
-        "--config",
-        "configs/thesis-cifar10.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "2",
-        "--check-golden",
-        "--backpressure",
-        "0.3",
-        "--input-gaps",
-        "0.1",
-        "--quiet",
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (stdout, _) = run_ok(&argv(
+        "core run conv --config configs/thesis-cifar10.toml --data data/mnist-10k --images 2 \
+         --check-golden --backpressure 0.3 --input-gaps 0.1 --quiet",
+        &[],
+    ));
     assert!(
         stdout.contains("bit-exact: every pooled value of 2 images"),
         "{stdout}"
     );
 }
 
+/// The shipped configuration `configs/NAME`, with `from` replaced by `to`, written into `dir`.
+fn edited_config(dir: &Path, name: &str, from: &str, to: &str) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("configs").join(name)).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+    path
+}
+
 /// Bad input: exit 2 with an error naming what is wrong, never a panic.
 #[test]
 fn core_run_errors_are_named() {
     let d = tmp("errors");
-    let lanes = d.join("lanes.toml");
-    std::fs::write(
-        &lanes,
-        std::fs::read_to_string(root().join("configs/thesis-cifar10.toml"))
-            .unwrap()
-            .replace("lanes = 4", "lanes = 2"),
-    )
-    .unwrap();
-    let wide = d.join("wide.toml");
-    std::fs::write(
-        &wide,
-        std::fs::read_to_string(root().join("configs/mnist.toml"))
-            .unwrap()
-            .replace("pieces = 4\nalpha_next = 2", "pieces = 8\nalpha_next = 2"),
-    )
-    .unwrap();
-    for (args, needle) in [
+    let lanes = edited_config(&d, "thesis-cifar10.toml", "lanes = 4", "lanes = 2");
+    let wide = edited_config(
+        &d,
+        "mnist.toml",
+        "pieces = 4\nalpha_next = 2",
+        "pieces = 8\nalpha_next = 2",
+    );
+    let mnist = "--config configs/mnist.toml --data data/mnist-10k";
+    // (the command line, the paths ending it, what the error names)
+    for (line, paths, needle) in [
         (
-            vec![
-                "core",
-                "run",
-                "fc7",
-                "--config",
-                "configs/mnist.toml",
-                "--data",
-                "data/mnist-10k",
-            ],
+            format!("core run fc7 {mnist}"),
+            vec![],
             "there is no FC core 7",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "dense",
-                "--config",
-                "configs/mnist.toml",
-                "--data",
-                "data/mnist-10k",
-            ],
+            format!("core run dense {mnist}"),
+            vec![],
             "give fc0, fc1, ... or conv",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "fc0",
-                "--config",
-                "configs/mnist.toml",
-                "--data",
-                "data/mnist-10k",
-                "--images",
-                "0",
-            ],
+            format!("core run fc0 {mnist} --images 0"),
+            vec![],
             "--images must be at least 1",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "fc0",
-                "--config",
-                s(&lanes),
-                "--data",
-                "data/mnist-10k",
-            ],
+            "core run fc0 --data data/mnist-10k --config".to_string(),
+            vec![s(&lanes)],
             "widths.lanes",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "fc0",
-                "--config",
-                s(&wide),
-                "--data",
-                "data/mnist-10k",
-            ],
+            "core run fc0 --data data/mnist-10k --config".to_string(),
+            vec![s(&wide)],
             "fc[0]: pieces 8",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "fc0",
-                "--config",
-                "configs/mnist.toml",
-                "--data",
-                s(&d),
-            ],
+            "core run fc0 --config configs/mnist.toml --data".to_string(),
+            vec![s(&d)],
             "MNIST",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "fc0",
-                "--config",
-                "configs/mnist.toml",
-                "--data",
-                "data/mnist-10k",
-                "--images",
-                "9000",
-            ],
+            format!("core run fc0 {mnist} --images 9000"),
+            vec![],
             "9000 images asked for",
         ),
         (
-            vec![
-                "core",
-                "run",
-                "conv",
-                "--config",
-                "configs/mnist.toml",
-                "--data",
-                "data/mnist-10k",
-                "--backpressure",
-                "2",
-            ],
+            format!("core run conv {mnist} --backpressure 2"),
+            vec![],
             "probability",
         ),
     ] {
-        let out = edgelearn(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let args = argv(&line, &paths);
+        let (_, err) = run_exit(&args, 2);
         assert!(err.contains(needle), "{args:?}: `{needle}` not in {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::cli::exited;
 use common::simulator;
 use edgelearn_hdl::design::{Design, Direction, PortSpec, VerilogDesign};
 use edgelearn_hdl::registry;
@@ -59,29 +60,28 @@ module echo(clock, a, b, we, waddr, wdata, raddr, y, z, n, rdata);
 endmodule
 "#;
 
+/// The ports of a design given as Verilog only: the clock, then `spec`'s ports in order,
+/// each `NAME in WIDTH` or `NAME out WIDTH`, separated by commas.
+fn verilog_ports(spec: &str) -> Vec<PortSpec> {
+    let mut ports = vec![PortSpec::clock()];
+    for port in spec.split(',') {
+        let f: Vec<&str> = port.split_whitespace().collect();
+        let direction = match f[1] {
+            "in" => Direction::Input,
+            "out" => Direction::Output,
+            d => panic!("direction {d} of {port}"),
+        };
+        ports.push(PortSpec::new(f[0], direction, f[2].parse().unwrap()));
+    }
+    ports
+}
+
 fn echo() -> Box<dyn Design> {
-    let p = |n: &str, d, w| PortSpec::new(n, d, w);
-    use Direction::{Input as I, Output as O};
-    Box::new(
-        VerilogDesign::new(
-            "echo",
-            vec![
-                PortSpec::clock(),
-                p("a", I, 230),
-                p("b", I, 70),
-                p("we", I, 1),
-                p("waddr", I, 4),
-                p("wdata", I, 12),
-                p("raddr", I, 4),
-                p("y", O, 230),
-                p("z", O, 70),
-                p("n", O, 8),
-                p("rdata", O, 12),
-            ],
-            ECHO_V,
-        )
-        .with_memory("mem", 12, 16),
-    )
+    let ports = verilog_ports(
+        "a in 230, b in 70, we in 1, waddr in 4, wdata in 12, raddr in 4, \
+         y out 230, z out 70, n out 8, rdata out 12",
+    );
+    Box::new(VerilogDesign::new("echo", ports, ECHO_V).with_memory("mem", 12, 16))
 }
 
 fn random_words(rng: &mut Xoshiro256PlusPlus, width: usize) -> Vec<u64> {
@@ -248,15 +248,9 @@ fn memory_backdoor_agrees_with_the_front_door() {
             ["mem$0.mem", "mem$1.mem", "mem$2.mem", "mem$3.mem"]
         );
         let depth = d.memories()[2].depth;
-        let p = |d: &dyn Dut, n: &str| d.port(n).unwrap();
-        let (psel, addr0, din, we, addr1, dout) = (
-            p(&*d, "p_sel"),
-            p(&*d, "addr0"),
-            p(&*d, "data_in0"),
-            p(&*d, "wr_en"),
-            p(&*d, "addr1"),
-            p(&*d, "data_out1"),
-        );
+        let [psel, addr0, din, we, addr1, dout] =
+            ["p_sel", "addr0", "data_in0", "wr_en", "addr1", "data_out1"]
+                .map(|n| d.port(n).unwrap());
         let words: Vec<u64> = (0..depth as u64)
             .map(|i| (i * 0x0101_0101 + 0x8000_007f) & 0xffff_ffff)
             .collect();
@@ -347,6 +341,18 @@ fn declared_memories_match_the_verilator_models() {
 /// The matmul block driven reactively: random bursts with random gaps between them (one
 /// idle cycle at least: a burst is a run of valid rows), each burst's result checked by the
 /// scoreboard against the golden matmul, the output pulse's protocol watched.
+/// The matmul block's result stream: every output while `valid_out` (no ready).
+fn matmul_result(d: &dyn Dut) -> StreamPorts {
+    StreamPorts::new(
+        d,
+        "result",
+        "valid_out",
+        None,
+        &["output_to_fc", "output_to_lc", "relu_mask", "debug_acc"],
+    )
+    .unwrap()
+}
+
 fn matmul_reactive(backend: Backend, bursts: usize, seed: u64) -> (u64, Vec<Vec<u64>>) {
     let mut d = dut(backend, block("lel_matmul"));
     let name = d.name().to_string();
@@ -355,14 +361,7 @@ fn matmul_reactive(backend: Backend, bursts: usize, seed: u64) -> (u64, Vec<Vec<
         d.poke(id, v).unwrap();
     }
     let input = StreamPorts::new(&*d, "rows", "valid_in", None, &["data_in", "weight"]).unwrap();
-    let output = StreamPorts::new(
-        &*d,
-        "result",
-        "valid_out",
-        None,
-        &["output_to_fc", "output_to_lc", "relu_mask", "debug_acc"],
-    )
-    .unwrap();
+    let output = matmul_result(&*d);
     let mut src = StreamSource::new(input, Gaps::BetweenPackets { min: 1, max: 9 }, seed);
     let mut sink = StreamSink::new(output.clone(), Backpressure::None, seed + 1);
     let mut board = Scoreboard::new(&name, &output);
@@ -460,24 +459,23 @@ module axis_fifo(clock, reset, s_tvalid, s_tready, s_tdata, s_tuser, m_tvalid, m
 endmodule
 "#
     );
-    use Direction::{Input as I, Output as O};
-    let p = |n: &str, d, w| PortSpec::new(n, d, w);
-    Box::new(VerilogDesign::new(
-        "axis_fifo",
-        vec![
-            PortSpec::clock(),
-            p("reset", I, 1),
-            p("s_tvalid", I, 1),
-            p("s_tready", O, 1),
-            p("s_tdata", I, 32),
-            p("s_tuser", I, 4),
-            p("m_tvalid", O, 1),
-            p("m_tready", I, 1),
-            p("m_tdata", O, 32),
-            p("m_tuser", O, 4),
-        ],
-        v,
-    ))
+    let ports = verilog_ports(
+        "reset in 1, s_tvalid in 1, s_tready out 1, s_tdata in 32, s_tuser in 4, \
+         m_tvalid out 1, m_tready in 1, m_tdata out 32, m_tuser out 4",
+    );
+    Box::new(VerilogDesign::new("axis_fifo", ports, v))
+}
+
+/// The AXI4-Stream port group `NAME_tvalid`, `NAME_tready`, `NAME_tdata`, `NAME_tuser`.
+fn axis_stream(d: &dyn Dut, name: &str) -> edgelearn_sim::Result<StreamPorts> {
+    let port = |signal: &str| format!("{name}_{signal}");
+    StreamPorts::new(
+        d,
+        name,
+        &port("tvalid"),
+        Some(&port("tready")),
+        &[&port("tdata"), &port("tuser")],
+    )
 }
 
 /// Beats through a FIFO under random gaps and random back-pressure, both streams watched.
@@ -491,20 +489,8 @@ fn fifo_bench(
     d.poke(reset, 1)?;
     d.step()?;
     d.poke(reset, 0)?;
-    let s = StreamPorts::new(
-        &*d,
-        "s",
-        "s_tvalid",
-        Some("s_tready"),
-        &["s_tdata", "s_tuser"],
-    )?;
-    let m = StreamPorts::new(
-        &*d,
-        "m",
-        "m_tvalid",
-        Some("m_tready"),
-        &["m_tdata", "m_tuser"],
-    )?;
+    let s = axis_stream(&*d, "s")?;
+    let m = axis_stream(&*d, "m")?;
     let mut src = StreamSource::new(s.clone(), Gaps::Anywhere(0.3), seed);
     let mut sink = StreamSink::new(m.clone(), pressure, seed + 1);
     let mut board = Scoreboard::new("axis_fifo", &m);
@@ -559,14 +545,7 @@ fn streams_under_random_backpressure_keep_the_axi_rules() {
 #[test]
 fn a_wrong_result_names_the_transaction_and_field() {
     let d = dut(Backend::Verilator, block("lel_matmul"));
-    let out = StreamPorts::new(
-        &*d,
-        "result",
-        "valid_out",
-        None,
-        &["output_to_fc", "output_to_lc", "relu_mask", "debug_acc"],
-    )
-    .unwrap();
+    let out = matmul_result(&*d);
     let mut board = Scoreboard::new("lel_matmul", &out);
     board.expect(vec![1, 2, 3, 4, 5]);
     board.expect(vec![1, 2, 3, 4, 5]);
@@ -641,22 +620,10 @@ fn two_runs_are_identical_and_match_rust_hdl() {
     let ports = common::ports("lel_matmul");
     let stim = edgelearn_verif::blocks::matmul::random_stimulus(&ports, 5, 3000).unwrap();
     let sim = simulator();
-    let r1 = sim
-        .run(
-            Backend::Verilator,
-            block("lel_matmul"),
-            &stim,
-            &RunOptions::default(),
-        )
-        .unwrap();
-    let r2 = sim
-        .run(
-            Backend::Native,
-            block("lel_matmul"),
-            &stim,
-            &RunOptions::default(),
-        )
-        .unwrap();
+    let [r1, r2] = [Backend::Verilator, Backend::Native].map(|b| {
+        sim.run(b, block("lel_matmul"), &stim, &RunOptions::default())
+            .unwrap()
+    });
     edgelearn_sim::compare(&r1.trace, &r2.trace).unwrap();
 }
 
@@ -736,11 +703,8 @@ fn misuse_is_a_clear_error() {
             "{backend}: {e}"
         );
         let out = d.port("valid_out").unwrap();
-        assert!(d
-            .poke(out, 1)
-            .unwrap_err()
-            .to_string()
-            .contains("is an output"));
+        let e = d.poke(out, 1).unwrap_err().to_string();
+        assert!(e.contains("is an output"), "{backend}: {e}");
         d.poke(x, 0x81).unwrap();
         assert_eq!(
             d.peek(x).unwrap(),
@@ -748,17 +712,11 @@ fn misuse_is_a_clear_error() {
             "an input reads back what was driven"
         );
         let clk = d.port("clock").unwrap();
-        assert!(d
-            .poke(clk, 1)
-            .unwrap_err()
-            .to_string()
-            .contains("step() drives it"));
+        let e = d.poke(clk, 1).unwrap_err().to_string();
+        assert!(e.contains("step() drives it"), "{backend}: {e}");
         let acc = d.port("debug_acc").unwrap();
-        assert!(d
-            .peek(acc)
-            .unwrap_err()
-            .to_string()
-            .contains("read it with peek_words"));
+        let e = d.peek(acc).unwrap_err().to_string();
+        assert!(e.contains("read it with peek_words"), "{backend}: {e}");
         let e = d.load_mem("mem", 0, &[1]).unwrap_err().to_string();
         assert!(
             e.contains("no memory `mem`; the design declares no memories"),
@@ -794,10 +752,7 @@ fn misuse_is_a_clear_error() {
 fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
     use std::os::unix::fs::PermissionsExt;
     use std::process::Command;
-    let dir =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("dut-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::cli::tmp("cli");
     let stim = dir.join("m.csv");
     let exe = &common::cli::exe();
     let out = Command::new(exe)
@@ -805,7 +760,8 @@ fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let sim = |envs: &[(&str, &str)]| {
+    // `sim` on Verilator with `envs` set, which must fail with exit 2: its standard error.
+    let sim_fails = |envs: &[(&str, &str)]| {
         let mut c = Command::new(exe);
         c.args([
             "sim",
@@ -822,19 +778,15 @@ fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
         for (k, v) in envs {
             c.env(k, v);
         }
-        c.output().unwrap()
+        exited(&c.output().unwrap(), 2, &format!("sim with {envs:?}")).1
     };
-    let out = sim(&[("PATH", "/nonexistent")]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = sim_fails(&[("PATH", "/nonexistent")]);
     assert!(
         err.contains("`verilator` is not installed or not on PATH"),
         "{err}"
     );
     // EDGELEARN_VERILATOR naming no file is named in the error.
-    let out = sim(&[("EDGELEARN_VERILATOR", "/nonexistent/verilator")]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = sim_fails(&[("EDGELEARN_VERILATOR", "/nonexistent/verilator")]);
     assert!(
         err.contains("EDGELEARN_VERILATOR=/nonexistent/verilator"),
         "{err}"
@@ -848,9 +800,7 @@ fn cli_errors_for_a_missing_verilator_and_a_failed_cxx_build() {
     )
     .unwrap();
     std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = sim(&[("CXX", cc.to_str().unwrap())]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = sim_fails(&[("CXX", cc.to_str().unwrap())]);
     assert!(!err.contains("panicked"), "{err}");
     assert!(
         err.contains("cannot build the Verilator model of `lel_matmul`")

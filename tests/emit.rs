@@ -2,20 +2,15 @@
 //! together, lint, synthesis, and the error cases.
 
 mod common;
-use common::cli::{edgelearn, tmp};
+use common::cli::{exited, read_json, run_exit, run_ok, s, tmp};
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn emit_all(dir: &Path) -> Json {
-    let out = edgelearn(&["emit", "--all", "--out", dir.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+    run_ok(&["emit", "--all", "--out", s(dir)]);
+    read_json(&dir.join("manifest.json"))
 }
 
 fn ports(manifest: &Json, block: &str) -> Vec<(String, String, u64, bool)> {
@@ -107,70 +102,74 @@ fn emit_all_names_modules_after_files_and_lists_ports() {
         ]
     );
     assert_eq!(manifest["blocks"]["lel_matmul"]["ports"][3]["lanes"], 4);
-    // The FC and conv cores' documented ports (hdl/src/lel/fc_core.rs, conv_core.rs), on
-    // which a bench outside this repository relies.
-    let fc = vec![
+    // Clock, reset and the AXI4-Stream input of the FC and conv cores and of the platform.
+    let stream_in = [
         p("clock", i, 1, false),
         p("reset", i, 1, false),
         p("s_tdata", i, 32, true),
         p("s_tvalid", i, 1, false),
         p("s_tready", o, 1, false),
         p("s_tuser", i, 4, false),
+    ];
+    // The FC and conv cores' documented ports (hdl/src/lel/fc_core.rs, conv_core.rs), on
+    // which a bench outside this repository relies: the stream input, the stream output,
+    // then each core's own.
+    let core_stream_out = [
         p("m_tdata", o, 32, true),
         p("m_tvalid", o, 1, false),
         p("m_tready", i, 1, false),
         p("m_tuser", o, 4, false),
         p("m_tlast", o, 1, false),
-        p("model_cfg", i, 32, false),
-        p("seeds", i, 34, false),
-        p("instr", i, 3, false),
-        p("layer_state", o, 4, false),
-        p("lc_data_out", o, 230, true),
-        p("lc_valid", o, 1, false),
-        p("class_num", o, 4, false),
-        p("classify_done", o, 1, false),
     ];
+    let fc = [
+        &stream_in[..],
+        &core_stream_out,
+        &[
+            p("model_cfg", i, 32, false),
+            p("seeds", i, 34, false),
+            p("instr", i, 3, false),
+            p("layer_state", o, 4, false),
+            p("lc_data_out", o, 230, true),
+            p("lc_valid", o, 1, false),
+            p("class_num", o, 4, false),
+            p("classify_done", o, 1, false),
+        ],
+    ]
+    .concat();
     for core in ["lel_fc_core0", "lel_fc_core1", "lel_fc_core0_mnist"] {
         assert_eq!(ports(&manifest, core), fc, "{core}");
     }
-    let conv = vec![
-        p("clock", i, 1, false),
-        p("reset", i, 1, false),
-        p("s_tdata", i, 32, true),
-        p("s_tvalid", i, 1, false),
-        p("s_tready", o, 1, false),
-        p("s_tuser", i, 4, false),
-        p("m_tdata", o, 32, true),
-        p("m_tvalid", o, 1, false),
-        p("m_tready", i, 1, false),
-        p("m_tuser", o, 4, false),
-        p("m_tlast", o, 1, false),
-        p("model_cfg", i, 32, false),
-        p("instr", i, 3, false),
-        p("conv_state", o, 4, false),
-    ];
+    let conv = [
+        &stream_in[..],
+        &core_stream_out,
+        &[
+            p("model_cfg", i, 32, false),
+            p("instr", i, 3, false),
+            p("conv_state", o, 4, false),
+        ],
+    ]
+    .concat();
     for core in ["lel_conv_core", "lel_conv_core_mnist"] {
         assert_eq!(ports(&manifest, core), conv, "{core}");
     }
-    // The platform's ports (hdl/src/lel/platform.rs; the register map is `platform::regs`).
-    let platform = vec![
-        p("clock", i, 1, false),
-        p("reset", i, 1, false),
-        p("s_tdata", i, 32, true),
-        p("s_tvalid", i, 1, false),
-        p("s_tready", o, 1, false),
-        p("s_tuser", i, 4, false),
-        p("s_tlast", i, 1, false),
-        p("m_tdata", o, 32, false),
-        p("m_tvalid", o, 1, false),
-        p("m_tready", i, 1, false),
-        p("m_tuser", o, 4, false),
-        p("m_tlast", o, 1, false),
-        p("reg_addr", i, 8, false),
-        p("reg_wdata", i, 32, false),
-        p("reg_we", i, 1, false),
-        p("reg_rdata", o, 32, false),
-    ];
+    // The platform's ports (hdl/src/lel/platform.rs; the register map is `platform::regs`):
+    // the stream input with a `tlast`, an unsigned stream output, the register port.
+    let platform = [
+        &stream_in[..],
+        &[
+            p("s_tlast", i, 1, false),
+            p("m_tdata", o, 32, false),
+            p("m_tvalid", o, 1, false),
+            p("m_tready", i, 1, false),
+            p("m_tuser", o, 4, false),
+            p("m_tlast", o, 1, false),
+            p("reg_addr", i, 8, false),
+            p("reg_wdata", i, 32, false),
+            p("reg_we", i, 1, false),
+            p("reg_rdata", o, 32, false),
+        ],
+    ]
+    .concat();
     for top in ["lel_platform", "lel_platform_mnist"] {
         assert_eq!(ports(&manifest, top), platform, "{top}");
     }
@@ -178,6 +177,18 @@ fn emit_all_names_modules_after_files_and_lists_ports() {
         manifest["blocks"]["lel_matmul"]["ports"][3]["lane_width"],
         6
     );
+}
+
+/// Runs an external tool, which must be installed and succeed (else a panic naming `what`,
+/// with the tool's exit status and output).
+fn tool_ok(what: &str, cmd: &mut Command) {
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "{what}: cannot run {:?} (installed?): {e}",
+            cmd.get_program()
+        )
+    });
+    exited(&out, 0, what);
 }
 
 #[test]
@@ -188,40 +199,28 @@ fn emitted_files_compile_together_lint_and_synthesize() {
         .iter()
         .map(|n| dir.join(format!("{n}.v")))
         .collect();
-    let out = Command::new("iverilog")
-        .args(["-g2012", "-o", "/dev/null"])
-        .args(&files)
-        .output()
-        .expect("iverilog installed");
-    assert!(
-        out.status.success(),
-        "icarus: {}",
-        String::from_utf8_lossy(&out.stderr)
+    tool_ok(
+        "icarus",
+        Command::new("iverilog")
+            .args(["-g2012", "-o", "/dev/null"])
+            .args(&files),
     );
     let verilator = edgelearn_sim::tools::find("verilator").expect("verilator installed");
-    let out = Command::new(&verilator)
-        .args(["--lint-only", "-Wall", "-Wno-MULTITOP"])
-        .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
-        .args(&files)
-        .output()
-        .expect("verilator installed");
-    assert!(
-        out.status.success(),
-        "verilator: {}",
-        String::from_utf8_lossy(&out.stderr)
+    tool_ok(
+        "verilator",
+        Command::new(&verilator)
+            .args(["--lint-only", "-Wall", "-Wno-MULTITOP"])
+            .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
+            .args(&files),
     );
     for name in edgelearn_verif::rtl::designs::names() {
-        let out = Command::new(&verilator)
-            .args(["--lint-only", "-Wall"])
-            .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
-            .args(["--top-module", name])
-            .arg(dir.join(format!("{name}.v")))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "verilator lint {name}: {}",
-            String::from_utf8_lossy(&out.stderr)
+        tool_ok(
+            &format!("verilator lint {name}"),
+            Command::new(&verilator)
+                .args(["--lint-only", "-Wall"])
+                .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
+                .args(["--top-module", name])
+                .arg(dir.join(format!("{name}.v"))),
         );
         // The cores are synthesized by `make resources` (synth_xilinx, minutes each) and as
         // small instances in their `_is_synthesizable` checks and netlist simulations
@@ -245,14 +244,9 @@ fn emitted_files_compile_together_lint_and_synthesize() {
             "read_verilog {}; {flow} -top {name}; check -assert",
             dir.join(format!("{name}.v")).display()
         );
-        let out = Command::new("yosys")
-            .args(["-q", "-p", &script])
-            .output()
-            .expect("yosys installed");
-        assert!(
-            out.status.success(),
-            "yosys {name}: {}",
-            String::from_utf8_lossy(&out.stderr)
+        tool_ok(
+            &format!("yosys {name}"),
+            Command::new("yosys").args(["-q", "-p", &script]),
         );
     }
 }
@@ -260,15 +254,10 @@ fn emitted_files_compile_together_lint_and_synthesize() {
 #[test]
 fn emit_unknown_block_lists_valid_names_and_exits_2() {
     let dir = tmp("unknown");
-    let out = edgelearn(&[
-        "emit",
-        "lel_matmul",
-        "no_such_block",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = run_exit(
+        &["emit", "lel_matmul", "no_such_block", "--out", s(&dir)],
+        2,
+    );
     assert!(err.contains("no_such_block"), "{err}");
     for n in edgelearn_verif::rtl::designs::names() {
         assert!(err.contains(n), "valid names listed: {err}");
@@ -285,14 +274,7 @@ fn emit_into_unwritable_dir_is_a_clear_error() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let out = edgelearn(&[
-        "emit",
-        "lel_matmul",
-        "--out",
-        file.join("sub").to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, err) = run_exit(&["emit", "lel_matmul", "--out", s(&file.join("sub"))], 2);
     assert!(
         err.contains("cannot emit into") && err.contains("a-file/sub"),
         "{err}"
@@ -305,25 +287,15 @@ fn emit_does_not_overwrite_foreign_files_without_force() {
     let dir = tmp("foreign");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("lel_matmul.v"), "// my own matmul\n").unwrap();
-    let out = edgelearn(&["emit", "lel_matmul", "--out", dir.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    let (_, err) = run_exit(&["emit", "lel_matmul", "--out", s(&dir)], 2);
+    assert!(err.contains("--force"), "{err}");
     assert_eq!(
         std::fs::read_to_string(dir.join("lel_matmul.v")).unwrap(),
         "// my own matmul\n"
     );
-    let out = edgelearn(&[
-        "emit",
-        "lel_matmul",
-        "--force",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
+    run_ok(&["emit", "lel_matmul", "--force", "--out", s(&dir)]);
     // Re-emitting over edgelearn's own files needs no --force, and keeps other blocks listed.
-    let out = edgelearn(&["emit", "lel_lfsr56", "--out", dir.to_str().unwrap()]);
-    assert!(out.status.success());
-    let m: Json =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    run_ok(&["emit", "lel_lfsr56", "--out", s(&dir)]);
+    let m = read_json(&dir.join("manifest.json"));
     assert!(m["blocks"]["lel_matmul"].is_object() && m["blocks"]["lel_lfsr56"].is_object());
 }

