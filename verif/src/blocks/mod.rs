@@ -32,40 +32,251 @@ pub const CORNERS_8: [i64; 7] = [-128, -127, 127, -31, 31, 0, 1];
 /// Corner values of a 6-bit weight.
 pub const CORNERS_6: [i64; 6] = [-32, -31, 31, 0, 1, -1];
 
+/// What a named stimulus is asked for: the block, its ports, the seed, about how many
+/// cycles (`random`), and whether it is the thesis's own setup (`thesis`).
+pub struct StimulusRequest<'a> {
+    /// The block's registered name.
+    pub block: &'a str,
+    /// Its ports.
+    pub ports: &'a [PortSpec],
+    /// The seed.
+    pub seed: u64,
+    /// About how long a random stimulus is.
+    pub cycles: usize,
+    /// The thesis's own setup (else random traffic with corner values).
+    pub thesis: bool,
+}
+
+impl StimulusRequest<'_> {
+    /// `thesis_cycles` for the thesis's setup, else the cycles asked for.
+    fn len(&self, thesis_cycles: usize) -> usize {
+        if self.thesis {
+            thesis_cycles
+        } else {
+            self.cycles
+        }
+    }
+}
+
+/// The verification side of a registered block: its golden trace of any stimulus, and its
+/// named stimuli. One entry per block of `edgelearn_hdl::registry::blocks()`, by the same
+/// name (a test holds the two lists equal).
+pub struct BlockModel {
+    /// The registered name.
+    pub name: &'static str,
+    /// The expected value of every output on every cycle the spec defines.
+    pub golden: fn(&[PortSpec], &Stimulus) -> Expected,
+    /// A named stimulus.
+    pub stimulus: fn(&StimulusRequest) -> edgelearn_sim::Result<Stimulus>,
+}
+
+/// Every block model, in the registry's order.
+pub const MODELS: &[BlockModel] = &[
+    BlockModel {
+        name: "arith_check",
+        golden: arith_check::expected,
+        stimulus: |r| arith_check::exhaustive_stimulus(r.ports, r.seed, r.len(0)),
+    },
+    BlockModel {
+        name: "arith_check_wide",
+        golden: arith_check_wide::expected,
+        stimulus: |r| match r.thesis {
+            true => arith_check_wide::small_stimulus(r.ports, r.seed, 4, 0),
+            false => arith_check_wide::exhaustive_stimulus(r.ports, r.seed, 64, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_lfsr56",
+        golden: |p, s| lfsr::expected(p, s, 56),
+        stimulus: lfsr_stimulus,
+    },
+    BlockModel {
+        name: "lel_lfsr60",
+        golden: |p, s| lfsr::expected(p, s, 60),
+        stimulus: lfsr_stimulus,
+    },
+    BlockModel {
+        name: "lel_tree_comparator",
+        golden: tree_comparator::expected,
+        stimulus: |r| match r.thesis {
+            true => tree_comparator::thesis_stimulus(r.ports, r.seed, 100, 12),
+            false => tree_comparator::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_matmul",
+        golden: matmul::expected,
+        stimulus: |r| match r.thesis {
+            true => matmul::thesis_stimulus(r.ports, r.seed, 4, 4).map(|x| x.0),
+            false => matmul::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_lc_forward",
+        golden: lc_forward::expected,
+        stimulus: |r| match r.thesis {
+            true => lc_forward::burst_stimulus(r.ports, r.seed, 2, 480).map(|x| x.0),
+            false => lc_forward::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_tree_adder",
+        golden: |p, s| tree_adder::expected(p, s, TreeAdderRole::LcBackward),
+        stimulus: |r| match r.thesis {
+            true => tree_adder::thesis_stimulus(r.ports, r.seed, 480, false),
+            false => tree_adder::random_stimulus(r.block, r.ports, r.seed, r.cycles, false),
+        },
+    },
+    BlockModel {
+        name: "lel_tree_adder_conv",
+        golden: |p, s| tree_adder::expected(p, s, TreeAdderRole::Conv),
+        stimulus: |r| match r.thesis {
+            true => tree_adder::conv_stimulus(r.ports, r.seed, 100),
+            false => tree_adder::random_stimulus(r.block, r.ports, r.seed, r.cycles, false),
+        },
+    },
+    BlockModel {
+        name: "lel_loss",
+        golden: loss::expected,
+        stimulus: |r| match r.thesis {
+            true => loss::thesis_stimulus(r.ports, r.seed, 1, &[0]).map(|x| x.0),
+            false => loss::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_weight_update",
+        golden: weight_update::expected,
+        stimulus: |r| match r.thesis {
+            true => weight_update::thesis_stimulus(r.ports, r.seed, 600).map(|x| x.0),
+            false => weight_update::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_cache_x4_act",
+        golden: cache_x4::expected,
+        stimulus: cache_stimulus,
+    },
+    BlockModel {
+        name: "lel_cache_x4_weight",
+        golden: cache_x4::expected,
+        stimulus: cache_stimulus,
+    },
+    BlockModel {
+        name: "lel_cache_x4_grad",
+        golden: cache_x4::expected,
+        stimulus: cache_stimulus,
+    },
+    BlockModel {
+        name: "lel_triout_cache",
+        golden: triout_cache::expected,
+        stimulus: |r| match r.thesis {
+            true => triout_cache::thesis_stimulus(r.ports, r.seed).map(|x| x.0),
+            false => triout_cache::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "lel_classification",
+        golden: classification::expected,
+        stimulus: |r| match r.thesis {
+            true => classification::thesis_stimulus(r.ports, r.seed, 10).map(|x| x.0),
+            false => classification::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+    BlockModel {
+        name: "cnn_engine_check",
+        golden: cnn_engine::check_expected,
+        stimulus: |r| cnn_engine::check_stimulus(r.ports, r.seed, r.len(1024)),
+    },
+    BlockModel {
+        name: "cnn_addr_gen",
+        golden: cnn_engine::addr_gen_expected,
+        stimulus: |r| cnn_engine::addr_gen_stimulus(r.ports, r.seed),
+    },
+    BlockModel {
+        name: "cnn_reduce",
+        golden: cnn_engine::reduce_expected,
+        stimulus: |r| cnn_engine::reduce_stimulus(r.ports, r.seed, r.len(500)),
+    },
+    BlockModel {
+        name: "cnn_window_buf",
+        golden: cnn_engine::window_expected,
+        stimulus: |r| cnn_engine::window_stimulus(r.ports, r.seed, r.len(200)),
+    },
+    BlockModel {
+        name: "cnn_window_ctl",
+        golden: cnn_engine::window_ctl_expected,
+        stimulus: |r| cnn_engine::window_ctl_stimulus(r.ports, r.seed, r.len(400)),
+    },
+    BlockModel {
+        name: "cnn_mac_pipe",
+        golden: cnn_engine::mac_pipe_expected,
+        stimulus: |r| cnn_engine::mac_pipe_stimulus(r.ports, r.seed, r.len(400)),
+    },
+    BlockModel {
+        name: "cnn_group_sum",
+        golden: cnn_engine::group_sum_expected,
+        stimulus: |r| cnn_engine::group_sum_stimulus(r.ports, r.seed, r.len(400)),
+    },
+    BlockModel {
+        name: "cnn_acc_mem",
+        golden: cnn_engine::acc_mem_expected,
+        stimulus: |r| cnn_engine::acc_mem_stimulus(r.ports, r.seed, r.len(400)),
+    },
+    BlockModel {
+        name: "cnn_layer_seq",
+        golden: cnn_engine::layer_seq_expected,
+        stimulus: |r| cnn_engine::layer_seq_stimulus(r.ports, r.seed, r.len(600)),
+    },
+    BlockModel {
+        name: "cnn_mac_ctl",
+        golden: cnn_engine::mac_ctl_expected,
+        stimulus: |r| cnn_engine::mac_ctl_stimulus(r.ports, r.seed, r.len(600)),
+    },
+    BlockModel {
+        name: "cnn_host_port",
+        golden: cnn_engine::host_port_expected,
+        stimulus: |r| cnn_engine::host_port_stimulus(r.ports, r.seed, r.len(600)),
+    },
+    BlockModel {
+        name: "cnn_processor",
+        golden: cnn_engine::processor_expected,
+        stimulus: |r| cnn_engine::processor_stimulus(r.ports, r.seed, r.len(800)),
+    },
+    BlockModel {
+        name: "cnn_fc_update",
+        golden: cnn_fc_update::expected,
+        stimulus: |r| match r.thesis {
+            true => {
+                let cases = cnn_fc_update::layer_cases(r.seed, cnn_fc_update::INPUTS);
+                cnn_fc_update::layer_stimulus(r.ports, &cases[..1], r.seed as u32).map(|x| x.0)
+            }
+            false => cnn_fc_update::random_stimulus(r.ports, r.seed, r.cycles),
+        },
+    },
+];
+
+fn lfsr_stimulus(r: &StimulusRequest) -> edgelearn_sim::Result<Stimulus> {
+    match r.thesis {
+        true => lfsr::random_stimulus(r.block, r.ports, r.seed, 10, 20),
+        false => lfsr::random_stimulus(r.block, r.ports, r.seed, r.cycles / 100 + 1, 100),
+    }
+}
+
+fn cache_stimulus(r: &StimulusRequest) -> edgelearn_sim::Result<Stimulus> {
+    match r.thesis {
+        true => cache_x4::thesis_stimulus(r.block, r.ports, r.seed).map(|x| x.0),
+        false => cache_x4::random_stimulus(r.block, r.ports, r.seed, r.cycles),
+    }
+}
+
+/// The model of a registered block.
+pub fn model(block: &str) -> Option<&'static BlockModel> {
+    MODELS.iter().find(|m| m.name == block)
+}
+
 /// The golden trace of `block` for `stim`, if edgelearn has a model of that block.
 pub fn golden_trace(block: &str, ports: &[PortSpec], stim: &Stimulus) -> Option<Expected> {
-    match block {
-        "arith_check" => Some(arith_check::expected(ports, stim)),
-        "arith_check_wide" => Some(arith_check_wide::expected(ports, stim)),
-        "lel_lfsr56" => Some(lfsr::expected(ports, stim, 56)),
-        "lel_lfsr60" => Some(lfsr::expected(ports, stim, 60)),
-        "lel_tree_comparator" => Some(tree_comparator::expected(ports, stim)),
-        "lel_matmul" => Some(matmul::expected(ports, stim)),
-        "lel_lc_forward" => Some(lc_forward::expected(ports, stim)),
-        "lel_tree_adder" => Some(tree_adder::expected(ports, stim, TreeAdderRole::LcBackward)),
-        "lel_tree_adder_conv" => Some(tree_adder::expected(ports, stim, TreeAdderRole::Conv)),
-        "lel_loss" => Some(loss::expected(ports, stim)),
-        "lel_weight_update" => Some(weight_update::expected(ports, stim)),
-        "lel_cache_x4_act" | "lel_cache_x4_weight" | "lel_cache_x4_grad" => {
-            Some(cache_x4::expected(ports, stim))
-        }
-        "lel_triout_cache" => Some(triout_cache::expected(ports, stim)),
-        "lel_classification" => Some(classification::expected(ports, stim)),
-        "cnn_fc_update" => Some(cnn_fc_update::expected(ports, stim)),
-        "cnn_engine_check" => Some(cnn_engine::check_expected(ports, stim)),
-        "cnn_reduce" => Some(cnn_engine::reduce_expected(ports, stim)),
-        "cnn_addr_gen" => Some(cnn_engine::addr_gen_expected(ports, stim)),
-        "cnn_window_buf" => Some(cnn_engine::window_expected(ports, stim)),
-        "cnn_window_ctl" => Some(cnn_engine::window_ctl_expected(ports, stim)),
-        "cnn_mac_pipe" => Some(cnn_engine::mac_pipe_expected(ports, stim)),
-        "cnn_group_sum" => Some(cnn_engine::group_sum_expected(ports, stim)),
-        "cnn_acc_mem" => Some(cnn_engine::acc_mem_expected(ports, stim)),
-        "cnn_layer_seq" => Some(cnn_engine::layer_seq_expected(ports, stim)),
-        "cnn_mac_ctl" => Some(cnn_engine::mac_ctl_expected(ports, stim)),
-        "cnn_host_port" => Some(cnn_engine::host_port_expected(ports, stim)),
-        "cnn_processor" => Some(cnn_engine::processor_expected(ports, stim)),
-        _ => None,
-    }
+    model(block).map(|m| (m.golden)(ports, stim))
 }
 
 /// The stimulus kinds every block offers.
@@ -80,140 +291,35 @@ pub fn named_stimulus(
     seed: u64,
     cycles: usize,
 ) -> Option<edgelearn_sim::Result<Stimulus>> {
-    let thesis = kind == "thesis";
     if !STIMULUS_KINDS.contains(&kind) {
         return None;
     }
-    Some(match block {
-        "arith_check" => {
-            arith_check::exhaustive_stimulus(ports, seed, if thesis { 0 } else { cycles })
-        }
-        "arith_check_wide" => {
-            if thesis {
-                arith_check_wide::small_stimulus(ports, seed, 4, 0)
-            } else {
-                arith_check_wide::exhaustive_stimulus(ports, seed, 64, cycles)
-            }
-        }
-        "lel_lfsr56" | "lel_lfsr60" => {
-            if thesis {
-                lfsr::random_stimulus(block, ports, seed, 10, 20)
-            } else {
-                lfsr::random_stimulus(block, ports, seed, cycles / 100 + 1, 100)
-            }
-        }
-        "lel_tree_comparator" => {
-            if thesis {
-                tree_comparator::thesis_stimulus(ports, seed, 100, 12)
-            } else {
-                tree_comparator::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "lel_matmul" => {
-            if thesis {
-                matmul::thesis_stimulus(ports, seed, 4, 4).map(|r| r.0)
-            } else {
-                matmul::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "lel_lc_forward" => {
-            if thesis {
-                lc_forward::burst_stimulus(ports, seed, 2, 480).map(|r| r.0)
-            } else {
-                lc_forward::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "lel_tree_adder" => {
-            if thesis {
-                tree_adder::thesis_stimulus(ports, seed, 480, false)
-            } else {
-                tree_adder::random_stimulus(block, ports, seed, cycles, false)
-            }
-        }
-        "lel_tree_adder_conv" => {
-            if thesis {
-                tree_adder::conv_stimulus(ports, seed, 100)
-            } else {
-                tree_adder::random_stimulus(block, ports, seed, cycles, false)
-            }
-        }
-        "lel_loss" => {
-            if thesis {
-                loss::thesis_stimulus(ports, seed, 1, &[0]).map(|r| r.0)
-            } else {
-                loss::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "lel_weight_update" => {
-            if thesis {
-                weight_update::thesis_stimulus(ports, seed, 600).map(|r| r.0)
-            } else {
-                weight_update::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "lel_cache_x4_act" | "lel_cache_x4_weight" | "lel_cache_x4_grad" => {
-            if thesis {
-                cache_x4::thesis_stimulus(block, ports, seed).map(|r| r.0)
-            } else {
-                cache_x4::random_stimulus(block, ports, seed, cycles)
-            }
-        }
-        "lel_triout_cache" => {
-            if thesis {
-                triout_cache::thesis_stimulus(ports, seed).map(|r| r.0)
-            } else {
-                triout_cache::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "lel_classification" => {
-            if thesis {
-                classification::thesis_stimulus(ports, seed, 10).map(|r| r.0)
-            } else {
-                classification::random_stimulus(ports, seed, cycles)
-            }
-        }
-        "cnn_engine_check" => {
-            cnn_engine::check_stimulus(ports, seed, if thesis { 1024 } else { cycles })
-        }
-        "cnn_reduce" => cnn_engine::reduce_stimulus(ports, seed, if thesis { 500 } else { cycles }),
-        "cnn_addr_gen" => cnn_engine::addr_gen_stimulus(ports, seed),
-        "cnn_window_buf" => {
-            cnn_engine::window_stimulus(ports, seed, if thesis { 200 } else { cycles })
-        }
-        "cnn_window_ctl" => {
-            cnn_engine::window_ctl_stimulus(ports, seed, if thesis { 400 } else { cycles })
-        }
-        "cnn_mac_pipe" => {
-            cnn_engine::mac_pipe_stimulus(ports, seed, if thesis { 400 } else { cycles })
-        }
-        "cnn_group_sum" => {
-            cnn_engine::group_sum_stimulus(ports, seed, if thesis { 400 } else { cycles })
-        }
-        "cnn_acc_mem" => {
-            cnn_engine::acc_mem_stimulus(ports, seed, if thesis { 400 } else { cycles })
-        }
-        "cnn_layer_seq" => {
-            cnn_engine::layer_seq_stimulus(ports, seed, if thesis { 600 } else { cycles })
-        }
-        "cnn_mac_ctl" => {
-            cnn_engine::mac_ctl_stimulus(ports, seed, if thesis { 600 } else { cycles })
-        }
-        "cnn_host_port" => {
-            cnn_engine::host_port_stimulus(ports, seed, if thesis { 600 } else { cycles })
-        }
-        "cnn_processor" => {
-            cnn_engine::processor_stimulus(ports, seed, if thesis { 800 } else { cycles })
-        }
-        "cnn_fc_update" => {
-            if thesis {
-                let cases = cnn_fc_update::layer_cases(seed, cnn_fc_update::INPUTS);
-                cnn_fc_update::layer_stimulus(ports, &cases[..1], seed as u32).map(|r| r.0)
-            } else {
-                cnn_fc_update::random_stimulus(ports, seed, cycles)
-            }
-        }
-        _ => return None,
-    })
+    let request = StimulusRequest {
+        block,
+        ports,
+        seed,
+        cycles,
+        thesis: kind == "thesis",
+    };
+    model(block).map(|m| (m.stimulus)(&request))
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::MODELS;
+
+    #[test]
+    fn every_registered_block_has_one_model_and_every_model_a_block() {
+        let blocks: Vec<&str> = edgelearn_hdl::registry::blocks()
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        let models: Vec<&str> = MODELS.iter().map(|m| m.name).collect();
+        assert_eq!(
+            models, blocks,
+            "verif::blocks::MODELS must follow hdl::registry::blocks()"
+        );
+    }
 }
 
 /// Read access to a stimulus by port name. Panics on an unknown port: the adapters are
