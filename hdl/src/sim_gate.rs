@@ -195,19 +195,23 @@ pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result
             .find("\nendmodule")
             .map(|e| start + e)
             .ok_or_else(|| format!("gate {}: module {parent} has no end", g.path))?;
-        let mut body = out[start..end].to_string();
+        let mut lines: Vec<String> = out[start..end].split('\n').map(String::from).collect();
         for d in &g.drives {
-            let from = format!("\n        {d}$clock = clock;\n");
-            let to = format!("\n        {d}$clock = {leaf}$gclock;\n");
-            if body.matches(&from).count() != 1 {
+            // The statement, however rust-hdl indents it: exactly one line that is it.
+            let from = format!("{d}$clock = clock;");
+            let at: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].trim() == from)
+                .collect();
+            let [i] = at[..] else {
                 return Err(format!(
-                    "gate {}: module {parent} does not assign `{d}$clock = clock;` once",
+                    "gate {}: module {parent} does not assign `{from}` once",
                     g.path
                 ));
-            }
-            body = body.replacen(&from, &to, 1);
+            };
+            let indent = &lines[i][..lines[i].len() - lines[i].trim_start().len()];
+            lines[i] = format!("{indent}{d}$clock = {leaf}$gclock;");
         }
-        out.replace_range(start..end, &body);
+        out.replace_range(start..end, &lines.join("\n"));
     }
     Ok(out)
 }
