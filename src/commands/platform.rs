@@ -303,7 +303,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         design: name.clone(),
         axi: a.axi,
         backend: a.backend,
-        traffic: a.traffic.clone(),
+        traffic: a.traffic,
         check_golden: a.check_golden,
         epochs: a.epochs,
         checkpoints: a.checkpoint.is_some(),

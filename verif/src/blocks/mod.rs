@@ -304,24 +304,6 @@ pub fn named_stimulus(
     model(block).map(|m| (m.stimulus)(&request))
 }
 
-#[cfg(test)]
-mod registry_tests {
-    use super::MODELS;
-
-    #[test]
-    fn every_registered_block_has_one_model_and_every_model_a_block() {
-        let blocks: Vec<&str> = edgelearn_hdl::registry::blocks()
-            .iter()
-            .map(|b| b.name)
-            .collect();
-        let models: Vec<&str> = MODELS.iter().map(|m| m.name).collect();
-        assert_eq!(
-            models, blocks,
-            "verif::blocks::MODELS must follow hdl::registry::blocks()"
-        );
-    }
-}
-
 /// Read access to a stimulus by port name. Panics on an unknown port: the adapters are
 /// written against the block's port list, so that is a bug here, not bad input.
 pub(crate) struct View<'a> {
@@ -382,4 +364,22 @@ pub(crate) fn port<'a>(ports: &'a [PortSpec], name: &str) -> &'a PortSpec {
 /// Ensure a fresh expectation of the stimulus's length.
 pub(crate) fn blank(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     Expected::new(&stim.block, ports, stim.len())
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::MODELS;
+
+    #[test]
+    fn every_registered_block_has_one_model_and_every_model_a_block() {
+        let blocks: Vec<&str> = edgelearn_hdl::registry::blocks()
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        let models: Vec<&str> = MODELS.iter().map(|m| m.name).collect();
+        assert_eq!(
+            models, blocks,
+            "verif::blocks::MODELS must follow hdl::registry::blocks()"
+        );
+    }
 }
