@@ -343,12 +343,10 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     let out = match result {
         Ok(o) => o,
         Err((e, cycle)) => {
-            let again = SessionOptions {
-                checkpoints: false,
-                ..options.clone()
-            };
+            // The same session again (with the checkpoints' weight reads, which take cycles,
+            // so the failure is at the same cycle; the silent console keeps no checkpoint).
             return failed(&a, report, e, cycle, &opts, |opts, quiet| {
-                let _ = session(&prepared, &again, &sim, opts, resume.as_ref(), quiet);
+                let _ = session(&prepared, &options, &sim, opts, resume.as_ref(), quiet);
             });
         }
     };
