@@ -83,7 +83,10 @@ fn code_only(text: &str) -> String {
             i += n;
         } else if rest[0] == b'\'' && (rest.get(2) == Some(&b'\'') || rest.get(1) == Some(&b'\\')) {
             // A character literal ('x', '\n', '\u{..}'); a lifetime has no closing quote.
-            let n = rest[1..].iter().position(|&c| c == b'\'').map_or(1, |k| k + 2);
+            let n = rest[1..]
+                .iter()
+                .position(|&c| c == b'\'')
+                .map_or(1, |k| k + 2);
             blank(&rest[..n], &mut out);
             i += n;
         } else {
@@ -122,7 +125,11 @@ fn without_tests(code: &str) -> String {
                 _ => {}
             }
         }
-        out.extend(item[..end].chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        out.extend(
+            item[..end]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' }),
+        );
         rest = &item[end..];
     }
     out.push_str(rest);
@@ -137,7 +144,9 @@ fn test_only_modules(files: &[PathBuf]) -> BTreeSet<PathBuf> {
         let lines: Vec<&str> = code.lines().map(str::trim).collect();
         for w in lines.windows(2) {
             if w[0] == "#[cfg(test)]" {
-                let decl = w[1].trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+                let decl = w[1]
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub ");
                 if let Some(name) = decl.strip_prefix("mod ").and_then(|m| m.strip_suffix(';')) {
                     let dir = f.parent().unwrap();
                     out.insert(dir.join(format!("{name}.rs")));
@@ -159,8 +168,10 @@ fn functions(code: &str) -> Vec<(String, usize, usize)> {
             continue;
         };
         let qualifiers_only = words[..k].iter().all(|w| {
-            matches!(*w, "pub" | "const" | "async" | "unsafe" | "extern" | "default")
-                || w.starts_with("pub(")
+            matches!(
+                *w,
+                "pub" | "const" | "async" | "unsafe" | "extern" | "default"
+            ) || w.starts_with("pub(")
                 || w.starts_with('"')
         });
         if !qualifiers_only || k + 1 >= words.len() {
@@ -222,7 +233,10 @@ fn anyhow_only_in_the_binary() {
     let mut found = Vec::new();
     for lib in LIBRARIES {
         let manifest = std::fs::read_to_string(root().join(lib).join("Cargo.toml")).unwrap();
-        if manifest.lines().any(|l| l.trim_start().starts_with("anyhow")) {
+        if manifest
+            .lines()
+            .any(|l| l.trim_start().starts_with("anyhow"))
+        {
             found.push(format!("{lib}/Cargo.toml depends on anyhow"));
         }
         for f in rust_files(&root().join(lib).join("src")) {
