@@ -204,12 +204,7 @@ impl Observer for Console<'_> {
     fn epoch(&mut self, e: &EpochLine) {
         let check_golden = self.check_golden;
         self.bar.suspend(|| {
-            let pct = |v: &[f64]| {
-                v.iter()
-                    .map(|x| format!("{:.2}%", 100.0 * x))
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            };
+            let pct = super::train::percents;
             eprintln!(
                 "epoch {}: train {} | test {} (FC0 / FC1) | {:.0} cycles/image{} | {:.2} M cycles/s | {:.1} images/s",
                 e.epoch,

@@ -94,12 +94,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Progress::Trained { done } => bar.set_position(done as u64),
         Progress::EpochEnd(r) => {
             bar.suspend(|| {
-                let pct = |v: &[f64]| {
-                    v.iter()
-                        .map(|x| format!("{:.2}%", 100.0 * x))
-                        .collect::<Vec<_>>()
-                        .join(" / ")
-                };
+                let pct = percents;
                 eprintln!(
                     "epoch {}: train {} | test {} (per core) | {:.0} images/s | lr_shift {:?}",
                     r.epoch,
@@ -154,4 +149,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         eprintln!("wrote {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Accuracies as percentages, `96.10% / 95.80%` (one per core).
+pub fn percents(v: &[f64]) -> String {
+    v.iter()
+        .map(|x| format!("{:.2}%", 100.0 * x))
+        .collect::<Vec<_>>()
+        .join(" / ")
 }

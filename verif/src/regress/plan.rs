@@ -389,7 +389,9 @@ pub struct CoreJob {
 }
 
 /// `platform train` with its golden comparison; with `same_as_golden` the golden `train` of
-/// the same options first, whose weights must be equal.
+/// the same options first, whose weights must be equal. The training keys repeat
+/// [`TrainJob`]'s and the traffic keys [`CoreJob`]'s: serde's `flatten` does not combine
+/// with `deny_unknown_fields`, and a misspelt key must be refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlatformJob {
