@@ -62,8 +62,13 @@ impl From<BackendName> for Backend {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the blocks edgelearn can emit and simulate.
-    Blocks,
+    /// List the designs edgelearn can emit and simulate (the registry).
+    Blocks {
+        /// Print the registry as JSON: per design its kind, configuration, FSM state and
+        /// instruction names, register map and synthesis sub-cores.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write Verilog for blocks: one BLOCK.v per block (top module BLOCK) and manifest.json.
     Emit {
         /// Blocks to emit (see `edgelearn blocks`).
@@ -285,7 +290,7 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
         /// The top design (see `edgelearn blocks`).
-        #[arg(long, value_name = "NAME", default_value = "lel_platform_axi")]
+        #[arg(long, value_name = "NAME", default_value = edgelearn_verif::rtl::designs::FPGA_TOP)]
         top: String,
         /// The fabric clock FCLK_CLK0 in MHz (the thesis's 75 by default).
         #[arg(long, value_name = "MHZ", default_value_t = 75.0)]

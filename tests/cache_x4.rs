@@ -3,18 +3,24 @@
 
 mod common;
 
-use edgelearn_hdl::registry;
 use edgelearn_sim::{Backend, Value};
 use edgelearn_verif::blocks::cache_x4::{depth, random_stimulus, thesis_stimulus};
+use edgelearn_verif::rtl::designs as registry;
 
 #[test]
 fn cache_depths_agree_with_the_hardware() {
-    assert_eq!(depth("lel_cache_x4_act"), Some(registry::CACHE_ACT_DEPTH));
+    assert_eq!(
+        depth("lel_cache_x4_act"),
+        Some(edgelearn_hdl::lel::cache_x4::CACHE_ACT_DEPTH)
+    );
     assert_eq!(
         depth("lel_cache_x4_weight"),
-        Some(registry::CACHE_WEIGHT_DEPTH)
+        Some(edgelearn_hdl::lel::cache_x4::CACHE_WEIGHT_DEPTH)
     );
-    assert_eq!(depth("lel_cache_x4_grad"), Some(registry::CACHE_GRAD_DEPTH));
+    assert_eq!(
+        depth("lel_cache_x4_grad"),
+        Some(edgelearn_hdl::lel::cache_x4::CACHE_GRAD_DEPTH)
+    );
 }
 
 fn thesis(block: &str, backends: &[Backend]) {

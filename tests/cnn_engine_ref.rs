@@ -8,7 +8,7 @@
 mod common;
 use common::cli::data;
 
-use edgelearn_hdl::cnn::{self as hcnn, EngineShape, DATA_WORDS, LAYER_WORDS, MAX_LAYERS};
+use edgelearn_hdl::cnn::{EngineShape, DATA_WORDS, LAYER_WORDS, MAX_LAYERS};
 use edgelearn_hdl::design::{Direction, MemorySpec, PortSpec, VerilogDesign};
 use edgelearn_sim::dut::{Dut, DutOptions, PortId};
 use edgelearn_sim::{Backend, PortSpec as SimPort};
@@ -20,7 +20,7 @@ const SOURCE: &str = include_str!("reference/cnn_engine_ref.v");
 
 /// The reference engine of `shape` (its memories under their old names).
 fn reference(shape: &EngineShape) -> VerilogDesign {
-    let name = format!("{}_ref", shape.design_name());
+    let name = format!("{}_ref", edgelearn_verif::rtl::designs::engine_name(shape));
     let v = SOURCE
         .replace("@TOP@", &name)
         .replace("@P@", &shape.processors.to_string())
@@ -174,7 +174,7 @@ fn lockstep(yaml: &Path, weights: &Path, input: &Path, shape: EngineShape) -> (u
     let new = sim
         .dut(
             Backend::Verilator,
-            hcnn::engine(&shape),
+            edgelearn_verif::rtl::designs::engine_design(&shape),
             &DutOptions::default(),
         )
         .unwrap();
@@ -232,7 +232,7 @@ fn speed_probe_reference_vs_new() {
     let sim = common::simulator();
     for which in ["reference", "new"] {
         let d: Box<dyn edgelearn_hdl::design::Design> = if which == "new" {
-            hcnn::engine(&shape)
+            edgelearn_verif::rtl::designs::engine_design(&shape)
         } else {
             Box::new(reference(&shape))
         };

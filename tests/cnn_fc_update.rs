@@ -148,7 +148,7 @@ fn bench(backend: Backend) -> FcUpdateBench {
     let dut = common::simulator()
         .dut(
             backend,
-            edgelearn_hdl::registry::build(BLOCK).unwrap(),
+            edgelearn_verif::rtl::designs::build(BLOCK).unwrap(),
             &DutOptions::default(),
         )
         .unwrap_or_else(|e| panic!("{e}"));

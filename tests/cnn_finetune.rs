@@ -283,7 +283,7 @@ fn a_corrupted_kernel_word_in_the_engine_is_caught() {
     let dut = common::simulator()
         .dut(
             Backend::Verilator,
-            edgelearn_hdl::cnn::engine(&img.shape),
+            edgelearn_verif::rtl::designs::engine_design(&img.shape),
             &DutOptions::default(),
         )
         .unwrap();

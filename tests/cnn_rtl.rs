@@ -6,7 +6,7 @@ mod common;
 use common::cli::{argv, data, read_json, run_exit, s, tmp};
 
 use common::{kat_cases, replay_equal, simulator, KatCase};
-use edgelearn_hdl::cnn::{self as hcnn, host, EngineShape};
+use edgelearn_hdl::cnn::{host, EngineShape};
 use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::Backend;
 use edgelearn_verif::cnn::{self, engine, Device, Network, RunOptions};
@@ -93,7 +93,7 @@ fn bench(shape: EngineShape) -> CnnBench {
     let dut = simulator()
         .dut(
             Backend::Verilator,
-            hcnn::engine(&shape),
+            edgelearn_verif::rtl::designs::engine_design(&shape),
             &DutOptions::default(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
@@ -278,7 +278,7 @@ fn icarus_replay_of_a_front_door_run_agrees_in_four_states() {
     let shape = EngineShape::with_processors(8);
     let img = c.image(&shape).unwrap_or_else(|e| panic!("{e}"));
     replay_equal(
-        || hcnn::engine(&shape),
+        || edgelearn_verif::rtl::designs::engine_design(&shape),
         Backend::Icarus,
         |dut: Box<dyn Dut>| {
             let mut b = CnnBench::new(dut, shape).unwrap();

@@ -30,7 +30,7 @@ fn modules(text: &str) -> usize {
 #[test]
 fn every_design_has_one_module_per_distinct_body() {
     for name in designs::names().into_iter().filter(|n| rust_hdl(n)) {
-        let (text, plain) = both(name);
+        let (text, plain) = both(&name);
         // Expanding again gives the same per-instance text (dedup checked it against
         // rust-hdl's own output when it was made).
         let again = dedup::dedup(&plain).unwrap();

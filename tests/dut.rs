@@ -8,7 +8,6 @@ mod common;
 use common::cli::exited;
 use common::simulator;
 use edgelearn_hdl::design::{Design, Direction, PortSpec, VerilogDesign};
-use edgelearn_hdl::registry;
 use edgelearn_sim::dut::{pack_words, unpack_words, Dut, DutOptions};
 use edgelearn_sim::tb::{
     self, Agent, Backpressure, Gaps, ProtocolMonitor, Scoreboard, StreamPorts, StreamSink,
@@ -18,6 +17,7 @@ use edgelearn_sim::{Backend, ErrorKind, RunOptions, Stimulus};
 use edgelearn_verif::blocks::matmul::thesis_burst;
 use edgelearn_verif::golden::classification::classification;
 use edgelearn_verif::golden::matmul::{matmul, MatmulConfig};
+use edgelearn_verif::rtl::designs as registry;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;

@@ -38,7 +38,7 @@ fn emit_all_names_modules_after_files_and_lists_ports() {
     let dir = tmp("all");
     let manifest = emit_all(&dir);
     let blocks = manifest["blocks"].as_object().unwrap();
-    let names: Vec<&str> = edgelearn_verif::rtl::designs::names();
+    let names: Vec<String> = edgelearn_verif::rtl::designs::names();
     assert_eq!(blocks.len(), names.len());
     for name in &names {
         let text = std::fs::read_to_string(dir.join(format!("{name}.v"))).unwrap();
@@ -55,7 +55,7 @@ fn emit_all_names_modules_after_files_and_lists_ports() {
                 "{name}.v: inner module {m} lacks the prefix"
             );
         }
-        assert_eq!(blocks[*name]["top"], *name);
+        assert_eq!(blocks[name.as_str()]["top"], *name);
     }
     let i = "input";
     let o = "output";
@@ -219,15 +219,16 @@ fn emitted_files_compile_together_lint_and_synthesize() {
             Command::new(&verilator)
                 .args(["--lint-only", "-Wall"])
                 .args(edgelearn_hdl::VERILATOR_LINT_WAIVERS)
-                .args(["--top-module", name])
+                .args(["--top-module", &name])
                 .arg(dir.join(format!("{name}.v"))),
         );
         // The cores are synthesized by `make resources` (synth_xilinx, minutes each) and as
         // small instances in their `_is_synthesizable` checks and netlist simulations
         // (tests/fc_core.rs, tests/conv_core.rs); here they are linted.
-        if edgelearn_verif::rtl::designs::core_entries()
-            .iter()
-            .any(|e| e.name == name)
+        if edgelearn_verif::rtl::designs::entry(&name)
+            .unwrap()
+            .kind
+            .is_large()
         {
             continue;
         }
@@ -235,11 +236,12 @@ fn emitted_files_compile_together_lint_and_synthesize() {
         // cache's 1.7 Mbit would take Yosys the better part of an hour (docs/BENCHMARKS.md),
         // a CNN processor's kernel memory or the accumulators half a minute each. They get
         // the FPGA flow, which maps them to block RAM (also checked in tests/cache_x4.rs).
-        let flow = if ["lel_cache_x4_weight", "cnn_processor", "cnn_acc_mem"].contains(&name) {
-            "synth_xilinx -family xc7 -flatten"
-        } else {
-            "synth"
-        };
+        let flow =
+            if ["lel_cache_x4_weight", "cnn_processor", "cnn_acc_mem"].contains(&name.as_str()) {
+                "synth_xilinx -family xc7 -flatten"
+            } else {
+                "synth"
+            };
         let script = format!(
             "read_verilog {}; {flow} -top {name}; check -assert",
             dir.join(format!("{name}.v")).display()
@@ -260,7 +262,7 @@ fn emit_unknown_block_lists_valid_names_and_exits_2() {
     );
     assert!(err.contains("no_such_block"), "{err}");
     for n in edgelearn_verif::rtl::designs::names() {
-        assert!(err.contains(n), "valid names listed: {err}");
+        assert!(err.contains(&n), "valid names listed: {err}");
     }
     assert!(
         !dir.join("lel_matmul.v").exists(),
@@ -298,4 +300,37 @@ fn emit_does_not_overwrite_foreign_files_without_force() {
     run_ok(&["emit", "lel_lfsr56", "--out", s(&dir)]);
     let m = read_json(&dir.join("manifest.json"));
     assert!(m["blocks"]["lel_matmul"].is_object() && m["blocks"]["lel_lfsr56"].is_object());
+}
+
+/// `edgelearn blocks --json` prints the registry with what each entry knows: a platform's
+/// states, instructions, register map and sub-cores; a block's golden model.
+#[test]
+fn blocks_json_is_the_registry() {
+    let (out, _) = run_ok(&["blocks", "--json"]);
+    let all: Json = serde_json::from_str(&out).unwrap();
+    let all = all.as_array().unwrap();
+    assert_eq!(all.len(), edgelearn_verif::rtl::designs::names().len());
+    let find = |n: &str| all.iter().find(|e| e["name"] == n).unwrap().clone();
+    let p = find("lel_platform_mnist");
+    assert_eq!(p["kind"], "platform");
+    assert_eq!(p["config"], "mnist");
+    assert_eq!(p["states"][0], "PL_IDLE");
+    assert_eq!(p["register_map"], "hdl/regs/lel_platform.toml");
+    assert!(p["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["name"] == "I_TRAIN" && i["code"] == edgelearn_hdl::lel::instr::TRAIN));
+    assert_eq!(p["sub_cores"][2]["alone"], "lel_fc_core1");
+    assert_eq!(p["sub_cores"][0]["module"], "lel_platform_mnist$core$conv");
+    let m = find("lel_matmul");
+    assert_eq!(m["kind"], "block");
+    assert_eq!(m["golden_model"], true);
+    assert_eq!(m["states"].as_array().unwrap().len(), 0);
+    let e = find("cnn_engine");
+    assert_eq!(
+        e["states"],
+        serde_json::json!(["IDLE", "LOAD", "RUN", "DRAIN"])
+    );
+    assert_eq!(e["register_map"], "hdl/regs/cnn_engine.toml");
 }

@@ -5,7 +5,10 @@
 //! - no process spawning and no file IO in `hdl` library code (its `#[cfg(test)]` code may);
 //! - no function in `hdl/src` or `verif/src` over [`MAX_FN_LINES`] lines except the ones
 //!   ARCHITECTURE.md lists by name, and every one it lists is still that long (a split
-//!   function leaves the list).
+//!   function leaves the list);
+//! - no design name outside the registry (`verif/src/rtl/designs`): no string literal in the
+//!   library crates or the binary, outside their tests, that is a registered name or a
+//!   format string making one.
 
 mod common;
 use common::cli::root;
@@ -98,13 +101,14 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// `text` without its `#[cfg(test)]` items (the `mod tests { .. }` blocks).
-fn without_tests(code: &str) -> String {
-    let mut out = String::new();
-    let mut rest = code;
-    while let Some(k) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..k]);
-        let item = &rest[k..];
+/// The byte ranges of the `#[cfg(test)]` items of `code` (the output of [`code_only`]): the
+/// `mod tests { .. }` blocks and test-only declarations.
+fn test_items(code: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = code[from..].find("#[cfg(test)]") {
+        let start = from + k;
+        let item = &code[start..];
         // The item ends at `;` (a declaration) or at the brace closing its first `{`.
         let mut depth = 0usize;
         let mut end = item.len();
@@ -125,14 +129,79 @@ fn without_tests(code: &str) -> String {
                 _ => {}
             }
         }
+        out.push(start..start + end);
+        from = start + end;
+    }
+    out
+}
+
+/// `text` without its `#[cfg(test)]` items (the `mod tests { .. }` blocks).
+fn without_tests(code: &str) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for r in test_items(code) {
+        out.push_str(&code[at..r.start]);
         out.extend(
-            item[..end]
+            code[r.clone()]
                 .chars()
                 .map(|c| if c == '\n' { '\n' } else { ' ' }),
         );
-        rest = &item[end..];
+        at = r.end;
     }
-    out.push_str(rest);
+    out.push_str(&code[at..]);
+    out
+}
+
+/// The string literals of `text` outside comments and `#[cfg(test)]` items: line (from 1)
+/// and contents as written (escapes not resolved; raw strings without their `r#`).
+fn code_strings(text: &str) -> Vec<(usize, String)> {
+    let code = code_only(text);
+    // `code_only` blanks byte for byte, so offsets agree with `text`'s.
+    assert_eq!(code.len(), text.len());
+    let tests = test_items(&code);
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut push = |at: usize, lit: &str| {
+        if !tests.iter().any(|r| r.contains(&at)) {
+            out.push((text[..at].matches('\n').count() + 1, lit.to_string()));
+        }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &b[i..];
+        if rest.starts_with(b"//") {
+            i += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+        } else if rest.starts_with(b"/*") {
+            i += text[i + 2..].find("*/").map_or(rest.len(), |k| k + 4);
+        } else if (rest.starts_with(b"r\"") || rest.starts_with(b"r#"))
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
+            let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+            if rest.get(1 + hashes) != Some(&b'"') {
+                i += 1;
+                continue;
+            }
+            let close = format!("\"{}", "#".repeat(hashes));
+            let start = i + 2 + hashes;
+            let end = text[start..].find(&close).map_or(b.len(), |k| start + k);
+            push(i, &text[start..end]);
+            i = end + close.len();
+        } else if rest[0] == b'"' {
+            let mut k = 1;
+            while k < rest.len() && rest[k] != b'"' {
+                k += if rest[k] == b'\\' { 2 } else { 1 };
+            }
+            push(i, &text[i + 1..(i + k).min(b.len())]);
+            i += k + 1;
+        } else if rest[0] == b'\'' && (rest.get(2) == Some(&b'\'') || rest.get(1) == Some(&b'\\')) {
+            i += rest[1..]
+                .iter()
+                .position(|&c| c == b'\'')
+                .map_or(1, |k| k + 2);
+        } else {
+            i += 1;
+        }
+    }
     out
 }
 
@@ -325,4 +394,71 @@ fn the_scanner_sees_through_strings_comments_and_tests() {
         vec![("a".to_string(), 1, 6), ("b".to_string(), 12, 3)],
         "{code}"
     );
+}
+
+/// Where code outside the registry may not name a design: the library crates and the
+/// binary, outside their tests.
+const NAME_FREE: &[&str] = &["src", "hdl/src", "sim/src", "verif/src", "fpga/src"];
+
+/// The registry's own files.
+const REGISTRY: &str = "verif/src/rtl/designs";
+
+/// A string literal that names a registered design: the name itself, or a format string
+/// that makes one (`"lel_fc_core{x}"`: a name's stem before its first digit followed by a
+/// placeholder, or a whole name followed by `_{`).
+fn names_a_design(lit: &str, names: &[String]) -> Option<String> {
+    names
+        .iter()
+        .find(|n| {
+            let stem = &n[..n.find(|c: char| c.is_ascii_digit()).unwrap_or(n.len())];
+            lit == n.as_str()
+                || lit.strip_prefix(stem).is_some_and(|t| t.starts_with('{'))
+                || lit
+                    .strip_prefix(n.as_str())
+                    .is_some_and(|t| t.starts_with("_{"))
+        })
+        .cloned()
+}
+
+#[test]
+fn no_design_name_outside_the_registry() {
+    let names = edgelearn_verif::rtl::designs::names();
+    let mut found = Vec::new();
+    for dir in NAME_FREE {
+        let files = rust_files(&root().join(dir));
+        let test_only = test_only_modules(&files);
+        for f in files.iter().filter(|f| !test_only.contains(*f)) {
+            if f.starts_with(root().join(REGISTRY)) {
+                continue;
+            }
+            let text = std::fs::read_to_string(f).unwrap();
+            for (line, lit) in code_strings(&text) {
+                if let Some(n) = names_a_design(&lit, &names) {
+                    let rel = f.strip_prefix(root()).unwrap_or(f);
+                    found.push(format!("{}:{line}: \"{lit}\" names `{n}`", rel.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "design names are the registry's ({REGISTRY}, ARCHITECTURE.md \"Invariants\"): read \
+         them from there; found:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_name_check_sees_literals_and_format_strings() {
+    let names = vec!["lel_fc_core0".to_string(), "lel_platform".to_string()];
+    let text = "fn a() {\n    let x = format!(\"lel_fc_core{i}\");\n    // \"lel_platform\"\n    \
+                let y = r#\"lel_platform\"#;\n    let z = \"lel_platform_{t}\";\n    \
+                let ok = \"lel_fc_core0 alone\";\n}\n#[cfg(test)]\nmod tests {\n    \
+                const N: &str = \"lel_platform\";\n}\n";
+    let hits: Vec<(usize, String)> = code_strings(text)
+        .into_iter()
+        .filter(|(_, l)| names_a_design(l, &names).is_some())
+        .collect();
+    let lines: Vec<usize> = hits.iter().map(|h| h.0).collect();
+    assert_eq!(lines, vec![2, 4, 5], "{hits:?}");
 }

@@ -242,32 +242,6 @@ pub struct Part {
     pub module: String,
 }
 
-/// The platform designs' cores (the AXI tops' too): label, module path under the top, the
-/// design of the core alone. `None` for a design that is not a platform.
-pub fn platform_cores(top: &str) -> Option<[(&'static str, String, &'static str); 3]> {
-    let (alone, core) = match top {
-        "lel_platform" | "lel_platform_axi" => {
-            (["lel_conv_core", "lel_fc_core0", "lel_fc_core1"], "core")
-        }
-        "lel_platform_mnist" | "lel_platform_axi_mnist" => (
-            ["lel_conv_core_mnist", "lel_fc_core0_mnist", "lel_fc_core1"],
-            "core",
-        ),
-        _ => return None,
-    };
-    // The AXI top holds the platform as `platform`: its modules are `TOP$platform$core$...`.
-    let path = if top.starts_with("lel_platform_axi") {
-        format!("{top}$platform${core}")
-    } else {
-        format!("{top}${core}")
-    };
-    Some([
-        ("conv core", format!("{path}$conv"), alone[0]),
-        ("FC core 0", format!("{path}$fc0"), alone[1]),
-        ("FC core 1", format!("{path}$fc1"), alone[2]),
-    ])
-}
-
 /// One synthesis (and, on the Lattice targets, place-and-route) run.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -992,7 +966,7 @@ mod tests {
             yosys_log: PathBuf::from("yosys.log"),
             nextpnr_log: None,
         };
-        let md = render(&report, &[]);
+        let md = render(&report, true, &[]);
         assert!(
             md.contains("| conv core | 9 | 8 | 3 | 0 | 0 | 0 | 1 | 1 | 1 | 1.5 | 1188 | 17 |"),
             "{md}"
@@ -1044,16 +1018,5 @@ mod tests {
         std::fs::write(d.join("report.json"), r#"{"generator": "edgelearn synth"}"#).unwrap();
         assert!(guard(&d, false).is_ok(), "our own earlier run");
         let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn the_platform_cores_are_named_with_their_designs_alone() {
-        let c = platform_cores("lel_platform_mnist").unwrap();
-        assert_eq!(c[0].1, "lel_platform_mnist$core$conv");
-        let a = platform_cores("lel_platform_axi").unwrap();
-        assert_eq!(a[1].1, "lel_platform_axi$platform$core$fc0");
-        assert_eq!(c[1].2, "lel_fc_core0_mnist");
-        assert!(platform_cores("lel_matmul").is_none());
-        assert_eq!(thesis_row(c[1].0), Some((1818, 99.0)));
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! `arith` holds the signed-arithmetic primitives (Bits-only, see the rust-hdl pitfalls),
 //! `lel` the blocks of the LEL platform. `design` gives every block a name, a port list
-//! and Verilog; `registry` lists the blocks `edgelearn emit` knows.
+//! and Verilog; the registry of designs is `edgelearn_verif::rtl::designs`.
 //!
 //! Invariant: this crate does no IO and spawns no process (its `#[cfg(test)]`
 //! synthesizability checks are the one exception).
@@ -16,7 +16,6 @@ pub mod fsm;
 pub mod lel;
 pub mod mem;
 pub mod prelude;
-pub mod registry;
 pub mod sim_gate;
 
 pub use num_bigint;

@@ -1,10 +1,10 @@
 //! `edgelearn bench`: simulation speed of each backend on the thesis matmul stimulus.
 
 use anyhow::{bail, Context};
-use edgelearn_hdl::registry;
 use edgelearn_sim::{check, Backend, RunOptions, Simulator};
 use edgelearn_verif::blocks::golden_trace;
 use edgelearn_verif::blocks::matmul::{burst_stimulus, thesis_burst};
+use edgelearn_verif::rtl::designs;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::process::ExitCode;
@@ -13,8 +13,8 @@ pub fn run(cycles: usize, backends: &[Backend], cold: bool) -> anyhow::Result<Ex
     if cycles < 700 {
         bail!("--cycles must be at least 700 (one 600-row burst and its result)");
     }
-    let block = "lel_matmul";
-    let ports = registry::build(block)?.ports().to_vec();
+    let block = designs::name::LEL_MATMUL;
+    let ports = designs::build(block)?.ports().to_vec();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let bursts: Vec<_> = (0..cycles / 601)
         .map(|k| thesis_burst(&mut rng, 600, (k % 8) as u32, 4))
@@ -41,7 +41,7 @@ pub fn run(cycles: usize, backends: &[Backend], cold: bool) -> anyhow::Result<Ex
     );
     let mut ok = true;
     for &b in backends {
-        let run = sim.run(b, registry::build(block)?, &stim, &RunOptions::default())?;
+        let run = sim.run(b, designs::build(block)?, &stim, &RunOptions::default())?;
         let exact = check(&expected, &run.trace).is_ok();
         ok &= exact;
         println!(

@@ -340,7 +340,7 @@ fn report_json(
         "updates": rep.updates,
         "codec_round_trips": rep.codec_checks,
         "update": {
-            "block": "cnn_fc_update",
+            "block": edgelearn_verif::rtl::designs::name::CNN_FC_UPDATE,
             "cycles": update_cycles,
             "microseconds_at_50mhz": us,
             "seed_software_backward_ms": SEED_BACKWARD_MS,
@@ -378,14 +378,16 @@ fn rtl_backends(
     let t = Instant::now();
     let dut = sim.dut(
         Backend::Verilator,
-        edgelearn_hdl::cnn::engine(&image.shape),
+        edgelearn_verif::rtl::designs::engine_design(&image.shape),
         &DutOptions::default(),
     )?;
     let bench = edgelearn_verif::rtl::cnn::CnnBench::new(dut, image.shape)?;
     let engine = edgelearn_verif::rtl::finetune::RtlEngine::new(bench, net, inf, image)?;
     let updater: Box<dyn Updater> = match arith {
         Arith::Fixed => {
-            let design = edgelearn_hdl::registry::build("cnn_fc_update")?;
+            let design = edgelearn_verif::rtl::designs::build(
+                edgelearn_verif::rtl::designs::name::CNN_FC_UPDATE,
+            )?;
             let dut = sim.dut(Backend::Verilator, design, &DutOptions::default())?;
             let bench = edgelearn_verif::rtl::fc_update::FcUpdateBench::new(dut, BLOCK_OUTPUTS)?;
             Box::new(edgelearn_verif::rtl::finetune::RtlUpdater::new(bench))

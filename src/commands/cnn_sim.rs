@@ -4,12 +4,12 @@
 use super::cnn::{engine_image, fresh_file, op_text, write};
 use crate::cli::CnnNet;
 use anyhow::Context;
-use edgelearn_hdl::cnn::engine;
 use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::cnn;
 use edgelearn_verif::formats::npy::encode_npy_i64;
 use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load};
+use edgelearn_verif::rtl::designs::engine_design as engine;
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
@@ -84,7 +84,7 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         "{}: {} layers on {} ({} processors), {} load; model built or loaded in {build:.1} s",
         network.desc.file,
         inf.plan.order.len(),
-        shape.design_name(),
+        edgelearn_verif::rtl::designs::engine_name(&shape),
         processors,
         if front_door { "host-port" } else { "backdoor" },
     );

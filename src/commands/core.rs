@@ -10,8 +10,9 @@ use edgelearn_verif::datasets::mnist;
 use edgelearn_verif::formats::npy::encode_npy_i8;
 use edgelearn_verif::lel::config::PlatformConfig;
 use edgelearn_verif::rtl::conv::{run_conv_core, ConvBench};
+use edgelearn_verif::rtl::designs::{self, Kind};
 use edgelearn_verif::rtl::fc::{run_fc_core, FcBench, FcCheck, Traffic};
-use edgelearn_verif::rtl::{conv_cycle_table, designs, fc_cycle_table, inputs, RtlError};
+use edgelearn_verif::rtl::{conv_cycle_table, fc_cycle_table, inputs, RtlError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -195,7 +196,7 @@ fn run_fc(
     opts: &DutOptions,
     report: &mut Value,
 ) -> anyhow::Result<ExitCode> {
-    let name = format!("lel_fc_core{x}");
+    let name = designs::configured_name(Kind::FcCore(x), cfg);
     let design = designs::fc_design(&name, cfg, x)?;
     let feed = inputs::fc_feed(cfg, &data.train, a.images, x)?;
     let p = feed.core.p.clone();
@@ -340,8 +341,8 @@ fn run_conv(
     opts: &DutOptions,
     report: &mut Value,
 ) -> anyhow::Result<ExitCode> {
-    let name = "lel_conv_core";
-    let design = designs::conv_design(name, cfg)?;
+    let name = designs::configured_name(Kind::ConvCore, cfg);
+    let design = designs::conv_design(&name, cfg)?;
     let feed = inputs::conv_feed(cfg, &data.train, a.images)?;
     let (c, h, w) = feed.block.input;
     let (oc, ph, pw) = feed.block.output_shape();

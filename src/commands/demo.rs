@@ -2,10 +2,10 @@
 
 use super::emit;
 use anyhow::Context;
-use edgelearn_hdl::registry;
 use edgelearn_sim::{check, compare, Backend, RunOptions, Simulator};
 use edgelearn_verif::blocks::golden_trace;
 use edgelearn_verif::blocks::matmul::thesis_stimulus;
+use edgelearn_verif::rtl::designs;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -16,8 +16,8 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
     );
     emit::run(&[], true, &out.join("verilog"), false)?;
 
-    let block = "lel_matmul";
-    let ports = registry::build(block)?.ports().to_vec();
+    let block = designs::name::LEL_MATMUL;
+    let ports = designs::build(block)?.ports().to_vec();
     let (alpha_fc, alpha_lc) = (4, 4);
     let (stim, _bursts, starts) = thesis_stimulus(&ports, seed, alpha_fc, alpha_lc)?;
     let expected = golden_trace(block, &ports, &stim).context("no golden model")?;
@@ -38,7 +38,7 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
             ..Default::default()
         };
         let run = sim
-            .run(backend, registry::build(block)?, &stim, &opts)
+            .run(backend, designs::build(block)?, &stim, &opts)
             .with_context(|| format!("{block} on {backend}"))?;
         let golden = check(&expected, &run.trace);
         let cross = reference

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 /// summaries.
 pub fn build_named(blocks: &[String], all: bool) -> anyhow::Result<Vec<(Box<dyn Design>, String)>> {
     let names: Vec<String> = if all {
-        designs::names().iter().map(|s| s.to_string()).collect()
+        designs::names()
     } else if blocks.is_empty() {
         bail!(
             "name at least one block, or --all; valid blocks: {}",
@@ -19,16 +19,10 @@ pub fn build_named(blocks: &[String], all: bool) -> anyhow::Result<Vec<(Box<dyn 
     } else {
         blocks.to_vec()
     };
-    let entries = designs::entries();
     let mut built: Vec<(Box<dyn Design>, String)> = Vec::new();
     for n in &names {
-        let design = designs::build(n)?;
-        let summary = entries
-            .iter()
-            .find(|e| e.name == n)
-            .map(|e| e.summary.clone())
-            .unwrap_or_default();
-        built.push((design, summary));
+        let entry = designs::entry(n)?;
+        built.push((entry.build()?, entry.summary));
     }
     Ok(built)
 }

@@ -30,12 +30,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         edgelearn_sim::tools::set_timeout(std::time::Duration::from_secs_f64(s));
     }
     match cli.command {
-        Command::Blocks => {
-            for b in edgelearn_verif::rtl::designs::entries() {
-                println!("{:<22} {}", b.name, b.summary);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Blocks { json } => blocks(json),
         Command::Emit {
             blocks,
             all,
@@ -161,4 +156,45 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             quiet,
         }),
     }
+}
+
+/// `edgelearn blocks`: the registry, one line per design or (`--json`) with its facts.
+fn blocks(json: bool) -> anyhow::Result<ExitCode> {
+    use edgelearn_verif::rtl::designs::{self, Kind};
+    let entries = designs::entries();
+    if !json {
+        for e in &entries {
+            println!("{:<22} {}", e.name, e.summary);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = Vec::new();
+    for e in &entries {
+        let kind = match e.kind {
+            Kind::Block => "block".to_string(),
+            Kind::FcCore(x) => format!("fc_core{x}"),
+            Kind::ConvCore => "conv_core".to_string(),
+            Kind::Platform => "platform".to_string(),
+            Kind::PlatformAxi => "platform_axi".to_string(),
+            Kind::CnnEngine(s) => format!("cnn_engine (processors {})", s.processors),
+        };
+        let sub_cores: Vec<serde_json::Value> = e
+            .sub_cores()?
+            .into_iter()
+            .map(|c| serde_json::json!({"label": c.label, "module": c.module, "alone": c.alone}))
+            .collect();
+        out.push(serde_json::json!({
+            "name": e.name,
+            "summary": e.summary,
+            "kind": kind,
+            "config": e.config,
+            "golden_model": e.model.is_some(),
+            "states": e.states(),
+            "instructions": e.instructions().iter().map(|(n, c)| serde_json::json!({"name": n, "code": c})).collect::<Vec<_>>(),
+            "register_map": e.register_map(),
+            "sub_cores": sub_cores,
+        }));
+    }
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(ExitCode::SUCCESS)
 }

@@ -138,20 +138,6 @@ pub fn demo_run(
     })
 }
 
-/// The emitted name of `cfg`'s platform: `lel_platform` for the thesis network,
-/// `lel_platform_<name>` otherwise.
-pub fn design_name(cfg: &PlatformConfig) -> String {
-    if cfg.name == "thesis-cifar10" {
-        return "lel_platform".into();
-    }
-    let tail: String = cfg
-        .name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    format!("lel_platform_{tail}")
-}
-
 fn first(set: &ImageSet, n: Option<usize>, what: &str) -> anyhow::Result<ImageSet> {
     match n {
         Some(k) if k > set.len() => bail!("--{what} {k}: the split has {} images", set.len()),
@@ -416,11 +402,12 @@ fn inputs(a: &Args) -> anyhow::Result<Inputs> {
     if let Some(s) = a.seed {
         cfg.seed = s;
     }
-    let name = if a.axi {
-        design_name(&cfg).replacen("lel_platform", "lel_platform_axi", 1)
+    let kind = if a.axi {
+        designs::Kind::PlatformAxi
     } else {
-        design_name(&cfg)
+        designs::Kind::Platform
     };
+    let name = designs::configured_name(kind, &cfg);
     let shape = designs::platform_shape(&cfg)?;
     let data = mnist::load(&a.data).context("cannot load MNIST")?;
     let train_set = first(&data.train, a.images, "images")?;

@@ -23,11 +23,7 @@ pub struct Args<'a> {
 
 /// The summary of design `name` in the registry.
 fn summary(name: &str) -> String {
-    designs::entries()
-        .into_iter()
-        .find(|e| e.name == name)
-        .map(|e| e.summary.clone())
-        .unwrap_or_default()
+    designs::entry(name).map(|e| e.summary).unwrap_or_default()
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

@@ -2,11 +2,11 @@
 #![allow(dead_code)]
 
 use edgelearn_hdl::design::Design;
-use edgelearn_hdl::registry;
 use edgelearn_sim::dut::record::Recorder;
 use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::{check, compare, Backend, Run, RunOptions, Simulator, Stimulus};
 use edgelearn_verif::blocks::golden_trace;
+use edgelearn_verif::rtl::designs as registry;
 
 /// A simulator whose work files and Verilator cache live under this test target's tmp dir.
 pub fn simulator() -> Simulator {

@@ -1,10 +1,7 @@
 //! The report in Markdown: resource tables beside the thesis's Table 4.6, the fit verdict,
 //! place-and-route lines beside the thesis's clock.
 
-use super::{
-    num, platform_cores, PathSummary, Pnr, Report, Resources, Target, THESIS_CLOCK,
-    THESIS_TABLE_4_6,
-};
+use super::{num, PathSummary, Pnr, Report, Resources, Target, THESIS_CLOCK, THESIS_TABLE_4_6};
 
 /// The thesis's Table 4.6 row of a module label (`conv core`, `FC core 0`, `FC core 1`,
 /// `platform`).
@@ -126,10 +123,10 @@ fn path_text(p: &PathSummary) -> String {
     )
 }
 
-/// The whole report of a run (and of the cores run alone), in Markdown.
-pub fn render(report: &Report, cores: &[Report]) -> String {
+/// The whole report of a run (and of the cores run alone, each with its label), in
+/// Markdown; `platform` when the design is a platform (thesis Table 4.6 applies).
+pub fn render(report: &Report, platform: bool, cores: &[(String, Report)]) -> String {
     let target = Target::parse(report.target).unwrap_or(Target::Xc7z020);
-    let platform = platform_cores(&report.top).is_some();
     let mut s = format!(
         "### `{}` on {} ({})\n\n{}; synthesis {:.1} s{}.\n\n",
         report.top,
@@ -157,16 +154,10 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
         thesis: platform.then_some("platform"),
         resources: &report.total,
     });
-    let labels = platform_cores(&report.top);
-    for c in cores {
-        let label = labels
-            .iter()
-            .flatten()
-            .find(|(_, _, alone)| *alone == c.top)
-            .map(|(l, _, _)| *l);
+    for (label, c) in cores {
         rows.push(Row {
             label: format!("`{}` alone", c.top),
-            thesis: label.and_then(thesis_label),
+            thesis: thesis_label(label),
             resources: &c.total,
         });
     }
@@ -182,13 +173,13 @@ pub fn render(report: &Report, cores: &[Report]) -> String {
     if let Some(p) = &report.pnr {
         s += &pnr_text(p);
     }
-    for c in cores {
+    for (_, c) in cores {
         s += &format!("\n`{}` alone: {}\n", c.top, verdict(c));
         if let Some(p) = &c.pnr {
             s += &pnr_text(p);
         }
     }
-    if report.pnr.is_some() || cores.iter().any(|c| c.pnr.is_some()) {
+    if report.pnr.is_some() || cores.iter().any(|(_, c)| c.pnr.is_some()) {
         s += &format!("\n{}", thesis_clock_text());
     }
     s + &format!("\n{}\n\n", verdict(report))

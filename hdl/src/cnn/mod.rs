@@ -71,17 +71,6 @@ impl EngineShape {
         }
         Ok(())
     }
-
-    /// The design's name: `cnn_engine` for the MAX78000 shape, `cnn_engine_p{P}` otherwise.
-    pub fn design_name(&self) -> String {
-        if *self == EngineShape::MAX78000 {
-            "cnn_engine".to_string()
-        } else if self.kernel_words == 768 {
-            format!("cnn_engine_p{}", self.processors)
-        } else {
-            format!("cnn_engine_p{}_k{}", self.processors, self.kernel_words)
-        }
-    }
 }
 
 /// The host port's word addresses (`host_addr`, 24 bits; region in bits 23:20), generated
@@ -121,21 +110,22 @@ pub mod memories {
     pub const BIAS: &str = "acc.bias.mem";
 }
 
-/// The engine of `shape` as a design (ports, Verilog, memories): [`engine::CnnEngine`] at
-/// the shape's processor count. Panics on a shape that [`EngineShape::check`] refuses.
-pub fn engine(shape: &EngineShape) -> Box<dyn Design> {
+/// The engine of `shape` as a design called `name` (ports, Verilog, memories):
+/// [`engine::CnnEngine`] at the shape's processor count (the registry,
+/// `edgelearn_verif::rtl::designs`, names it by its shape). Panics on a shape that
+/// [`EngineShape::check`] refuses.
+pub fn engine(name: &str, shape: &EngineShape) -> Box<dyn Design> {
     if let Err(e) = shape.check() {
         panic!("cnn engine: {e}");
     }
-    let name = shape.design_name();
     let k = shape.kernel_words;
     let inner: Box<dyn Design> = match shape.processors {
-        4 => Box::new(Instance::new(&name, engine::CnnEngine4::new(k))),
-        8 => Box::new(Instance::new(&name, engine::CnnEngine8::new(k))),
-        16 => Box::new(Instance::new(&name, engine::CnnEngine16::new(k))),
-        32 => Box::new(Instance::new(&name, engine::CnnEngine32::new(k))),
-        48 => Box::new(Instance::new(&name, engine::CnnEngine48::new(k))),
-        _ => Box::new(Instance::new(&name, engine::CnnEngine64::new(k))),
+        4 => Box::new(Instance::new(name, engine::CnnEngine4::new(k))),
+        8 => Box::new(Instance::new(name, engine::CnnEngine8::new(k))),
+        16 => Box::new(Instance::new(name, engine::CnnEngine16::new(k))),
+        32 => Box::new(Instance::new(name, engine::CnnEngine32::new(k))),
+        48 => Box::new(Instance::new(name, engine::CnnEngine48::new(k))),
+        _ => Box::new(Instance::new(name, engine::CnnEngine64::new(k))),
     };
     Box::new(EngineDesign {
         inner,
@@ -189,14 +179,9 @@ mod tests {
 
     #[test]
     fn shapes_and_names() {
-        assert_eq!(EngineShape::MAX78000.design_name(), "cnn_engine");
-        assert_eq!(
-            EngineShape::with_processors(16).design_name(),
-            "cnn_engine_p16"
-        );
         assert!(EngineShape::with_processors(12).check().is_err());
         assert!(EngineShape::with_processors(64).check().is_ok());
-        let mut d = engine(&EngineShape::with_processors(16));
+        let mut d = engine("cnn_engine_p16", &EngineShape::with_processors(16));
         // 16 layer-register words, the bias, 4 data memories, 16 kernel memories, the
         // accumulators, the layers' cycle counts.
         let mems = d.memories();

@@ -24,6 +24,14 @@
 use crate::mem::sdp_ram::SdpRam;
 use rust_hdl::prelude::*;
 
+/// Depths of the three cache X4 scenarios (docs/decisions.md D-CACHE): activations per
+/// sub-layer (150 words of 4 int8).
+pub const CACHE_ACT_DEPTH: usize = 150;
+/// FC0 weight words per sub-layer: 120 outputs x 600 inputs / 4 lanes.
+pub const CACHE_WEIGHT_DEPTH: usize = 18_000;
+/// Gradient entries per sub-layer.
+pub const CACHE_GRAD_DEPTH: usize = 120;
+
 /// FC0 activation cache: 4 sub-layers x 150 words of 4 int8 (600 activations each).
 pub type LelCacheX4Act = CacheX4<8, 32>;
 /// FC0 weight cache: 4 sub-layers x 18,000 words of 4 int6 (120 x 600 weights each).

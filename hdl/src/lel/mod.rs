@@ -23,6 +23,15 @@ pub mod instr {
     pub const STOP: u64 = r::CTRL_INSTR_I_STOP as u64;
     /// Stream the weights out.
     pub const READ: u64 = r::CTRL_INSTR_I_READ as u64;
+    /// Every instruction: the spec's name and its code.
+    pub const ALL: &[(&str, u64)] = &[
+        ("I_IDLE", IDLE),
+        ("I_INIT", INIT),
+        ("I_TRAIN", TRAIN),
+        ("I_INF", INF),
+        ("I_STOP", STOP),
+        ("I_READ", READ),
+    ];
 }
 pub mod lc_forward;
 pub mod lc_weights;

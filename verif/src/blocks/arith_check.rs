@@ -21,7 +21,7 @@ fn push(s: &mut Stimulus, a: u32, b: u16, shift: u8) -> Result<()> {
 /// (+-8191..8193), then `random` vectors over the full operand widths with the corner
 /// values of each width mixed in.
 pub fn exhaustive_stimulus(ports: &[PortSpec], seed: u64, random: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("arith_check", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::ARITH_CHECK, ports);
     for i in 0..(1u32 << 14) {
         push(&mut s, i & 0xff, (i >> 8) as u16, (i % 32) as u8)?;
     }

@@ -65,7 +65,7 @@ pub fn exhaustive_stimulus(
     per_n: usize,
     random: usize,
 ) -> Result<Stimulus> {
-    let mut s = Stimulus::new("arith_check_wide", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::ARITH_CHECK_WIDE, ports);
     for i in 0..(1u32 << 16) {
         let (a, b) = (i & 0xff, i >> 8);
         push(&mut s, a | (b << 10), b, a as u128, b as u128, 1)?;
@@ -83,7 +83,7 @@ pub fn small_stimulus(
     per_n: usize,
     random: usize,
 ) -> Result<Stimulus> {
-    let mut s = Stimulus::new("arith_check_wide", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::ARITH_CHECK_WIDE, ports);
     corners(&mut s)?;
     small_stimulus_into(&mut s, seed, per_n, random)?;
     Ok(s)

@@ -12,12 +12,12 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Words per cache of each scenario (docs/decisions.md D-CACHE); must equal
-/// `edgelearn_hdl::registry::CACHE_*_DEPTH` (checked in `tests/cache_x4.rs`).
+/// `edgelearn_hdl::lel::cache_x4::CACHE_*_DEPTH` (checked in `tests/cache_x4.rs`).
 pub fn depth(block: &str) -> Option<usize> {
     match block {
-        "lel_cache_x4_act" => Some(150),
-        "lel_cache_x4_weight" => Some(18_000),
-        "lel_cache_x4_grad" => Some(120),
+        crate::rtl::designs::name::LEL_CACHE_X4_ACT => Some(150),
+        crate::rtl::designs::name::LEL_CACHE_X4_WEIGHT => Some(18_000),
+        crate::rtl::designs::name::LEL_CACHE_X4_GRAD => Some(120),
         _ => None,
     }
 }

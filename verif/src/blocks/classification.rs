@@ -44,7 +44,7 @@ pub fn thesis_stimulus(
     seed: u64,
     trials: usize,
 ) -> Result<(Stimulus, Vec<usize>)> {
-    let mut s = Stimulus::new("lel_classification", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_CLASSIFICATION, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut falls = vec![];
@@ -66,7 +66,7 @@ pub fn thesis_stimulus(
 /// Random vectors changing every cycle, `en` at random (restarts while busy included),
 /// occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_classification", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_CLASSIFICATION, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for k in 0..cycles {

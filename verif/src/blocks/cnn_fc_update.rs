@@ -26,7 +26,7 @@ pub const CORNER_X: [i64; 7] = [-128, -127, -31, 0, 31, 127, 128];
 /// Corner weights of a row.
 pub const CORNER_W: [i64; 6] = [-128, -127, -31, 0, 31, 127];
 
-const BLOCK: &str = "cnn_fc_update";
+const BLOCK: &str = crate::rtl::designs::name::CNN_FC_UPDATE;
 
 fn push(s: &mut Stimulus, i: &FcUpdateIn) -> Result<()> {
     s.row()

@@ -19,7 +19,7 @@ pub fn burst_stimulus(
     vectors: usize,
     rows: usize,
 ) -> Result<(Stimulus, Vec<usize>)> {
-    let mut s = Stimulus::new("lel_lc_forward", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_LC_FORWARD, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut starts = vec![];
@@ -48,7 +48,7 @@ pub fn burst_stimulus(
 /// Random bursts over the full ranges with corner values, dropping `instr`/`valid_in`,
 /// occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_lc_forward", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_LC_FORWARD, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     while s.len() < cycles {

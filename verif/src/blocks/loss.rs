@@ -23,7 +23,7 @@ pub fn thesis_stimulus(
     trials: usize,
     alphas: &[u32],
 ) -> Result<(Stimulus, Vec<usize>)> {
-    let mut s = Stimulus::new("lel_loss", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_LOSS, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut falls = vec![];
@@ -60,7 +60,7 @@ pub fn thesis_stimulus(
 /// Random inputs over the whole 23-bit range and around the boundaries, labels 0..15,
 /// every alpha, random `instr` and occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_loss", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_LOSS, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for _ in 0..cycles {

@@ -48,7 +48,7 @@ pub fn burst_stimulus(
     gap: usize,
     tail: usize,
 ) -> Result<(Stimulus, Vec<usize>)> {
-    let mut s = Stimulus::new("lel_matmul", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_MATMUL, ports);
     let mut starts = Vec::new();
     s.row().bit("reset", true)?.push()?;
     for (k, b) in bursts.iter().enumerate() {
@@ -103,7 +103,7 @@ pub fn thesis_stimulus(
 /// random scale fields on every row, `instr` and `valid_in` dropping independently,
 /// gaps of 1..4 cycles and occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_matmul", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_MATMUL, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     while s.len() < cycles {

@@ -20,8 +20,6 @@ pub mod tree_comparator;
 pub mod triout_cache;
 pub mod weight_update;
 
-use crate::golden::tree_adder::TreeAdderRole;
-
 use edgelearn_sim::value::{mask, to_i64, unpack_lanes};
 use edgelearn_sim::{Expected, PortSpec, Stimulus};
 use num_bigint::BigUint;
@@ -49,7 +47,7 @@ pub struct StimulusRequest<'a> {
 
 impl StimulusRequest<'_> {
     /// `thesis_cycles` for the thesis's setup, else the cycles asked for.
-    fn len(&self, thesis_cycles: usize) -> usize {
+    pub(crate) fn len(&self, thesis_cycles: usize) -> usize {
         if self.thesis {
             thesis_cycles
         } else {
@@ -58,220 +56,19 @@ impl StimulusRequest<'_> {
     }
 }
 
-/// The verification side of a registered block: its golden trace of any stimulus, and its
-/// named stimuli. One entry per block of `edgelearn_hdl::registry::blocks()`, by the same
-/// name (a test holds the two lists equal).
+/// The verification side of a registered block (its entry in
+/// [`crate::rtl::designs`]): its golden trace of any stimulus, and its named stimuli.
+#[derive(Clone, Copy)]
 pub struct BlockModel {
-    /// The registered name.
-    pub name: &'static str,
     /// The expected value of every output on every cycle the spec defines.
     pub golden: fn(&[PortSpec], &Stimulus) -> Expected,
     /// A named stimulus.
     pub stimulus: fn(&StimulusRequest) -> edgelearn_sim::Result<Stimulus>,
 }
 
-/// Every block model, in the registry's order.
-pub const MODELS: &[BlockModel] = &[
-    BlockModel {
-        name: "arith_check",
-        golden: arith_check::expected,
-        stimulus: |r| arith_check::exhaustive_stimulus(r.ports, r.seed, r.len(0)),
-    },
-    BlockModel {
-        name: "arith_check_wide",
-        golden: arith_check_wide::expected,
-        stimulus: |r| match r.thesis {
-            true => arith_check_wide::small_stimulus(r.ports, r.seed, 4, 0),
-            false => arith_check_wide::exhaustive_stimulus(r.ports, r.seed, 64, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_lfsr56",
-        golden: |p, s| lfsr::expected(p, s, 56),
-        stimulus: lfsr_stimulus,
-    },
-    BlockModel {
-        name: "lel_lfsr60",
-        golden: |p, s| lfsr::expected(p, s, 60),
-        stimulus: lfsr_stimulus,
-    },
-    BlockModel {
-        name: "lel_tree_comparator",
-        golden: tree_comparator::expected,
-        stimulus: |r| match r.thesis {
-            true => tree_comparator::thesis_stimulus(r.ports, r.seed, 100, 12),
-            false => tree_comparator::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_matmul",
-        golden: matmul::expected,
-        stimulus: |r| match r.thesis {
-            true => matmul::thesis_stimulus(r.ports, r.seed, 4, 4).map(|x| x.0),
-            false => matmul::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_lc_forward",
-        golden: lc_forward::expected,
-        stimulus: |r| match r.thesis {
-            true => lc_forward::burst_stimulus(r.ports, r.seed, 2, 480).map(|x| x.0),
-            false => lc_forward::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_tree_adder",
-        golden: |p, s| tree_adder::expected(p, s, TreeAdderRole::LcBackward),
-        stimulus: |r| match r.thesis {
-            true => tree_adder::thesis_stimulus(r.ports, r.seed, 480, false),
-            false => tree_adder::random_stimulus(r.block, r.ports, r.seed, r.cycles, false),
-        },
-    },
-    BlockModel {
-        name: "lel_tree_adder_conv",
-        golden: |p, s| tree_adder::expected(p, s, TreeAdderRole::Conv),
-        stimulus: |r| match r.thesis {
-            true => tree_adder::conv_stimulus(r.ports, r.seed, 100),
-            false => tree_adder::random_stimulus(r.block, r.ports, r.seed, r.cycles, false),
-        },
-    },
-    BlockModel {
-        name: "lel_loss",
-        golden: loss::expected,
-        stimulus: |r| match r.thesis {
-            true => loss::thesis_stimulus(r.ports, r.seed, 1, &[0]).map(|x| x.0),
-            false => loss::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_weight_update",
-        golden: weight_update::expected,
-        stimulus: |r| match r.thesis {
-            true => weight_update::thesis_stimulus(r.ports, r.seed, 600).map(|x| x.0),
-            false => weight_update::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_cache_x4_act",
-        golden: cache_x4::expected,
-        stimulus: cache_stimulus,
-    },
-    BlockModel {
-        name: "lel_cache_x4_weight",
-        golden: cache_x4::expected,
-        stimulus: cache_stimulus,
-    },
-    BlockModel {
-        name: "lel_cache_x4_grad",
-        golden: cache_x4::expected,
-        stimulus: cache_stimulus,
-    },
-    BlockModel {
-        name: "lel_triout_cache",
-        golden: triout_cache::expected,
-        stimulus: |r| match r.thesis {
-            true => triout_cache::thesis_stimulus(r.ports, r.seed).map(|x| x.0),
-            false => triout_cache::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "lel_classification",
-        golden: classification::expected,
-        stimulus: |r| match r.thesis {
-            true => classification::thesis_stimulus(r.ports, r.seed, 10).map(|x| x.0),
-            false => classification::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-    BlockModel {
-        name: "cnn_engine_check",
-        golden: cnn_engine::check_expected,
-        stimulus: |r| cnn_engine::check_stimulus(r.ports, r.seed, r.len(1024)),
-    },
-    BlockModel {
-        name: "cnn_addr_gen",
-        golden: cnn_engine::addr_gen_expected,
-        stimulus: |r| cnn_engine::addr_gen_stimulus(r.ports, r.seed),
-    },
-    BlockModel {
-        name: "cnn_reduce",
-        golden: cnn_engine::reduce_expected,
-        stimulus: |r| cnn_engine::reduce_stimulus(r.ports, r.seed, r.len(500)),
-    },
-    BlockModel {
-        name: "cnn_window_buf",
-        golden: cnn_engine::window_expected,
-        stimulus: |r| cnn_engine::window_stimulus(r.ports, r.seed, r.len(200)),
-    },
-    BlockModel {
-        name: "cnn_window_ctl",
-        golden: cnn_engine::window_ctl_expected,
-        stimulus: |r| cnn_engine::window_ctl_stimulus(r.ports, r.seed, r.len(400)),
-    },
-    BlockModel {
-        name: "cnn_mac_pipe",
-        golden: cnn_engine::mac_pipe_expected,
-        stimulus: |r| cnn_engine::mac_pipe_stimulus(r.ports, r.seed, r.len(400)),
-    },
-    BlockModel {
-        name: "cnn_group_sum",
-        golden: cnn_engine::group_sum_expected,
-        stimulus: |r| cnn_engine::group_sum_stimulus(r.ports, r.seed, r.len(400)),
-    },
-    BlockModel {
-        name: "cnn_acc_mem",
-        golden: cnn_engine::acc_mem_expected,
-        stimulus: |r| cnn_engine::acc_mem_stimulus(r.ports, r.seed, r.len(400)),
-    },
-    BlockModel {
-        name: "cnn_layer_seq",
-        golden: cnn_engine::layer_seq_expected,
-        stimulus: |r| cnn_engine::layer_seq_stimulus(r.ports, r.seed, r.len(600)),
-    },
-    BlockModel {
-        name: "cnn_mac_ctl",
-        golden: cnn_engine::mac_ctl_expected,
-        stimulus: |r| cnn_engine::mac_ctl_stimulus(r.ports, r.seed, r.len(600)),
-    },
-    BlockModel {
-        name: "cnn_host_port",
-        golden: cnn_engine::host_port_expected,
-        stimulus: |r| cnn_engine::host_port_stimulus(r.ports, r.seed, r.len(600)),
-    },
-    BlockModel {
-        name: "cnn_processor",
-        golden: cnn_engine::processor_expected,
-        stimulus: |r| cnn_engine::processor_stimulus(r.ports, r.seed, r.len(800)),
-    },
-    BlockModel {
-        name: "cnn_fc_update",
-        golden: cnn_fc_update::expected,
-        stimulus: |r| match r.thesis {
-            true => {
-                let cases = cnn_fc_update::layer_cases(r.seed, cnn_fc_update::INPUTS);
-                cnn_fc_update::layer_stimulus(r.ports, &cases[..1], r.seed as u32).map(|x| x.0)
-            }
-            false => cnn_fc_update::random_stimulus(r.ports, r.seed, r.cycles),
-        },
-    },
-];
-
-fn lfsr_stimulus(r: &StimulusRequest) -> edgelearn_sim::Result<Stimulus> {
-    match r.thesis {
-        true => lfsr::random_stimulus(r.block, r.ports, r.seed, 10, 20),
-        false => lfsr::random_stimulus(r.block, r.ports, r.seed, r.cycles / 100 + 1, 100),
-    }
-}
-
-fn cache_stimulus(r: &StimulusRequest) -> edgelearn_sim::Result<Stimulus> {
-    match r.thesis {
-        true => cache_x4::thesis_stimulus(r.block, r.ports, r.seed).map(|x| x.0),
-        false => cache_x4::random_stimulus(r.block, r.ports, r.seed, r.cycles),
-    }
-}
-
 /// The model of a registered block.
-pub fn model(block: &str) -> Option<&'static BlockModel> {
-    MODELS.iter().find(|m| m.name == block)
+pub fn model(block: &str) -> Option<BlockModel> {
+    crate::rtl::designs::entry(block).ok().and_then(|e| e.model)
 }
 
 /// The golden trace of `block` for `stim`, if edgelearn has a model of that block.
@@ -364,22 +161,4 @@ pub(crate) fn port<'a>(ports: &'a [PortSpec], name: &str) -> &'a PortSpec {
 /// Ensure a fresh expectation of the stimulus's length.
 pub(crate) fn blank(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     Expected::new(&stim.block, ports, stim.len())
-}
-
-#[cfg(test)]
-mod registry_tests {
-    use super::MODELS;
-
-    #[test]
-    fn every_registered_block_has_one_model_and_every_model_a_block() {
-        let blocks: Vec<&str> = edgelearn_hdl::registry::blocks()
-            .iter()
-            .map(|b| b.name)
-            .collect();
-        let models: Vec<&str> = MODELS.iter().map(|m| m.name).collect();
-        assert_eq!(
-            models, blocks,
-            "verif::blocks::MODELS must follow hdl::registry::blocks()"
-        );
-    }
 }

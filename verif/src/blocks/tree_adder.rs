@@ -22,7 +22,7 @@ pub fn thesis_stimulus(
     rows: usize,
     toggle_mask: bool,
 ) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_tree_adder", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_TREE_ADDER, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let error: Vec<i64> = (0..LANES).map(|_| rng.random_range(-127..=127)).collect();
     s.row().bit("reset", true)?.push()?;
@@ -70,7 +70,7 @@ pub fn random_stimulus(
     cycles: usize,
     tenth_lane: bool,
 ) -> Result<Stimulus> {
-    let conv = block == "lel_tree_adder_conv";
+    let conv = block == crate::rtl::designs::name::LEL_TREE_ADDER_CONV;
     let data_port = if conv { "data_in" } else { "error" };
     let mut s = Stimulus::new(block, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -107,7 +107,7 @@ pub fn random_stimulus(
 /// Conv windows: reset, then for each alpha 0..7, `rows` windows of 9 pixels in -127..127
 /// with 9 kernel weights in -31..31 (tenth lanes zero), back to back, then a tail.
 pub fn conv_stimulus(ports: &[PortSpec], seed: u64, rows: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_tree_adder_conv", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_TREE_ADDER_CONV, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for alpha in 0..8u32 {

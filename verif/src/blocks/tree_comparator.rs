@@ -20,7 +20,7 @@ pub fn thesis_stimulus(
     rows: usize,
     tail: usize,
 ) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_tree_comparator", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_TREE_COMPARATOR, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for _ in 0..rows {
@@ -44,7 +44,7 @@ pub fn thesis_stimulus(
 /// Random rows over the full 8-bit range with corner values, random `valid_in`/`instr`
 /// gaps, and occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_tree_comparator", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_TREE_COMPARATOR, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for _ in 0..cycles {

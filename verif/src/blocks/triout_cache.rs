@@ -28,7 +28,7 @@ pub struct TrioutPlan {
 /// `pop_en` for 64 cycles, 4 idle cycles.
 pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<(Stimulus, TrioutPlan)> {
     let g = GEOMETRY;
-    let mut s = Stimulus::new("lel_triout_cache", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_TRIOUT_CACHE, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let image: Vec<Vec<Vec<i64>>> = (0..g.channels)
         .map(|_| {
@@ -84,7 +84,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<(Stimulus, Triou
 /// `pop_en` patterns, and occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     let g = GEOMETRY;
-    let mut s = Stimulus::new("lel_triout_cache", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_TRIOUT_CACHE, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut pop_mode = 0;

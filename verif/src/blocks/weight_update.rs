@@ -40,7 +40,7 @@ pub fn thesis_stimulus(
     seed: u64,
     rows: usize,
 ) -> Result<(Stimulus, Vec<usize>)> {
-    let mut s = Stimulus::new("lel_weight_update", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_WEIGHT_UPDATE, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut starts = vec![];
@@ -102,7 +102,7 @@ pub fn thesis_stimulus(
 /// Random rows over the full ranges with corner values, random `instr`, `lr_shift` and
 /// occasional resets.
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("lel_weight_update", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_WEIGHT_UPDATE, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for _ in 0..cycles {

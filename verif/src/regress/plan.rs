@@ -288,18 +288,16 @@ pub struct BlockJob {
 impl BlockJob {
     fn cost(&self) -> f64 {
         let (mut fixed, per_cycle) = backend_cost(self.backend.as_str());
-        if self.backend == BlockBackend::Netlist && self.block == "lel_cache_x4_weight" {
-            // Yosys spends about ten minutes on the 72,000-word memory's initialisation
-            // loop (tests/cache_x4.rs).
-            fixed += 600.0;
+        let entry = crate::rtl::designs::entry(&self.block).ok();
+        if self.backend == BlockBackend::Netlist {
+            fixed += entry.as_ref().map_or(0.0, |e| e.netlist_seconds);
         }
         let n = match self.stimulus {
             StimulusKind::Random => self.cycles.unwrap_or(10_000) as f64,
             StimulusKind::Thesis => 5_000.0,
         };
         // The cores are ~50x the logic of a unit block.
-        let b = &self.block;
-        let scale = if b.contains("core") || b.contains("platform") || b.starts_with("cnn_engine") {
+        let scale = if entry.is_some_and(|e| e.kind.is_large()) {
             50.0
         } else {
             1.0

@@ -290,7 +290,7 @@ pub fn compare_layer(
     let p = inf.plan.layer(ll);
     let out = inf.result.outputs[ll].as_ref().expect("layer ran");
     let checks = memory::output_checks(&net.desc.layers[ll], p, out, &inf.plan.device);
-    let block = shape.design_name();
+    let block = crate::rtl::designs::engine_name(shape);
     for c in &checks {
         let mismatch = |got: String| {
             Some(Box::new(Divergence {

@@ -79,7 +79,10 @@ impl RtlEngine {
 
 impl Engine for RtlEngine {
     fn name(&self) -> String {
-        format!("{} RTL", self.image.shape.design_name())
+        format!(
+            "{} RTL",
+            crate::rtl::designs::engine_name(&self.image.shape)
+        )
     }
 
     fn features(&mut self, image: &Tensor) -> Result<Vec<i64>> {
@@ -187,7 +190,7 @@ impl Engine for RtlEngine {
         if let Some(o) = (0..want.len()).find(|&o| want[o] != out[o]) {
             return Err(rtl(format!(
                 "{}, layer {ll}, forward pass {}: output {o} is {}, the golden layer gives {}",
-                shape.design_name(),
+                crate::rtl::designs::engine_name(&shape),
                 self.forwards,
                 out[o],
                 want[o]

@@ -37,17 +37,18 @@ use rust_hdl::prelude::*;
 /// Cycles of DRAIN after the layer's last MAC issue, minus one.
 pub const DRAIN_COUNT: u64 = 8;
 
-/// The sequencer's states.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum SeqState {
-    /// Waiting for the host.
-    Idle,
-    /// Loading the layer's registers (one cycle).
-    Load,
-    /// Gather and MAC.
-    Run,
-    /// The MAC pipeline empties.
-    Drain,
+crate::fsm_states! {
+    /// The sequencer's states.
+    pub enum SeqState {
+        /// Waiting for the host.
+        Idle = "IDLE",
+        /// Loading the layer's registers (one cycle).
+        Load = "LOAD",
+        /// Gather and MAC.
+        Run = "RUN",
+        /// The MAC pipeline empties.
+        Drain = "DRAIN",
+    }
 }
 
 /// The layer sequencer.

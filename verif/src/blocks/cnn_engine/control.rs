@@ -15,7 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// same window ending and arriving at one edge, the MAC freeing a window the gather ends
 /// into), `run` dropping, loads and resets now and then.
 pub fn window_ctl_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_window_ctl", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_WINDOW_CTL, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for k in 0..cycles {
@@ -59,7 +59,7 @@ pub fn window_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 /// `cnn_mac_pipe`: issues on most cycles with random flags, channels, processors, passes and
 /// pixels (the largest of each among them), gaps, and resets with a channel in flight.
 pub fn mac_pipe_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_mac_pipe", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_MAC_PIPE, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for k in 0..cycles {
         let top = k % 16 == 3;
@@ -133,7 +133,7 @@ pub fn mac_pipe_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 /// random number of RUN cycles (or at once), starts while busy (ignored), cycle counts read
 /// back at random layers, a reset in the middle of a run.
 pub fn layer_seq_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_layer_seq", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_LAYER_SEQ, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut run = 0usize;
@@ -206,7 +206,7 @@ pub fn layer_seq_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 /// while, the windows' `full` flags random (the MAC waits for its window), `run` dropping,
 /// a reset now and then.
 pub fn mac_ctl_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_mac_ctl", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_MAC_CTL, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     let mut k = 0usize;
@@ -315,7 +315,7 @@ pub fn mac_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 /// read data from the memories, and resets.
 pub fn host_port_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     use edgelearn_hdl::cnn::engine::regs;
-    let mut s = Stimulus::new("cnn_host_port", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_HOST_PORT, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     while s.len() < cycles {

@@ -18,7 +18,7 @@ const GS_PER_GROUP: usize = 4;
 /// `cnn_group_sum`: every quad's sum random or at a corner (the 22-bit extremes, a quad's
 /// largest MAC sums 4 x 9 x 2^14, 0, -1), the used quads random, none, all, or one.
 pub fn group_sum_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_group_sum", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_GROUP_SUM, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let corners: [i64; 7] = [
         -(1 << 21),
@@ -76,7 +76,7 @@ pub const ACC_BENCH_BIAS: usize = 512;
 /// M2 and updated at M3 one edge later, the first iteration from the bias (with and without a
 /// bias, bias addresses wrapping), sums at the 26-bit extremes; then random rows.
 pub fn acc_mem_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_acc_mem", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_ACC_MEM, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for a in 0..ACC_BENCH_BIAS as u32 {
         let b: i64 = if a < 8 {
@@ -185,7 +185,7 @@ pub const PROC_BENCH_KERNEL_WORDS: usize = 768;
 /// the MAC reading the other window with kernel words of every weight width and tap count;
 /// then random rows.
 pub fn processor_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_processor", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_PROCESSOR, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for w in 0..64u32 {
         s.row()

@@ -48,7 +48,7 @@ fn window(v: u128) -> [i64; 9] {
 /// with accumulators at the rounding and saturation boundaries; the priority encoder on
 /// single bits, none and random maps.
 pub fn check_stimulus(ports: &[PortSpec], seed: u64, rows: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_engine_check", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_ENGINE_CHECK, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for k in 0..rows {
         // Average: divisor d (the rounding divides by 2d), the sum at a boundary or random.
@@ -166,7 +166,7 @@ pub fn check_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 /// `cnn_reduce`: sequences of 1..40 values (corner bytes and random), every operation,
 /// back to back or with idle cycles, `first` and `last` as the address generator gives them.
 pub fn reduce_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_reduce", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_REDUCE, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut k = 0usize;
     while s.len() < cycles {
@@ -226,7 +226,7 @@ pub fn reduce_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 
 /// `cnn_window_buf`: random writes (taps 0..15) into either window, reads of either.
 pub fn window_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_window_buf", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_WINDOW_BUF, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for k in 0..cycles {
         s.row()
@@ -420,7 +420,7 @@ fn set_cfg<'a>(
 /// windows' `full` and `pend` flags random (the gather waits for a free window), `run`
 /// dropping now and then, and a reset in the middle of one layer.
 pub fn addr_gen_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
-    let mut s = Stimulus::new("cnn_addr_gen", ports);
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_ADDR_GEN, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for (k, f) in addr_gen_layers().iter().enumerate() {
