@@ -1,7 +1,7 @@
 //! Arithmetic primitives, exhaustively, on rust-hdl, Icarus, Verilator and the Yosys
 //! netlist, against `edgelearn_verif::golden::arith`.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::Backend;
 use edgelearn_verif::blocks::arith_check::exhaustive_stimulus;

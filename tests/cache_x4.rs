@@ -1,7 +1,7 @@
 //! Cache X4 (thesis §4.1.8): the thesis write-then-read test in all three scenarios, read
 //! latency 2, no X after reset, block-RAM mapping of the weight scenario, random traffic.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{Backend, Value};
 use edgelearn_verif::blocks::cache_x4::{depth, random_stimulus, thesis_stimulus};

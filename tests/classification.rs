@@ -1,7 +1,7 @@
 //! Classification (thesis §4.1.11): the thesis test with ties and extremes, done 9 cycles
 //! after `en` falls, and random traffic.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
 use edgelearn_verif::blocks::classification::{random_stimulus, thesis_stimulus};

@@ -3,7 +3,7 @@
 //! checkpoints, every vendored ai8x layer test (pinned), the memory layouts, and clear errors
 //! for malformed descriptions, checkpoints and arrays (with a brief fuzz of the parsers).
 
-mod common;
+use crate::common;
 use common::cli::{data, edgelearn, ok, s, tmp};
 use common::{kat_cases, KatCase};
 

@@ -9,7 +9,7 @@
 //! sequencer (`cnn_mac_ctl`), the host port (`cnn_host_port`) and a processor
 //! (`cnn_processor`). The engine as a whole: `tests/cnn_rtl.rs`.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::Backend;
 use edgelearn_verif::blocks::cnn_engine;

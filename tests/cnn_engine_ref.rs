@@ -5,7 +5,7 @@
 //! compared on every cycle (`host_rdata` where it is defined, two cycles after a read), every
 //! data memory at the end of every layer.
 
-mod common;
+use crate::common;
 use common::cli::data;
 
 use edgelearn_hdl::cnn::{EngineShape, DATA_WORDS, LAYER_WORDS, MAX_LAYERS};

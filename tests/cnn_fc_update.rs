@@ -4,7 +4,7 @@
 //! whole-layer updates checked against `update_layer` itself; the host bench
 //! (`FcUpdateBench`) over chained updates.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Run, Stimulus};

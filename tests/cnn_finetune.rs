@@ -3,7 +3,7 @@
 //! `cnn_fc_update` RTL give the golden run bit for bit, the kernel-memory codec is an exact
 //! inverse, and the fine-tuned weights come out as a state dict `cnn run` reads.
 
-mod common;
+use crate::common;
 
 use common::cli::{argv, data, edgelearn, read_json, run_ok, s, tmp};
 use edgelearn_verif::cnn::ops::Kernels;

@@ -2,7 +2,7 @@
 //! engine (Verilator, in-process), every layer's data-memory words compared with the golden
 //! model the moment the layer ends; the host port; Icarus's four states; the command line.
 
-mod common;
+use crate::common;
 use common::cli::{argv, data, read_json, run_exit, s, tmp};
 
 use common::{kat_cases, replay_equal, simulator, KatCase};

@@ -2,7 +2,7 @@
 //! 20 images equal to the golden conv block, Table 4.2's cycles, the streams under random
 //! gaps and back-pressure, I_STOP and reset mid-image.
 
-mod common;
+use crate::common;
 
 use common::simulator;
 use edgelearn_sim::dut::{Dut, DutOptions};

@@ -5,7 +5,7 @@
 //! replayed on Icarus and its Yosys netlist) and the LC weight generator (every row, against
 //! the serial LFSR).
 
-mod common;
+use crate::common;
 
 use common::{replay_equal, simulator};
 use edgelearn_hdl::design::{Design, Instance};

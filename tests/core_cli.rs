@@ -2,7 +2,7 @@
 //! command line, its report, its weight dumps, and its errors.
 
 use edgelearn_verif::formats::npy::load_npy;
-mod common;
+use crate::common;
 
 use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp};
 use std::path::{Path, PathBuf};

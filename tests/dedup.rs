@@ -2,7 +2,7 @@
 //! D-EMIT-DEDUP): every registered rust-hdl design's deduplicated Verilog expands back to
 //! rust-hdl's per-instance text, and Yosys proves the two equivalent.
 
-mod common;
+use crate::common;
 use common::cli::tmp;
 
 use edgelearn_hdl::dedup;

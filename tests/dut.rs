@@ -3,7 +3,7 @@
 //! a reactive matmul bench with random gaps and a scoreboard, stream rules, determinism,
 //! models side by side in threads, and clear errors.
 
-mod common;
+use crate::common;
 
 use common::cli::exited;
 use common::simulator;

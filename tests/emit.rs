@@ -1,7 +1,7 @@
 //! `edgelearn emit`: file and module naming, the manifest, compiling every emitted file
 //! together, lint, synthesis, and the error cases.
 
-mod common;
+use crate::common;
 use common::cli::{exited, read_json, run_exit, run_ok, s, tmp};
 
 use serde_json::Value as Json;

@@ -3,7 +3,7 @@
 //! cycle table of Table 4.1, the streams under random gaps and back-pressure, I_STOP from
 //! every state, reset mid-image, and no X after reset on Icarus.
 
-mod common;
+use crate::common;
 
 use common::{replay_equal, simulator};
 use edgelearn_hdl::design::{Design, Instance};

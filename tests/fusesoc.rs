@@ -2,7 +2,7 @@
 //! installs it into build/pyenv): a small block's Icarus simulation and the platform's
 //! Verilator lint; a broken design must fail both. Also `--all`, the guard and the errors.
 
-mod common;
+use crate::common;
 
 use common::cli::{edgelearn, root, s, tmp};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! command line reads: each is a clear error (exit 2, `error:` naming the file, no panic),
 //! answered at once. See: issue 10.
 
-mod common;
+use crate::common;
 use common::cli::{root, s, tmp};
 
 use std::path::{Path, PathBuf};

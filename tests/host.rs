@@ -3,7 +3,7 @@
 //! the header, not hard-coded offsets, is what it uses). The same sequence runs in Rust on
 //! the Verilated platform through AXI in tests/platform_axi.rs.
 
-mod common;
+use crate::common;
 
 use common::cli::{root, tmp};
 use std::process::Command;

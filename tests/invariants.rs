@@ -10,7 +10,7 @@
 //!   library crates or the binary, outside their tests, that is a registered name or a
 //!   format string making one.
 
-mod common;
+use crate::common;
 use common::cli::root;
 
 use std::collections::BTreeSet;

@@ -1,7 +1,7 @@
 //! Local classifier forward path (thesis §4.1.2): 480-input bursts bit-exact, latency, and
 //! random traffic with corner values.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
 use edgelearn_verif::blocks::lc_forward::{burst_stimulus, random_stimulus};

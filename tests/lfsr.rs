@@ -1,6 +1,6 @@
 //! Unfolded LFSR (thesis §4.1.7) against the serial golden model, and its period.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::Backend;
 use edgelearn_verif::blocks::lfsr::{period_stimulus, random_stimulus};

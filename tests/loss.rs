@@ -2,7 +2,7 @@
 //! boundaries, outputs valid 3 cycles after `instr` falls and held, every alpha_e, and
 //! random traffic.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
 use edgelearn_verif::blocks::loss::{random_stimulus, thesis_stimulus};

@@ -1,7 +1,7 @@
 //! Matmul (thesis §4.1.1): the thesis test for every alpha, the 602-cycle latency, bursts
 //! starting from a cleared accumulator, and random traffic with corner values.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
 use edgelearn_verif::blocks::matmul::{

@@ -3,7 +3,7 @@
 //! core's LC outputs and class, weights read back), the pipeline's cycle counts, the
 //! streams under random gaps and back-pressure, I_STOP and reset.
 
-mod common;
+use crate::common;
 
 use common::simulator;
 use edgelearn_sim::dut::DutOptions;

@@ -6,7 +6,7 @@
 //! Icarus; and the host's sequence (the thesis's PS program, §4.4; fpga/host/lel_host.c in
 //! C) training a few images bit-exactly, driven only through AXI4-Lite and AXI4-Stream.
 
-mod common;
+use crate::common;
 
 use common::{replay_equal, simulator};
 use edgelearn_hdl::design::Design;

@@ -3,7 +3,7 @@
 //! `edgelearn train`, the thesis network's Table 4.3 and 5-image epoch from the RTL's
 //! counters, a divergence's VCD window, and errors.
 
-mod common;
+use crate::common;
 
 use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp};
 

@@ -3,7 +3,7 @@
 //! shard is named; bad regression files are refused naming the job and key; the shipped
 //! nightly plan is valid; training checkpoints resume bit-exactly.
 
-mod common;
+use crate::common;
 
 use common::cli::{edgelearn, root, s, tmp};
 use edgelearn_verif::datasets::mnist;

@@ -6,7 +6,7 @@
 //! checked through AXI in tests/platform_axi.rs and through the engine's host port in
 //! tests/cnn_rtl.rs (front-door load and read-back).
 
-mod common;
+use crate::common;
 
 use common::cli::{edgelearn, root, s, tmp};
 use edgelearn_fpga::cnn_regs;

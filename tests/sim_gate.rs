@@ -5,7 +5,7 @@
 //! of every cycle, and the gated one must actually skip edges. A dishonest gate (one that
 //! hides a block that still changes) is caught by that comparison.
 
-mod common;
+use crate::common;
 
 use common::simulator;
 use edgelearn_hdl::design::{Design, Instance};

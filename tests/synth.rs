@@ -1,7 +1,7 @@
 //! `edgelearn synth` (issue 14): a small block on each target, the report files, and the
 //! errors of a bad target or design. The whole-platform runs are `make fpga`'s, not these.
 
-mod common;
+use crate::common;
 
 use common::cli::{self, exited, read_json, run_exit, s, tmp};
 use std::path::Path;

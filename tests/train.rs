@@ -1,7 +1,7 @@
 //! `edgelearn train` on real MNIST: per-core accuracies, bit-identical repeats, the float
 //! reference, the thesis configuration, and clear errors for bad data and configurations.
 
-mod common;
+use crate::common;
 use common::cli::{edgelearn, root, s, tmp};
 
 use serde_json::Value as Json;

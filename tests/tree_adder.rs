@@ -1,7 +1,7 @@
 //! Tree adder (thesis §4.1.3, §4.1.4): the LC-backward thesis test with its 486-cycle
 //! latency, mask toggling, the conv role at every alpha, and random traffic.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::Backend;
 use edgelearn_verif::blocks::tree_adder::{conv_stimulus, random_stimulus, thesis_stimulus};

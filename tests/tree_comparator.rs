@@ -1,7 +1,7 @@
 //! Tree comparator (thesis §4.1.10): the thesis test with its 105-cycle latency, and random
 //! streams with corner values.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::Backend;
 use edgelearn_verif::blocks::tree_comparator::{random_stimulus, thesis_stimulus};

@@ -1,7 +1,7 @@
 //! Triout cache (thesis §4.1.9): the thesis test on every channel with its 4-cycle and
 //! 2-cycles-per-row latencies and `eof`, and random traffic.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
 use edgelearn_verif::blocks::triout_cache::{random_stimulus, thesis_stimulus};

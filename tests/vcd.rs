@@ -2,7 +2,7 @@
 //! equal, a one-bit flip at one cycle is found at exactly that signal and cycle, golden
 //! traces check VCDs, plots are drawn, and VCDs of designs from elsewhere are read.
 
-mod common;
+use crate::common;
 use common::cli::{argv, run_exit, run_ok, s, tmp};
 
 use std::path::Path;

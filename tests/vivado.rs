@@ -3,7 +3,7 @@
 //! it does not know; the part, the sources, the constraints, the block design and the runs
 //! are read from the record. Also the overwrite guard and the errors.
 
-mod common;
+use crate::common;
 
 use common::cli::{edgelearn, root, s, tmp};
 use edgelearn_hdl::design::{Direction, PortSpec};

@@ -1,7 +1,7 @@
 //! Stochastic weight update (thesis §4.1.6): the thesis test for every lr_shift with the
 //! corners, the 2-cycle latency, and random traffic.
 
-mod common;
+use crate::common;
 
 use edgelearn_sim::{unpack_lanes, Backend};
 use edgelearn_verif::blocks::weight_update::{random_stimulus, thesis_stimulus, updates_in};

@@ -506,7 +506,9 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
     let plain = if gates.is_empty() {
         defines.defines()
     } else {
-        crate::sim_gate::patch_gate_clocks(name, &defines.defines(), &gates).map_err(check)?
+        let text = defines.defines();
+        crate::sim_gate::check_gate_watches(name, &text, &gates).map_err(check)?;
+        crate::sim_gate::patch_gate_clocks(name, &text, &gates).map_err(check)?
     };
     Ok(crate::dedup::dedup(&plain).map_err(check)?.text)
 }

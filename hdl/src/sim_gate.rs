@@ -22,6 +22,14 @@
 //! `sim_awake` (the decision) is computed from registers and from the watch words and `busy`,
 //! so a design whose top-level inputs reach them combinationally is still gated correctly: the
 //! harness evaluates poked inputs before it reads `sim_awake`.
+//! Watched, checked when the Verilog is made ([`check_gate_watches`], run by
+//! `design::verilog_named` for every design): every input of a gated block must be watched,
+//! directly (the watch words or `busy` read it) or through what drives it (every signal it is
+//! computed from, its `if`/`case` conditions included, is watched, a constant, the parent's
+//! clock, or an output of the gated group itself). An input left out is a build error naming
+//! it, unless the gate declares it [`SimGate::unwatched`] with the reason (an input that
+//! changes only while `busy` is high, a write port on an ungated clock); a declaration that
+//! no longer matches anything is an error too.
 //! Golden: a gate is a wire, so a gated run must equal the ungated one; the bench design
 //! [`SimGateDemo`]'s model is `edgelearn_verif::golden::sim_gate`. Tests: `tests/sim_gate.rs`.
 
@@ -33,6 +41,9 @@ pub const SIM_GATE_HOLD: usize = 64;
 
 /// The marker in the gate's Verilog by which [`sim_gates`] finds the instances.
 const MARKER: &str = "// edgelearn:sim-gate";
+
+/// The marker of the second line: the inputs declared [`SimGate::unwatched`].
+const UNWATCHED: &str = "// edgelearn:sim-gate-unwatched";
 
 /// The clock of a gated block: `clock` in hardware, the harness's in simulation.
 ///
@@ -58,6 +69,7 @@ pub struct SimGate<const A: usize, const B: usize, const C: usize, const D: usiz
     /// The block's clock (in the emitted Verilog).
     pub gclock: Signal<Out, Clock>,
     _drives: &'static [&'static str],
+    _unwatched: &'static [(&'static str, &'static str)],
 }
 
 impl<const A: usize, const B: usize, const C: usize, const D: usize> SimGate<A, B, C, D> {
@@ -76,7 +88,17 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> SimGate<A, 
             w3: Default::default(),
             gclock: Default::default(),
             _drives: drives,
+            _unwatched: &[],
         }
+    }
+
+    /// The same gate with inputs of its blocks that the watch words leave out on purpose:
+    /// `(input, reason)`, the input as the parent's Verilog names it (`block$port`, or a
+    /// prefix ending in `*`: `body$cfg_*`). [`check_gate_watches`] accepts them unwatched,
+    /// and refuses a declaration that matches no unwatched input.
+    pub fn unwatched(mut self, inputs: &'static [(&'static str, &'static str)]) -> Self {
+        self._unwatched = inputs;
+        self
     }
 }
 
@@ -94,6 +116,7 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic for S
         let hold_bits = usize::BITS - SIM_GATE_HOLD.leading_zeros();
         Verilog::Custom(format!(
             "{MARKER} {drives}\n\
+             {UNWATCHED} {unwatched}\n\
              `ifdef EDGELEARN_SIM_CLOCKS\n\
              // Simulation only: edgelearn's in-process Verilator harness drives sim_clock and\n\
              // raises it with `clock` when sim_awake is high (docs/decisions.md D-SIM-GATE).\n\
@@ -117,6 +140,12 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic for S
              always @(*) gclock = clock;\n\
              `endif\n",
             drives = self._drives.join(" "),
+            unwatched = self
+                ._unwatched
+                .iter()
+                .map(|(i, _)| *i)
+                .collect::<Vec<_>>()
+                .join(" "),
             a1 = A - 1,
             b1 = B - 1,
             c1 = C - 1,
@@ -135,6 +164,8 @@ pub struct GateSite {
     pub path: String,
     /// The gated siblings, e.g. `conv`.
     pub drives: Vec<String>,
+    /// The inputs of the gated blocks declared unwatched ([`SimGate::unwatched`]).
+    pub unwatched: Vec<String>,
 }
 
 /// Every [`SimGate`] in `block`, in visiting order.
@@ -148,17 +179,21 @@ pub fn sim_gates<B: Block>(block: &B) -> Vec<GateSite> {
             self.path.push(name.to_string());
             if let Verilog::Custom(v) = node.hdl() {
                 if let Some(rest) = v.strip_prefix(MARKER) {
-                    let drives = rest
-                        .lines()
+                    let words = |line: &str| -> Vec<String> {
+                        line.split_whitespace().map(str::to_string).collect()
+                    };
+                    let mut lines = rest.lines();
+                    let drives = words(lines.next().unwrap_or(""));
+                    let unwatched = lines
                         .next()
-                        .unwrap_or("")
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect();
+                        .and_then(|l| l.strip_prefix(UNWATCHED))
+                        .map(words)
+                        .unwrap_or_default();
                     // The first scope is the top module itself.
                     self.found.push(GateSite {
                         path: self.path[1..].join("."),
                         drives,
+                        unwatched,
                     });
                 }
             }
@@ -214,6 +249,177 @@ pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result
         out.replace_range(start..end, &lines.join("\n"));
     }
     Ok(out)
+}
+
+/// The statements of a module's combinational body: each assigned signal with every signal
+/// it depends on (its right-hand sides and the conditions of the `if`s and `case`s around
+/// them), and the module's constants. Reads rust-hdl's emitted layout: one statement,
+/// `if (..) begin`, `else begin`, `case (..)` or `end` per line.
+struct Statements {
+    deps: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    constants: std::collections::BTreeSet<String>,
+}
+
+/// The identifiers of a Verilog expression (number literals such as `17'h1ffff` skipped).
+fn identifiers(expr: &str) -> Vec<String> {
+    let b = expr.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+            let start = i;
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+            out.push(expr[start..i].to_string());
+        } else if b[i].is_ascii_digit() || b[i] == b'\'' {
+            while i < b.len() && (word(b[i]) || b[i] == b'\'' || b[i] == b'.') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+impl Statements {
+    fn parse(body: &str) -> Statements {
+        use std::collections::BTreeSet;
+        let mut deps: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+        let mut constants = BTreeSet::new();
+        // One frame per open `begin` / `case`: the conditions it is under.
+        let mut frames: Vec<BTreeSet<String>> = Vec::new();
+        // The conditions of the `if` chain whose branch closed last (an `else` adds to them).
+        let mut chain: BTreeSet<String> = BTreeSet::new();
+        let cond = |l: &str| -> BTreeSet<String> {
+            let inner = l
+                .split_once('(')
+                .and_then(|(_, r)| r.rsplit_once(')'))
+                .map_or("", |(c, _)| c);
+            identifiers(inner).into_iter().collect()
+        };
+        for line in body.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("localparam ") {
+                if let Some(name) = identifiers(rest.split('=').next().unwrap_or("")).pop() {
+                    constants.insert(name);
+                }
+            } else if line.starts_with("if (") {
+                chain = cond(line);
+                frames.push(chain.clone());
+            } else if line.starts_with("else if (") {
+                chain.extend(cond(line));
+                frames.push(chain.clone());
+            } else if line.starts_with("else") && line.ends_with("begin") {
+                frames.push(chain.clone());
+            } else if line.starts_with("case (") || line.starts_with("casez (") {
+                frames.push(cond(line));
+            } else if line == "end" || line == "endcase" {
+                frames.pop();
+            } else if line.ends_with("begin") {
+                frames.push(BTreeSet::new());
+            } else if let Some((lhs, rhs)) = line.strip_suffix(';').and_then(|l| l.split_once(" = ")) {
+                if lhs.contains(' ') || lhs.contains('<') {
+                    continue;
+                }
+                let d = deps.entry(lhs.to_string()).or_default();
+                d.extend(identifiers(rhs));
+                for f in &frames {
+                    d.extend(f.iter().cloned());
+                }
+            }
+        }
+        Statements { deps, constants }
+    }
+}
+
+/// Check that the watch words of every gate in `verilog` (a design's plain emitted text,
+/// one module per instance, as [`patch_gate_clocks`] gets it) cover every input of its gated
+/// blocks (the module doc's rule). `Err` names each input left out and each stale
+/// [`SimGate::unwatched`] declaration.
+pub fn check_gate_watches(top: &str, verilog: &str, gates: &[GateSite]) -> Result<(), String> {
+    use std::collections::BTreeSet;
+    let mut problems = Vec::new();
+    for g in gates.iter().filter(|g| !g.path.is_empty()) {
+        let (parent, leaf) = match g.path.rsplit_once('.') {
+            Some((p, l)) => (format!("{top}${}", p.replace('.', "$")), l.to_string()),
+            None => (top.to_string(), g.path.clone()),
+        };
+        let head = format!("\nmodule {parent}(");
+        let Some(start) = verilog.find(&head) else {
+            problems.push(format!("gate {}: no module {parent}", g.path));
+            continue;
+        };
+        let end = verilog[start..].find("\nendmodule").map_or(verilog.len(), |e| start + e);
+        let st = Statements::parse(&verilog[start..end]);
+        let watched: BTreeSet<&str> = ["w0", "w1", "w2", "w3", "busy"]
+            .iter()
+            .filter_map(|w| st.deps.get(&format!("{leaf}${w}")))
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        let in_group = |s: &str| g.drives.iter().any(|d| s.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with('$')));
+        let mut seen = BTreeSet::new();
+        let mut uncovered = Vec::new();
+        for input in st.deps.keys().filter(|s| in_group(s) && !s.ends_with("$clock")) {
+            if !covered(input, &st, &watched, &in_group, &mut seen) {
+                uncovered.push(input.clone());
+            }
+        }
+        let matches = |pat: &str, s: &str| match pat.strip_suffix('*') {
+            Some(prefix) => s.starts_with(prefix),
+            None => s == pat,
+        };
+        for u in &uncovered {
+            if !g.unwatched.iter().any(|p| matches(p, u)) {
+                problems.push(format!(
+                    "gate {}: input `{u}` of a gated block is not watched (add it to the watch \
+                     words, or declare it unwatched with the reason)",
+                    g.path
+                ));
+            }
+        }
+        for p in &g.unwatched {
+            if !uncovered.iter().any(|u| matches(p, u)) {
+                problems.push(format!(
+                    "gate {}: `{p}` is declared unwatched but matches no unwatched input",
+                    g.path
+                ));
+            }
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(problems.join("; ")),
+    }
+}
+
+/// Whether `sig` is watched, a constant, the clock, an output of the gated group, or
+/// computed only from such signals (`seen` breaks combinational cycles and remembers the
+/// signals found covered).
+fn covered(
+    sig: &str,
+    st: &Statements,
+    watched: &std::collections::BTreeSet<&str>,
+    in_group: &dyn Fn(&str) -> bool,
+    seen: &mut std::collections::BTreeSet<String>,
+) -> bool {
+    if watched.contains(sig) || st.constants.contains(sig) || sig == "clock" || seen.contains(sig) {
+        return true;
+    }
+    match st.deps.get(sig) {
+        // Not assigned here: an output of a child (covered if the group's) or a port.
+        None => in_group(sig),
+        Some(deps) => {
+            seen.insert(sig.to_string());
+            let ok = deps.iter().all(|d| covered(d, st, watched, in_group, seen));
+            if !ok {
+                seen.remove(sig);
+            }
+            ok
+        }
+    }
 }
 
 /// The gate's bench design (`tests/sim_gate.rs`): a 16-bit counter that counts while `en` is
@@ -314,15 +520,64 @@ mod tests {
             sites,
             vec![GateSite {
                 path: "gate".into(),
-                drives: vec!["cnt".into(), "ram".into()]
+                drives: vec!["cnt".into(), "ram".into()],
+                unwatched: vec![],
             }]
         );
         // A gate naming a block its parent does not clock is an error, not a silent no-op.
         let wrong = vec![GateSite {
             path: "gate".into(),
             drives: vec!["nothing".into()],
+            unwatched: vec![],
         }];
         let e = patch_gate_clocks("demo", &v, &wrong).unwrap_err();
         assert!(e.contains("nothing$clock"), "{e}");
     }
+
+    /// A parent in rust-hdl's layout: `cnt` counts while `go`, `ram` is written with `x`.
+    fn parent(condition: &str) -> String {
+        format!(
+            "\nmodule top(clock,en,go,x);\n    localparam K = 16'h1;\n    always @(*) begin\n\
+             \x20       gate$clock = clock;\n        cnt$clock = clock;\n\
+             \x20       cnt$d = cnt$q;\n        if ({condition}) begin\n\
+             \x20           cnt$d = cnt$q + K;\n        end\n        else begin\n\
+             \x20           cnt$d = 16'h0;\n        end\n        ram$write_data = x;\n\
+             \x20       gate$busy = en;\n        gate$w0 = en;\n        gate$w1 = 1'b0;\n\
+             \x20   end\nendmodule\n"
+        )
+    }
+
+    fn site(unwatched: &[&str]) -> Vec<GateSite> {
+        vec![GateSite {
+            path: "gate".into(),
+            drives: vec!["cnt".into(), "ram".into()],
+            unwatched: unwatched.iter().map(|s| s.to_string()).collect(),
+        }]
+    }
+
+    #[test]
+    fn a_forgotten_input_is_a_build_error_naming_it() {
+        // `x` reaches the RAM's write data and nothing watches it.
+        let e = check_gate_watches("top", &parent("en"), &site(&[])).unwrap_err();
+        assert!(e.contains("`ram$write_data`") && !e.contains("cnt$d"), "{e}");
+        // Declared, with a reason in the design, it is accepted; a prefix works too.
+        check_gate_watches("top", &parent("en"), &site(&["ram$write_data"])).unwrap();
+        check_gate_watches("top", &parent("en"), &site(&["ram$write_*"])).unwrap();
+        // A condition counts: `cnt$d` under `if (go)` depends on `go`, unwatched.
+        let e = check_gate_watches("top", &parent("go"), &site(&["ram$*"])).unwrap_err();
+        assert!(e.contains("`cnt$d`"), "{e}");
+        // A declaration that matches nothing unwatched is stale.
+        let e = check_gate_watches("top", &parent("en"), &site(&["ram$write_data", "cnt$d"]))
+            .unwrap_err();
+        assert!(e.contains("`cnt$d` is declared unwatched"), "{e}");
+    }
+
+    #[test]
+    fn identifiers_skip_number_literals() {
+        assert_eq!(
+            identifiers("((a$b) & 17'h1ffff) << 32'h8 | c_1 + 4'd3"),
+            vec!["a$b", "c_1"]
+        );
+    }
 }
+

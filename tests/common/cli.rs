@@ -21,11 +21,16 @@ pub fn work_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("edgelearn")
 }
 
-/// A fresh, empty directory `TEST-NAME-PID` under the tmp dir (`TEST` the test target).
+/// A fresh, empty directory `TEST-NAME-PID` under the tmp dir, `TEST` the running test
+/// (`matmul::thesis_vectors` as `matmul-thesis_vectors`: the test harness names each test's
+/// thread after it), so tests of different files may use the same `NAME`.
 pub fn tmp(name: &str) -> PathBuf {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("main")
+        .replace("::", "-");
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "{}-{name}-{}",
-        env!("CARGO_CRATE_NAME"),
+        "{test}-{name}-{}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&d);

@@ -431,7 +431,13 @@ impl<
             fifo: Default::default(),
             gate_mm: SimGate::new(&["matmul"]),
             gate_lc: SimGate::new(&["lcw", "lcf", "lc_q", "lc_valid_q"]),
-            gate_bk: SimGate::new(&["loss", "tadd", "classify"]),
+            gate_bk: SimGate::new(&["loss", "tadd", "classify"]).unwatched(&[
+                (
+                    "loss$data_in",
+                    "the LC results `lc_q` are written only with `lc_valid_q`, which is watched",
+                ),
+                ("classify$lc_out", "the same LC results"),
+            ]),
             gate_wu: SimGate::new(&["wu", "lfsr_wu"]),
             beat_split: Default::default(),
             beat_join6: Default::default(),

@@ -393,7 +393,21 @@ impl Quad {
             dm_rdata: Default::default(),
             k_rdata: Default::default(),
             qsum: Default::default(),
-            gate: SimGate::new(&["body"]),
+            gate: SimGate::new(&["body"]).unwatched(&[
+                (
+                    "body$cfg_*",
+                    "the layer registers change only at LOAD, and `busy` includes `cfg_load`",
+                ),
+                (
+                    "body$dm_w*",
+                    "data-memory writes take `wclock`, which no gate stops",
+                ),
+                (
+                    "body$k_waddr",
+                    "with no strobe (`k_we`, watched) the kernel write port does nothing",
+                ),
+                ("body$k_wdata", "the same"),
+            ]),
             body: QuadBody::new(kernel_words),
         }
     }

@@ -1,0 +1,47 @@
+//! The integration tests, one binary: each file of `tests/` is a module (the triad's bench of
+//! a block has the block's name), `common/` their shared helpers. One binary links once and
+//! keeps both cores busy until the last test, instead of 38 binaries run one after another
+//! (docs/BENCHMARKS.md, suite time). Run one file's tests with
+//! `cargo test --release --test suite -- matmul::`.
+
+mod common;
+
+mod arith;
+mod cache_x4;
+mod classification;
+mod cnn_engine;
+mod cnn_engine_blocks;
+mod cnn_engine_ref;
+mod cnn_fc_update;
+mod cnn_finetune;
+mod cnn_rtl;
+mod conv_core;
+mod core_blocks;
+mod core_cli;
+mod dedup;
+mod dut;
+mod emit;
+mod fc_core;
+mod fusesoc;
+mod hardening;
+mod host;
+mod invariants;
+mod lc_forward;
+mod lel_model;
+mod lfsr;
+mod loss;
+mod matmul;
+mod platform;
+mod platform_axi;
+mod platform_cli;
+mod regress;
+mod regs;
+mod sim_gate;
+mod synth;
+mod train;
+mod tree_adder;
+mod tree_comparator;
+mod triout_cache;
+mod vcd;
+mod vivado;
+mod weight_update;
