@@ -1,8 +1,8 @@
 //! `edgelearn core run` (issue 12): a core alone on the first N training images from the
 //! command line, its report, its weight dumps, and its errors.
 
-use edgelearn_verif::formats::npy::load_npy;
 use crate::common;
+use edgelearn_verif::formats::npy::load_npy;
 
 use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp};
 use std::path::{Path, PathBuf};

@@ -319,7 +319,9 @@ impl Statements {
                 frames.pop();
             } else if line.ends_with("begin") {
                 frames.push(BTreeSet::new());
-            } else if let Some((lhs, rhs)) = line.strip_suffix(';').and_then(|l| l.split_once(" = ")) {
+            } else if let Some((lhs, rhs)) =
+                line.strip_suffix(';').and_then(|l| l.split_once(" = "))
+            {
                 if lhs.contains(' ') || lhs.contains('<') {
                     continue;
                 }
@@ -351,7 +353,9 @@ pub fn check_gate_watches(top: &str, verilog: &str, gates: &[GateSite]) -> Resul
             problems.push(format!("gate {}: no module {parent}", g.path));
             continue;
         };
-        let end = verilog[start..].find("\nendmodule").map_or(verilog.len(), |e| start + e);
+        let end = verilog[start..]
+            .find("\nendmodule")
+            .map_or(verilog.len(), |e| start + e);
         let st = Statements::parse(&verilog[start..end]);
         let watched: BTreeSet<&str> = ["w0", "w1", "w2", "w3", "busy"]
             .iter()
@@ -359,10 +363,19 @@ pub fn check_gate_watches(top: &str, verilog: &str, gates: &[GateSite]) -> Resul
             .flatten()
             .map(String::as_str)
             .collect();
-        let in_group = |s: &str| g.drives.iter().any(|d| s.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with('$')));
+        let in_group = |s: &str| {
+            g.drives.iter().any(|d| {
+                s.strip_prefix(d.as_str())
+                    .is_some_and(|r| r.starts_with('$'))
+            })
+        };
         let mut seen = BTreeSet::new();
         let mut uncovered = Vec::new();
-        for input in st.deps.keys().filter(|s| in_group(s) && !s.ends_with("$clock")) {
+        for input in st
+            .deps
+            .keys()
+            .filter(|s| in_group(s) && !s.ends_with("$clock"))
+        {
             if !covered(input, &st, &watched, &in_group, &mut seen) {
                 uncovered.push(input.clone());
             }
@@ -559,7 +572,10 @@ mod tests {
     fn a_forgotten_input_is_a_build_error_naming_it() {
         // `x` reaches the RAM's write data and nothing watches it.
         let e = check_gate_watches("top", &parent("en"), &site(&[])).unwrap_err();
-        assert!(e.contains("`ram$write_data`") && !e.contains("cnt$d"), "{e}");
+        assert!(
+            e.contains("`ram$write_data`") && !e.contains("cnt$d"),
+            "{e}"
+        );
         // Declared, with a reason in the design, it is accepted; a prefix works too.
         check_gate_watches("top", &parent("en"), &site(&["ram$write_data"])).unwrap();
         check_gate_watches("top", &parent("en"), &site(&["ram$write_*"])).unwrap();
@@ -580,4 +596,3 @@ mod tests {
         );
     }
 }
-

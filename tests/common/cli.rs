@@ -29,10 +29,8 @@ pub fn tmp(name: &str) -> PathBuf {
         .name()
         .unwrap_or("main")
         .replace("::", "-");
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "{test}-{name}-{}",
-        std::process::id()
-    ));
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{test}-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
