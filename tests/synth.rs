@@ -125,3 +125,53 @@ fn a_missing_yowasp_tool_says_how_to_install_it() {
         "{stderr}"
     );
 }
+
+/// Synthesis shares the simulators' build cache: a second run of the same design, target,
+/// clock and seed (into another directory) takes the first run's results and files, and the
+/// cache holds one entry for them.
+#[test]
+fn a_repeated_synthesis_comes_from_the_build_cache() {
+    let work = tmp("cache-work");
+    let run = |dir: &Path| {
+        let out = std::process::Command::new(cli::exe())
+            .current_dir(cli::root())
+            .env("EDGELEARN_WORK_DIR", &work)
+            .args([
+                "synth",
+                "ice40-up5k",
+                "--top",
+                "lel_cache_x4_grad",
+                "--out",
+                s(dir),
+            ])
+            .output()
+            .unwrap();
+        exited(&out, 0, "synth");
+        report(dir)
+    };
+    let (a, b) = (tmp("cache-a"), tmp("cache-b"));
+    let first = run(&a);
+    let second = run(&b);
+    assert_eq!(first["from_cache"], false);
+    assert_eq!(second["from_cache"], true);
+    assert_eq!(first["total"], second["total"]);
+    assert_eq!(first["pnr"]["fmax"], second["pnr"]["fmax"]);
+    assert_eq!(first["synth_seconds"], second["synth_seconds"]);
+    for f in [
+        "synth.ys",
+        "yosys.log",
+        "stat.json",
+        "pnr.json",
+        "nextpnr.log",
+    ] {
+        assert!(b.join(f).is_file(), "{f} not in the second run's directory");
+    }
+    let md = std::fs::read_to_string(b.join("report.md")).unwrap();
+    assert!(md.contains("from the build cache"), "{md}");
+    let entries: Vec<_> = std::fs::read_dir(work.join("synth"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .collect();
+    assert_eq!(entries.len(), 1, "one cache entry");
+}

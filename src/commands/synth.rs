@@ -112,6 +112,7 @@ fn synth_one(
         io_bits: design.ports().iter().map(|p| p.width as u64).sum(),
         freq_mhz: args.freq,
         seed: args.seed,
+        cache: Some(edgelearn_sim::Simulator::from_env().root().join("synth")),
     };
     let large = designs::entry(&name).is_ok_and(|e| e.kind.is_large());
     let slow = if large {

@@ -128,12 +128,17 @@ fn path_text(p: &PathSummary) -> String {
 pub fn render(report: &Report, platform: bool, cores: &[(String, Report)]) -> String {
     let target = Target::parse(report.target).unwrap_or(Target::Xc7z020);
     let mut s = format!(
-        "### `{}` on {} ({})\n\n{}; synthesis {:.1} s{}.\n\n",
+        "### `{}` on {} ({})\n\n{}; synthesis {:.1} s{}{}.\n\n",
         report.top,
         report.target,
         report.device,
         report.tools.join("; "),
         report.synth_seconds,
+        if report.from_cache {
+            " (an earlier run's, from the build cache)"
+        } else {
+            ""
+        },
         report.pnr.as_ref().map_or(String::new(), |p| format!(
             ", place and route {:.1} s",
             p.seconds
