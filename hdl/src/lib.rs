@@ -17,6 +17,7 @@ pub mod lel;
 pub mod mem;
 pub mod prelude;
 pub mod sim_gate;
+pub mod wiring;
 
 pub use num_bigint;
 

@@ -1090,7 +1090,8 @@ impl Block for Box<PlatformCore> {
 /// lands one edge after the port takes it); the streams pass through [`StreamSlice`]s; only
 /// `reg_rdata` is combinational, from `reg_addr` through [`RegRead`]. So no statement of the
 /// platform's logic depends combinationally on an input, and Verilator evaluates that logic
-/// once per cycle. The Verilog is written by hand: one assignment per connection.
+/// once per cycle. The shell's Verilog (one assignment per connection), `update()` and
+/// `connect()` are made from one connection table ([`crate::wiring!`]).
 #[derive(Clone, Debug, LogicBlock)]
 pub struct LelPlatform {
     /// Rising-edge clock.
@@ -1170,175 +1171,75 @@ impl LelPlatform {
     pub fn shape(&self) -> &PlatformShape {
         self.core.shape()
     }
+}
 
-    /// Every connection of the shell as `(destination, source)` Verilog names, in the order
-    /// [`Logic::update`] makes them.
-    fn wires() -> Vec<(String, String)> {
-        let mut w: Vec<(String, String)> = Vec::new();
-        let mut c = |d: &str, s: &str| w.push((d.to_string(), s.to_string()));
-        for b in [
-            "core",
-            "in_slice",
-            "out_slice",
-            "rst_q",
-            "we_q",
-            "waddr_q",
-            "wdata_q",
-        ] {
-            c(&format!("{b}$clock"), "clock");
+// The shell's connections, once: its Verilog (one assignment per connection), `update()`
+// and `connect()` are made from this table (`crate::wiring!`).
+crate::wiring! {
+    impl LelPlatform {
+        core.clock <= clock;
+        in_slice.clock <= clock;
+        out_slice.clock <= clock;
+        rst_q.clock <= clock;
+        we_q.clock <= clock;
+        waddr_q.clock <= clock;
+        wdata_q.clock <= clock;
+        // The port stage: every input but the streams registered once.
+        rst_q.d <= reset;
+        we_q.d <= reg_we;
+        waddr_q.d <= reg_addr;
+        wdata_q.d <= reg_wdata;
+        core.reset <= rst_q.q;
+        core.reg_we <= we_q.q;
+        core.reg_addr <= waddr_q.q;
+        core.reg_wdata <= wdata_q.q;
+        // Input: s_* -> in_slice -> core.s_*.
+        in_slice.reset <= core.streams_reset;
+        in_slice.s_tdata <= s_tdata;
+        core.s_tdata <= in_slice.m_tdata;
+        in_slice.s_tuser <= s_tuser;
+        core.s_tuser <= in_slice.m_tuser;
+        in_slice.s_tlast <= s_tlast;
+        core.s_tlast <= in_slice.m_tlast;
+        in_slice.s_tvalid <= s_tvalid;
+        core.s_tvalid <= in_slice.m_tvalid;
+        in_slice.m_tready <= core.s_tready;
+        s_tready <= in_slice.s_tready;
+        // Output: core.m_* -> out_slice -> m_*.
+        out_slice.reset <= core.streams_reset;
+        out_slice.s_tdata <= core.m_tdata;
+        m_tdata <= out_slice.m_tdata;
+        out_slice.s_tuser <= core.m_tuser;
+        m_tuser <= out_slice.m_tuser;
+        out_slice.s_tlast <= core.m_tlast;
+        m_tlast <= out_slice.m_tlast;
+        out_slice.s_tvalid <= core.m_tvalid;
+        m_tvalid <= out_slice.m_tvalid;
+        out_slice.m_tready <= m_tready;
+        core.m_tready <= out_slice.s_tready;
+        // Register reads: combinational from `reg_addr`.
+        rread.addr <= reg_addr;
+        for j in (0..32) {
+            rread.base[j] <= core.rv_base[j];
         }
-        c("rst_q$d", "reset");
-        c("we_q$d", "reg_we");
-        c("waddr_q$d", "reg_addr");
-        c("wdata_q$d", "reg_wdata");
-        c("core$reset", "rst_q$q");
-        c("core$reg_we", "we_q$q");
-        c("core$reg_addr", "waddr_q$q");
-        c("core$reg_wdata", "wdata_q$q");
-        for (slice, from, to) in [("in_slice", "", "core$"), ("out_slice", "core$", "")] {
-            c(&format!("{slice}$reset"), "core$streams_reset");
-            for p in ["tdata", "tuser", "tlast", "tvalid"] {
-                c(
-                    &format!("{slice}$s_{p}"),
-                    &format!("{from}{}_{p}", if from.is_empty() { "s" } else { "m" }),
-                );
-                c(
-                    &format!("{to}{}_{p}", if to.is_empty() { "m" } else { "s" }),
-                    &format!("{slice}$m_{p}"),
-                );
-            }
-            c(
-                &format!("{slice}$m_tready"),
-                &format!("{to}{}_tready", if to.is_empty() { "m" } else { "s" }),
-            );
-            c(
-                &format!("{from}{}_tready", if from.is_empty() { "s" } else { "m" }),
-                &format!("{slice}$s_tready"),
-            );
+        for j in (0..16) {
+            rread.lr[j] <= core.rv_lr[j];
         }
-        c("rread$addr", "reg_addr");
-        for j in 0..32 {
-            c(&format!("rread$base${j}"), &format!("core$rv_base${j}"));
+        for j in (0..10) {
+            rread.lc0[j] <= core.rv_lc0[j];
+            rread.lc1[j] <= core.rv_lc1[j];
         }
-        for j in 0..16 {
-            c(&format!("rread$lr${j}"), &format!("core$rv_lr${j}"));
-        }
-        for j in 0..10 {
-            c(&format!("rread$lc0${j}"), &format!("core$rv_lc0${j}"));
-            c(&format!("rread$lc1${j}"), &format!("core$rv_lc1${j}"));
-        }
-        c("reg_rdata", "rread$data");
-        w
+        reg_rdata <= rread.data;
     }
 }
 
 impl Logic for LelPlatform {
     fn update(&mut self) {
-        // Exactly the connections of `wires()` (the Verilog), in its order.
-        let clk = self.clock.val();
-        self.core.clock.next = clk;
-        self.in_slice.clock.next = clk;
-        self.out_slice.clock.next = clk;
-        self.rst_q.clock.next = clk;
-        self.we_q.clock.next = clk;
-        self.waddr_q.clock.next = clk;
-        self.wdata_q.clock.next = clk;
-        self.rst_q.d.next = self.reset.val();
-        self.we_q.d.next = self.reg_we.val();
-        self.waddr_q.d.next = self.reg_addr.val();
-        self.wdata_q.d.next = self.reg_wdata.val();
-        self.core.reset.next = self.rst_q.q.val();
-        self.core.reg_we.next = self.we_q.q.val();
-        self.core.reg_addr.next = self.waddr_q.q.val();
-        self.core.reg_wdata.next = self.wdata_q.q.val();
-        // Input: s_* -> in_slice -> core.s_*.
-        self.in_slice.reset.next = self.core.streams_reset.val();
-        self.in_slice.s_tdata.next = self.s_tdata.val();
-        self.core.s_tdata.next = self.in_slice.m_tdata.val();
-        self.in_slice.s_tuser.next = self.s_tuser.val();
-        self.core.s_tuser.next = self.in_slice.m_tuser.val();
-        self.in_slice.s_tlast.next = self.s_tlast.val();
-        self.core.s_tlast.next = self.in_slice.m_tlast.val();
-        self.in_slice.s_tvalid.next = self.s_tvalid.val();
-        self.core.s_tvalid.next = self.in_slice.m_tvalid.val();
-        self.in_slice.m_tready.next = self.core.s_tready.val();
-        self.s_tready.next = self.in_slice.s_tready.val();
-        // Output: core.m_* -> out_slice -> m_*.
-        self.out_slice.reset.next = self.core.streams_reset.val();
-        self.out_slice.s_tdata.next = self.core.m_tdata.val();
-        self.m_tdata.next = self.out_slice.m_tdata.val();
-        self.out_slice.s_tuser.next = self.core.m_tuser.val();
-        self.m_tuser.next = self.out_slice.m_tuser.val();
-        self.out_slice.s_tlast.next = self.core.m_tlast.val();
-        self.m_tlast.next = self.out_slice.m_tlast.val();
-        self.out_slice.s_tvalid.next = self.core.m_tvalid.val();
-        self.m_tvalid.next = self.out_slice.m_tvalid.val();
-        self.out_slice.m_tready.next = self.m_tready.val();
-        self.core.m_tready.next = self.out_slice.s_tready.val();
-        // Register reads.
-        self.rread.addr.next = self.reg_addr.val();
-        for j in 0..32 {
-            self.rread.base[j].next = self.core.rv_base[j].val();
-        }
-        for j in 0..16 {
-            self.rread.lr[j].next = self.core.rv_lr[j].val();
-        }
-        for j in 0..10 {
-            self.rread.lc0[j].next = self.core.rv_lc0[j].val();
-            self.rread.lc1[j].next = self.core.rv_lc1[j].val();
-        }
-        self.reg_rdata.next = self.rread.data.val();
+        self.update_wires();
     }
 
     fn connect(&mut self) {
-        for s in [
-            &mut self.core.clock,
-            &mut self.in_slice.clock,
-            &mut self.out_slice.clock,
-            &mut self.rst_q.clock,
-            &mut self.we_q.clock,
-            &mut self.waddr_q.clock,
-            &mut self.wdata_q.clock,
-        ] {
-            s.connect();
-        }
-        self.rst_q.d.connect();
-        self.we_q.d.connect();
-        self.waddr_q.d.connect();
-        self.wdata_q.d.connect();
-        self.core.reset.connect();
-        self.core.reg_we.connect();
-        self.core.reg_addr.connect();
-        self.core.reg_wdata.connect();
-        for sl in [&mut self.in_slice, &mut self.out_slice] {
-            sl.reset.connect();
-            sl.s_tdata.connect();
-            sl.s_tuser.connect();
-            sl.s_tlast.connect();
-            sl.s_tvalid.connect();
-            sl.m_tready.connect();
-        }
-        self.core.s_tdata.connect();
-        self.core.s_tuser.connect();
-        self.core.s_tlast.connect();
-        self.core.s_tvalid.connect();
-        self.core.m_tready.connect();
-        self.s_tready.connect();
-        self.m_tdata.connect();
-        self.m_tuser.connect();
-        self.m_tlast.connect();
-        self.m_tvalid.connect();
-        self.rread.addr.connect();
-        for s in self.rread.base.iter_mut() {
-            s.connect();
-        }
-        for s in self.rread.lr.iter_mut() {
-            s.connect();
-        }
-        for s in self.rread.lc0.iter_mut().chain(self.rread.lc1.iter_mut()) {
-            s.connect();
-        }
-        self.reg_rdata.connect();
+        self.connect_wires();
     }
 
     fn hdl(&self) -> Verilog {

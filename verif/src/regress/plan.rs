@@ -727,7 +727,26 @@ fn build(mut t: Table, root: &Path, default_timeout: f64) -> Result<Job> {
 fn spec(kind: &str, t: Value, root: &Path, at: &str, checks: &mut Vec<Check>) -> Result<JobSpec> {
     let exists = |key: &str, p: &str| exists(root, at, key, p);
     let spec = match kind {
-        "block" => JobSpec::Block(typed(t, at)?),
+        "block" => {
+            let b: BlockJob = typed(t, at)?;
+            // A block job runs a registered design with a golden model.
+            let known = crate::rtl::designs::entry(&b.block)
+                .ok()
+                .is_some_and(|e| e.model.is_some());
+            if !known {
+                let blocks: Vec<String> = crate::rtl::designs::entries()
+                    .into_iter()
+                    .filter(|e| e.model.is_some())
+                    .map(|e| e.name)
+                    .collect();
+                return Err(PlanError(format!(
+                    "{at}: `block`: `{}` is not a registered block (the blocks: {})",
+                    b.block,
+                    blocks.join(", ")
+                )));
+            }
+            JobSpec::Block(b)
+        }
         "cnn" => JobSpec::Cnn(cnn(typed(t, at)?, root, at, checks)?),
         "core" => {
             let c: CoreJob = typed(t, at)?;
@@ -1312,6 +1331,21 @@ matrix = { block = ["lel_loss", "lel_matmul"], seed = [1, 2] }
         assert_eq!(a.digest(), b.digest());
         assert_ne!(a.digest(), c.digest());
         assert_ne!(a.digest(), d.digest());
+    }
+
+    #[test]
+    fn a_block_job_names_a_registered_block() {
+        let e = error("[[job]]\nname = \"b\"\nkind = \"block\"\nblock = \"lel_nope\"\n");
+        assert!(
+            e.contains("`block`: `lel_nope` is not a registered block") && e.contains("lel_loss"),
+            "{e}"
+        );
+        // A core is registered, but has no golden model of its ports.
+        let e = error("[[job]]\nname = \"b\"\nkind = \"block\"\nblock = \"lel_platform\"\n");
+        assert!(
+            e.contains("`lel_platform` is not a registered block"),
+            "{e}"
+        );
     }
 
     #[test]
