@@ -327,7 +327,11 @@ fn blocks_json_is_the_registry() {
     assert_eq!(m["kind"], "block");
     assert_eq!(m["golden_model"], true);
     assert_eq!(m["states"].as_array().unwrap().len(), 0);
+    assert_eq!(find("lel_fc_core1")["kind"], "fc_core");
+    assert_eq!(find("lel_fc_core1")["fc_index"], 1);
     let e = find("cnn_engine");
+    assert_eq!(e["kind"], "cnn_engine");
+    assert_eq!(e["processors"], 64);
     assert_eq!(
         e["states"],
         serde_json::json!(["IDLE", "LOAD", "RUN", "DRAIN"])

@@ -29,7 +29,8 @@
 //! clock, or an output of the gated group itself). An input left out is a build error naming
 //! it, unless the gate declares it [`SimGate::unwatched`] with the reason (an input that
 //! changes only while `busy` is high, a write port on an ungated clock); a declaration that
-//! no longer matches anything is an error too.
+//! no longer matches anything is an error too. The watch words' fields must not overlap or
+//! pass the word's top (a change hidden behind another field, or shifted out, is missed).
 //! Golden: a gate is a wire, so a gated run must equal the ungated one; the bench design
 //! [`SimGateDemo`]'s model is `edgelearn_verif::golden::sim_gate`. Tests: `tests/sim_gate.rs`.
 
@@ -258,6 +259,39 @@ pub fn patch_gate_clocks(top: &str, verilog: &str, gates: &[GateSite]) -> Result
 struct Statements {
     deps: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
     constants: std::collections::BTreeSet<String>,
+    /// Every declared signal's width (ports, `reg`s and `wire`s).
+    widths: std::collections::BTreeMap<String, usize>,
+    /// The right-hand side of each signal assigned exactly once.
+    single: std::collections::BTreeMap<String, String>,
+}
+
+/// The width of a declaration line (`input wire  [12:0] g_item;`, `reg  busy;`), if it is
+/// one: the name and its bits.
+fn declaration(line: &str) -> Option<(String, usize)> {
+    let rest = [
+        "input wire ",
+        "output reg ",
+        "output wire ",
+        "reg ",
+        "wire ",
+    ]
+    .iter()
+    .find_map(|k| line.strip_prefix(k))?
+    .trim();
+    let rest = rest.strip_suffix(';').or(rest.strip_suffix(','))?.trim();
+    let (bits, name) = match rest.strip_prefix('[') {
+        Some(r) => {
+            let (range, name) = r.split_once(']')?;
+            let (hi, lo) = range.split_once(':')?;
+            let bits = hi.trim().parse::<usize>().ok()? + 1 - lo.trim().parse::<usize>().ok()?;
+            (bits, name.trim())
+        }
+        None => (1, rest),
+    };
+    identifiers(name)
+        .first()
+        .filter(|n| n.as_str() == name)
+        .map(|n| (n.clone(), bits))
 }
 
 /// The identifiers of a Verilog expression (number literals such as `17'h1ffff` skipped).
@@ -289,6 +323,8 @@ impl Statements {
         use std::collections::BTreeSet;
         let mut deps: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
         let mut constants = BTreeSet::new();
+        let mut widths = std::collections::BTreeMap::new();
+        let mut rhs_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
         // One frame per open `begin` / `case`: the conditions it is under.
         let mut frames: Vec<BTreeSet<String>> = Vec::new();
         // The conditions of the `if` chain whose branch closed last (an `else` adds to them).
@@ -301,7 +337,9 @@ impl Statements {
             identifiers(inner).into_iter().collect()
         };
         for line in body.lines().map(str::trim) {
-            if let Some(rest) = line.strip_prefix("localparam ") {
+            if let Some((name, bits)) = declaration(line) {
+                widths.insert(name, bits);
+            } else if let Some(rest) = line.strip_prefix("localparam ") {
                 if let Some(name) = identifiers(rest.split('=').next().unwrap_or("")).pop() {
                     constants.insert(name);
                 }
@@ -325,6 +363,10 @@ impl Statements {
                 if lhs.contains(' ') || lhs.contains('<') {
                     continue;
                 }
+                rhs_of
+                    .entry(lhs.to_string())
+                    .or_default()
+                    .push(rhs.to_string());
                 let d = deps.entry(lhs.to_string()).or_default();
                 d.extend(identifiers(rhs));
                 for f in &frames {
@@ -332,8 +374,153 @@ impl Statements {
                 }
             }
         }
-        Statements { deps, constants }
+        let single = rhs_of
+            .into_iter()
+            .filter(|(_, r)| r.len() == 1)
+            .map(|(l, mut r)| (l, r.remove(0)))
+            .collect();
+        Statements {
+            deps,
+            constants,
+            widths,
+            single,
+        }
     }
+
+    /// The fields of watch word `word` (`g$w0`) as rust-hdl writes an OR of shifted, masked
+    /// signals, `((a) & M) | (((b) & M) << 32'h8) | ..`: each field's text, first bit and
+    /// width. `Err` names a field whose width cannot be told.
+    fn fields(&self, word: &str) -> Result<Vec<(String, usize, usize)>, String> {
+        let Some(rhs) = self.single.get(word) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for term in split_top(rhs, " | ") {
+            let mut t = unwrap_parens(term.trim());
+            let mut shift = 0;
+            if let Some((inner, by)) = rsplit_top(t, " << ") {
+                shift = literal(by.trim()).ok_or_else(|| format!("{word}: shift `{by}`"))?;
+                t = unwrap_parens(inner.trim());
+            }
+            if let Some((inner, _mask)) = rsplit_top(t, " & ") {
+                t = unwrap_parens(inner.trim());
+            }
+            if literal(t).is_some() {
+                continue;
+            }
+            let width = if let Some(w) = self.widths.get(t) {
+                *w
+            } else if ["==", "!=", "<", ">"].iter().any(|op| t.contains(op)) {
+                1
+            } else {
+                return Err(format!("{word}: cannot tell the width of `{t}`"));
+            };
+            out.push((t.to_string(), shift, width));
+        }
+        Ok(out)
+    }
+}
+
+/// `text` split at `sep` outside parentheses.
+fn split_top<'a>(text: &'a str, sep: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ if depth == 0 && text[i..].starts_with(sep) => {
+                out.push(&text[start..i]);
+                i += sep.len();
+                start = i;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// `text` split at its last `sep` outside parentheses.
+fn rsplit_top<'a>(text: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+    let parts = split_top(text, sep);
+    let last = parts.last()?;
+    (parts.len() > 1).then(|| (&text[..text.len() - last.len() - sep.len()], *last))
+}
+
+/// `text` without the parentheses around all of it.
+fn unwrap_parens(mut text: &str) -> &str {
+    while text.starts_with('(') && text.ends_with(')') {
+        let inner = &text[1..text.len() - 1];
+        // Only if the first `(` closes at the end: `(a) & (b)` stays.
+        let mut depth = 0i32;
+        if inner.chars().any(|c| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth < 0
+        }) {
+            break;
+        }
+        text = inner.trim();
+    }
+    text
+}
+
+/// The value of a sized Verilog literal (`32'h1f`, `1'b0`, `4'd3`).
+fn literal(text: &str) -> Option<usize> {
+    let (_, v) = text.split_once('\'')?;
+    let (radix, digits) = match v.chars().next()? {
+        'h' => (16, &v[1..]),
+        'b' => (2, &v[1..]),
+        'd' => (10, &v[1..]),
+        'o' => (8, &v[1..]),
+        _ => return None,
+    };
+    usize::from_str_radix(&digits.replace('_', ""), radix).ok()
+}
+
+/// The watch words of gate `leaf` packed without overlap and inside their widths: a field
+/// shifted onto another, or past the word's top, would hide a change of the input it holds.
+fn check_packing(st: &Statements, leaf: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for w in ["w0", "w1", "w2", "w3"] {
+        let word = format!("{leaf}${w}");
+        let fields = match st.fields(&word) {
+            Ok(f) => f,
+            Err(e) => {
+                problems.push(format!("watch word {e}"));
+                continue;
+            }
+        };
+        let bits = st.widths.get(&word).copied().unwrap_or(64);
+        let mut sorted = fields.clone();
+        sorted.sort_by_key(|f| f.1);
+        for (k, (name, at, width)) in sorted.iter().enumerate() {
+            if at + width > bits {
+                problems.push(format!(
+                    "watch word {word}: `{name}` (bits {}..={}) does not fit its {bits} bits",
+                    at,
+                    at + width - 1
+                ));
+            }
+            if let Some((next, next_at, _)) = sorted.get(k + 1) {
+                if at + width > *next_at {
+                    problems.push(format!(
+                        "watch word {word}: `{name}` (bits {at}..={}) overlaps `{next}` (from bit {next_at})",
+                        at + width - 1
+                    ));
+                }
+            }
+        }
+    }
+    problems
 }
 
 /// Check that the watch words of every gate in `verilog` (a design's plain emitted text,
@@ -357,6 +544,11 @@ pub fn check_gate_watches(top: &str, verilog: &str, gates: &[GateSite]) -> Resul
             .find("\nendmodule")
             .map_or(verilog.len(), |e| start + e);
         let st = Statements::parse(&verilog[start..end]);
+        problems.extend(
+            check_packing(&st, &leaf)
+                .into_iter()
+                .map(|p| format!("gate {}: {p}", g.path)),
+        );
         let watched: BTreeSet<&str> = ["w0", "w1", "w2", "w3", "busy"]
             .iter()
             .filter_map(|w| st.deps.get(&format!("{leaf}${w}")))
@@ -549,13 +741,20 @@ mod tests {
 
     /// A parent in rust-hdl's layout: `cnt` counts while `go`, `ram` is written with `x`.
     fn parent(condition: &str) -> String {
+        watched(condition, "en")
+    }
+
+    /// The same parent with the watch word `w0` given.
+    fn watched(condition: &str, w0: &str) -> String {
         format!(
-            "\nmodule top(clock,en,go,x);\n    localparam K = 16'h1;\n    always @(*) begin\n\
+            "\nmodule top(clock,en,go,x);\n    input wire  clock;\n    input wire  en;\n\
+             \x20   input wire  go;\n    input wire  [7:0] x;\n    reg  [1:0] gate$w0;\n\
+             \x20   reg  gate$w1;\n    localparam K = 16'h1;\n    always @(*) begin\n\
              \x20       gate$clock = clock;\n        cnt$clock = clock;\n\
              \x20       cnt$d = cnt$q;\n        if ({condition}) begin\n\
              \x20           cnt$d = cnt$q + K;\n        end\n        else begin\n\
              \x20           cnt$d = 16'h0;\n        end\n        ram$write_data = x;\n\
-             \x20       gate$busy = en;\n        gate$w0 = en;\n        gate$w1 = 1'b0;\n\
+             \x20       gate$busy = en;\n        gate$w0 = {w0};\n        gate$w1 = 1'b0;\n\
              \x20   end\nendmodule\n"
         )
     }
@@ -586,6 +785,30 @@ mod tests {
         let e = check_gate_watches("top", &parent("en"), &site(&["ram$write_data", "cnt$d"]))
             .unwrap_err();
         assert!(e.contains("`cnt$d` is declared unwatched"), "{e}");
+    }
+
+    #[test]
+    fn watch_words_are_packed_without_overlap_and_inside_their_width() {
+        let ok = "((en) & 2'h3) | (((go) & 2'h3) << 32'h1)";
+        check_gate_watches("top", &watched("en", ok), &site(&["ram$*"])).unwrap();
+        // `go` shifted onto `en`: a change of one could hide behind the other.
+        let onto = "((en) & 2'h3) | (((go) & 2'h3) << 32'h0)";
+        let e = check_gate_watches("top", &watched("en", onto), &site(&["ram$*"])).unwrap_err();
+        assert!(e.contains("overlaps"), "{e}");
+        // Shifted past the word's two bits: its changes are never seen.
+        let out = "((en) & 2'h3) | (((go) & 2'h3) << 32'h2)";
+        let e = check_gate_watches("top", &watched("en", out), &site(&["ram$*"])).unwrap_err();
+        assert!(
+            e.contains("`go` (bits 2..=2) does not fit its 2 bits"),
+            "{e}"
+        );
+        // A comparison is one bit; a field of unknown width is an error, not a pass.
+        let cmp = "((en) & 2'h3) | ((((x == 8'h3)) & 2'h3) << 32'h1)";
+        // (`x` watched covers the RAM's write data: nothing is left to declare.)
+        check_gate_watches("top", &watched("en", cmp), &site(&[])).unwrap();
+        let e =
+            check_gate_watches("top", &watched("en", "en + go"), &site(&["ram$*"])).unwrap_err();
+        assert!(e.contains("cannot tell the width"), "{e}");
     }
 
     #[test]

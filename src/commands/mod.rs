@@ -170,14 +170,19 @@ fn blocks(json: bool) -> anyhow::Result<ExitCode> {
     }
     let mut out = Vec::new();
     for e in &entries {
-        let kind = match e.kind {
-            Kind::Block => "block".to_string(),
-            Kind::FcCore(x) => format!("fc_core{x}"),
-            Kind::ConvCore => "conv_core".to_string(),
-            Kind::Platform => "platform".to_string(),
-            Kind::PlatformAxi => "platform_axi".to_string(),
-            Kind::CnnEngine(s) => format!("cnn_engine (processors {})", s.processors),
+        let (kind, fc_index, processors) = match e.kind {
+            Kind::Block => ("block", None, None),
+            Kind::FcCore(x) => ("fc_core", Some(x), None),
+            Kind::ConvCore => ("conv_core", None, None),
+            Kind::Platform => ("platform", None, None),
+            Kind::PlatformAxi => ("platform_axi", None, None),
+            Kind::CnnEngine(s) => ("cnn_engine", None, Some(s.processors)),
         };
+        let instructions: Vec<serde_json::Value> = e
+            .instructions()
+            .iter()
+            .map(|(n, c)| serde_json::json!({"name": n, "code": c}))
+            .collect();
         let sub_cores: Vec<serde_json::Value> = e
             .sub_cores()?
             .into_iter()
@@ -187,10 +192,12 @@ fn blocks(json: bool) -> anyhow::Result<ExitCode> {
             "name": e.name,
             "summary": e.summary,
             "kind": kind,
+            "fc_index": fc_index,
+            "processors": processors,
             "config": e.config,
             "golden_model": e.model.is_some(),
             "states": e.states(),
-            "instructions": e.instructions().iter().map(|(n, c)| serde_json::json!({"name": n, "code": c})).collect::<Vec<_>>(),
+            "instructions": instructions,
             "register_map": e.register_map(),
             "sub_cores": sub_cores,
         }));
