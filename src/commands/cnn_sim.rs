@@ -8,7 +8,7 @@ use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::cnn;
 use edgelearn_verif::formats::npy::encode_npy_i64;
-use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load};
+use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load, SimReport};
 use edgelearn_verif::rtl::designs::engine_design as engine;
 use serde_json::json;
 use std::path::Path;
@@ -129,41 +129,7 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(dir) = log_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let mut files = Vec::new();
-        for l in &rep.layers {
-            let t = &l.output;
-            let shape: Vec<usize> = if inf.plan.layer(l.layer).one_d {
-                vec![t.c, t.h]
-            } else {
-                vec![t.c, t.h, t.w]
-            };
-            files.push((
-                dir.join(format!("layer{:02}.npy", l.layer)),
-                encode_npy_i64(&shape, &t.data),
-            ));
-            // The engine's data-memory words, in `cnn run`'s format.
-            let mut mem = format!(
-                "# layer {} output as data-memory words: address value mask (check: (mem[address] & mask) == value)\n",
-                l.layer
-            );
-            for c in &l.memory {
-                mem.push_str(&format!(
-                    "0x{:08x} 0x{:08x} 0x{:08x}\n",
-                    c.address, c.value, c.mask
-                ));
-            }
-            files.push((
-                dir.join(format!("layer{:02}.mem", l.layer)),
-                mem.into_bytes(),
-            ));
-        }
-        for (p, _) in &files {
-            fresh_file(p, force)?;
-        }
-        for (p, bytes) in &files {
-            write(p, bytes)?;
-        }
+        write_layer_logs(dir, &rep, &inf, force)?;
     }
     let final_layer = inf.plan.final_layer;
     let result = json!({
@@ -188,4 +154,50 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--log-dir`: every layer's output (`layerNN.npy`) and its data-memory words
+/// (`layerNN.mem`, in `cnn run`'s format).
+fn write_layer_logs(
+    dir: &Path,
+    rep: &SimReport,
+    inf: &cnn::Inference,
+    force: bool,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut files = Vec::new();
+    for l in &rep.layers {
+        let t = &l.output;
+        let shape: Vec<usize> = if inf.plan.layer(l.layer).one_d {
+            vec![t.c, t.h]
+        } else {
+            vec![t.c, t.h, t.w]
+        };
+        files.push((
+            dir.join(format!("layer{:02}.npy", l.layer)),
+            encode_npy_i64(&shape, &t.data),
+        ));
+        // The engine's data-memory words, in `cnn run`'s format.
+        let mut mem = format!(
+            "# layer {} output as data-memory words: address value mask (check: (mem[address] & mask) == value)\n",
+            l.layer
+        );
+        for c in &l.memory {
+            mem.push_str(&format!(
+                "0x{:08x} 0x{:08x} 0x{:08x}\n",
+                c.address, c.value, c.mask
+            ));
+        }
+        files.push((
+            dir.join(format!("layer{:02}.mem", l.layer)),
+            mem.into_bytes(),
+        ));
+    }
+    for (p, _) in &files {
+        fresh_file(p, force)?;
+    }
+    for (p, bytes) in &files {
+        write(p, bytes)?;
+    }
+    Ok(())
 }

@@ -170,13 +170,10 @@ fn blocks(json: bool) -> anyhow::Result<ExitCode> {
     }
     let mut out = Vec::new();
     for e in &entries {
-        let (kind, fc_index, processors) = match e.kind {
-            Kind::Block => ("block", None, None),
-            Kind::FcCore(x) => ("fc_core", Some(x), None),
-            Kind::ConvCore => ("conv_core", None, None),
-            Kind::Platform => ("platform", None, None),
-            Kind::PlatformAxi => ("platform_axi", None, None),
-            Kind::CnnEngine(s) => ("cnn_engine", None, Some(s.processors)),
+        let (fc_index, processors) = match e.kind {
+            Kind::FcCore(x) => (Some(x), None),
+            Kind::CnnEngine(s) => (None, Some(s.processors)),
+            _ => (None, None),
         };
         let instructions: Vec<serde_json::Value> = e
             .instructions()
@@ -191,7 +188,7 @@ fn blocks(json: bool) -> anyhow::Result<ExitCode> {
         out.push(serde_json::json!({
             "name": e.name,
             "summary": e.summary,
-            "kind": kind,
+            "kind": e.kind.name(),
             "fc_index": fc_index,
             "processors": processors,
             "config": e.config,

@@ -228,7 +228,9 @@ impl Observer for Console<'_> {
     }
 }
 
-fn train(a: Args) -> anyhow::Result<ExitCode> {
+/// The arguments that need no file read: the epochs, the VCD window, and that no output
+/// file the user did not ask to overwrite is in the way.
+fn check_args(a: &Args) -> anyhow::Result<()> {
     if a.epochs == 0 {
         bail!("--epochs must be at least 1");
     }
@@ -238,6 +240,11 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     if a.vcd_window.is_some() && a.vcd.is_none() {
         bail!("--vcd-window needs --vcd PATH");
     }
+    Ok(())
+}
+
+fn train(a: Args) -> anyhow::Result<ExitCode> {
+    check_args(&a)?;
     let Inputs {
         cfg,
         name,

@@ -199,26 +199,7 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
     let exe_sha = exe_digest(&exe)?;
     let fingerprint = |j: &Job| hex::encode(Sha256::digest(format!("{}{exe_sha}", j.digest())));
 
-    // Results of an earlier run of this shard with the same jobs and the same edgelearn.
-    let mut done: BTreeMap<String, JobResult> = BTreeMap::new();
-    let mut todo = vec![];
-    for j in &jobs {
-        let dir = out.join("jobs").join(slug(&j.id));
-        if a.fresh {
-            let _ = std::fs::remove_dir_all(&dir);
-        }
-        let prev = std::fs::read_to_string(dir.join("result.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str::<JobResult>(&t).ok())
-            .filter(|r| r.fingerprint == fingerprint(j) && r.shard == a.shard.index);
-        match prev {
-            Some(mut r) => {
-                r.resumed = true;
-                done.insert(r.id.clone(), r);
-            }
-            None => todo.push(*j),
-        }
-    }
+    let (mut done, mut todo) = earlier_results(&jobs, &out, &a, &fingerprint);
     let mut summary = Summary {
         format: FORMAT,
         regress: plan.name.clone(),
@@ -297,16 +278,6 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
             });
         }
         drop(tx);
-        let names = |r: &BTreeSet<String>| {
-            let v: Vec<&str> = r.iter().map(String::as_str).take(3).collect();
-            let more = r.len().saturating_sub(3);
-            v.join(", ")
-                + &if more > 0 {
-                    format!(" +{more}")
-                } else {
-                    String::new()
-                }
-        };
         loop {
             match rx.recv_timeout(Duration::from_millis(500)) {
                 Ok(r) => {
@@ -338,7 +309,7 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            let now = names(&running.lock().expect("running"));
+            let now = running_names(&running.lock().expect("running"));
             let sep = if now.is_empty() { "" } else { " | running " };
             bar.set_message(format!("{failed} failed{sep}{now}"));
         }
@@ -347,6 +318,48 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     write_summary(&mut summary, &done)?;
     write_reports(&out, &summary)
+}
+
+/// The results of an earlier run of this shard with the same jobs and the same edgelearn
+/// (kept, marked resumed), and the jobs still to run. `--fresh` forgets them.
+fn earlier_results<'p>(
+    jobs: &[&'p Job],
+    out: &Path,
+    a: &RunArgs,
+    fingerprint: &dyn Fn(&Job) -> String,
+) -> (BTreeMap<String, JobResult>, Vec<&'p Job>) {
+    let mut done = BTreeMap::new();
+    let mut todo = vec![];
+    for j in jobs {
+        let dir = out.join("jobs").join(slug(&j.id));
+        if a.fresh {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let prev = std::fs::read_to_string(dir.join("result.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<JobResult>(&t).ok())
+            .filter(|r| r.fingerprint == fingerprint(j) && r.shard == a.shard.index);
+        match prev {
+            Some(mut r) => {
+                r.resumed = true;
+                done.insert(r.id.clone(), r);
+            }
+            None => todo.push(*j),
+        }
+    }
+    (done, todo)
+}
+
+/// The first three running jobs, and how many more.
+fn running_names(r: &BTreeSet<String>) -> String {
+    let v: Vec<&str> = r.iter().map(String::as_str).take(3).collect();
+    let more = r.len().saturating_sub(3);
+    v.join(", ")
+        + &if more > 0 {
+            format!(" +{more}")
+        } else {
+            String::new()
+        }
 }
 
 /// junit.xml and summary.md of one shard's run; exit 1 unless every job passed.

@@ -439,17 +439,9 @@ fn runtime_defines() -> [&'static str; 5] {
     ]
 }
 
-/// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
-/// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
-/// design, `None` = all).
-pub fn build(
-    root: &Path,
-    name: &str,
-    verilog: &str,
-    ports: &[PortSpec],
-    gates: &[String],
-    trace: Option<Option<usize>>,
-) -> Result<BuildInfo> {
+/// The generated top's name, `NAME_tb`, once the names are checked: the ports and the
+/// design plain Verilog identifiers, and no module of the design already called that.
+fn generated_top(name: &str, verilog: &str, ports: &[PortSpec]) -> Result<String> {
     for p in ports {
         if !plain_identifier(&p.name) {
             return Err(model_error(
@@ -471,11 +463,12 @@ pub fn build(
             format!("the design already has a module `{top}`, the name of the generated top"),
         ));
     }
-    let t = Instant::now();
-    let root = &std::path::absolute(root).map_err(|e| Error::io(root, e))?;
-    let version = tools::version("verilator")?;
-    let compiler = cxx();
-    let cxx = format!("{compiler}: {}", cxx_version(&compiler)?);
+    Ok(top)
+}
+
+/// Verilator's flags: the common ones, tracing to `trace`'s depth, and the gates'
+/// simulation branch.
+fn verilator_flags(trace: Option<Option<usize>>, gated: bool) -> Vec<String> {
     let mut flags: Vec<String> = VERILATOR_FLAGS.iter().map(|s| s.to_string()).collect();
     if let Some(depth) = trace {
         flags.push("--trace".into());
@@ -485,10 +478,56 @@ pub fn build(
             flags.push((d + 1).to_string());
         }
     }
-    if !gates.is_empty() {
+    if gated {
         // The gates' simulation branch (D-SIM-GATE).
         flags.push("+define+EDGELEARN_SIM_CLOCKS".into());
     }
+    flags
+}
+
+/// Unity builds (as Verilator's own `__ALL.cpp`): each compiler run spends most of its time
+/// on the Verilator headers, so `sources` go into one file per core under `tmp`, balanced by
+/// size.
+fn unity_sources(tmp: &Path, sources: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+    let groups = parallelism().min(sources.len()).max(1);
+    let mut sized: Vec<(u64, PathBuf)> = sources
+        .into_iter()
+        .map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p))
+        .collect();
+    sized.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut buckets: Vec<(u64, String)> = vec![(0, String::new()); groups];
+    for (size, p) in sized {
+        let k = (0..groups).min_by_key(|&k| buckets[k].0).unwrap_or(0);
+        buckets[k].0 += size;
+        buckets[k].1 += &format!("#include \"{}\"\n", p.display());
+    }
+    let mut out = Vec::new();
+    for (k, (_, text)) in buckets.iter().enumerate() {
+        let f = tmp.join(format!("unity{k}.cpp"));
+        write(&f, text)?;
+        out.push(f);
+    }
+    Ok(out)
+}
+
+/// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
+/// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
+/// design, `None` = all).
+pub fn build(
+    root: &Path,
+    name: &str,
+    verilog: &str,
+    ports: &[PortSpec],
+    gates: &[String],
+    trace: Option<Option<usize>>,
+) -> Result<BuildInfo> {
+    let top = generated_top(name, verilog, ports)?;
+    let t = Instant::now();
+    let root = &std::path::absolute(root).map_err(|e| Error::io(root, e))?;
+    let version = tools::version("verilator")?;
+    let compiler = cxx();
+    let cxx = format!("{compiler}: {}", cxx_version(&compiler)?);
+    let flags = verilator_flags(trace, !gates.is_empty());
     // The key holds the shim as generated before Verilator runs; what Verilator adds to it
     // is a function of the rest of the key.
     let shim = shim_source(&top, ports, gates, None);
@@ -557,27 +596,7 @@ pub fn build(
             .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
             .collect();
         sources.push(tmp.join("shim.cpp"));
-        // Unity builds (as Verilator's own `__ALL.cpp`): each compiler run spends most of its
-        // time on the Verilator headers, so the sources go into one file per core, balanced
-        // by size.
-        let groups = parallelism().min(sources.len()).max(1);
-        let mut sized: Vec<(u64, PathBuf)> = sources
-            .into_iter()
-            .map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p))
-            .collect();
-        sized.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut buckets: Vec<(u64, String)> = vec![(0, String::new()); groups];
-        for (size, p) in sized {
-            let k = (0..groups).min_by_key(|&k| buckets[k].0).unwrap_or(0);
-            buckets[k].0 += size;
-            buckets[k].1 += &format!("#include \"{}\"\n", p.display());
-        }
-        let mut sources = Vec::new();
-        for (k, (_, text)) in buckets.iter().enumerate() {
-            let f = tmp.join(format!("unity{k}.cpp"));
-            write(&f, text)?;
-            sources.push(f);
-        }
+        let sources = unity_sources(&tmp, sources)?;
         let trace_defs: &[&str] = if trace.is_some() {
             &["-DVM_TRACE=1", "-DVM_TRACE_VCD=1"]
         } else {

@@ -63,6 +63,19 @@ impl Kind {
     pub fn is_large(self) -> bool {
         self != Kind::Block
     }
+
+    /// The kind's name in reports (`blocks --json`): `block`, `fc_core`, `conv_core`,
+    /// `platform`, `platform_axi`, `cnn_engine`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Block => "block",
+            Kind::FcCore(_) => "fc_core",
+            Kind::ConvCore => "conv_core",
+            Kind::Platform => "platform",
+            Kind::PlatformAxi => "platform_axi",
+            Kind::CnnEngine(_) => "cnn_engine",
+        }
+    }
 }
 
 /// A sub-core of a design that `synth` counts on its own: kept as a hierarchy level in the
