@@ -34,6 +34,7 @@ mod matmul;
 mod platform;
 mod platform_axi;
 mod platform_cli;
+mod pool_packer;
 mod regress;
 mod regs;
 mod sim_gate;

@@ -27,8 +27,11 @@
 //! D-CONVCORE), a CI x H x W image, Oh = H - 2, Ow = W - 2, Ph = Oh / 3, Pw = Ow / 3:
 //! LOAD CI H W / 4 + 2; per output channel CONV 5 + Oh (W + 1) and POOL 5 + Ph Pw + 6 (Ph - 1);
 //! FIN 1. The thesis image (3 x 32 x 32, 24 channels): 770, 995, 159, 1; 28,467 in all.
+//! Sub-blocks with benches of their own: the two triout caches, the tree adder (conv role),
+//! the tree comparator and [`PoolPacker`] (four pooled values to a beat).
 //! Golden: `edgelearn_verif::lel::conv`. Tests: `tests/conv_core.rs`.
 
+use super::pool_packer::PoolPacker;
 use super::stream_fifo::StreamFifo;
 use super::tree_adder_conv::TreeAdderConv;
 use super::tree_comparator::TreeComparator;
@@ -186,7 +189,7 @@ pub struct ConvCore<const CO: usize> {
     fifo: StreamFifo<32, CONV_FIFO_DEPTH>,
     win_join: LaneJoin<8, 10, 80>,
     pool_join: LaneJoin<8, 9, 72>,
-    beat_join: LaneJoin<8, 4, 32>,
+    packer: PoolPacker,
     // FSM.
     state: DFF<ConvState>,
     phase: DFF<ConvPhase>,
@@ -221,9 +224,6 @@ pub struct ConvCore<const CO: usize> {
     shamt: DFF<Bits<9>>,
     rowsh: [Signal<Local, Bits<256>>; 3],
     // Output packing.
-    pk: [DFF<Bits<8>>; 3],
-    pk_n: DFF<Bits<2>>,
-    pk_total: DFF<Bits<16>>,
     // Combinational helpers.
     next_state: Signal<Local, ConvState>,
     /// The kernel of the channel in `ch`, registered: chosen from `ch.d` (the channel `ch`
@@ -266,7 +266,6 @@ pub struct ConvCore<const CO: usize> {
     one5: Constant<Bits<5>>,
     one6: Constant<Bits<6>>,
     one10: Constant<Bits<10>>,
-    one16: Constant<Bits<16>>,
     two6: Constant<Bits<6>>,
     three2: Constant<Bits<2>>,
     step9: Constant<Bits<9>>,
@@ -274,7 +273,6 @@ pub struct ConvCore<const CO: usize> {
     c_byte: Constant<Bits<4>>,
     c_word_bits: Constant<Bits<4>>,
     c_col_bits: Constant<Bits<4>>,
-    pk_id: [Constant<Bits<2>>; 3],
     _shape: ConvCoreShape,
 }
 
@@ -325,7 +323,7 @@ impl<const CO: usize> ConvCore<CO> {
             fifo: Default::default(),
             win_join: Default::default(),
             pool_join: Default::default(),
-            beat_join: Default::default(),
+            packer: Default::default(),
             state: Default::default(),
             phase: Default::default(),
             cfg: Default::default(),
@@ -354,9 +352,6 @@ impl<const CO: usize> ConvCore<CO> {
             pops: Default::default(),
             shamt: Default::default(),
             rowsh: array_init::array_init(|_| Default::default()),
-            pk: array_init::array_init(|_| Default::default()),
-            pk_n: Default::default(),
-            pk_total: Default::default(),
             next_state: Default::default(),
             kernel: Default::default(),
             run: Default::default(),
@@ -394,7 +389,6 @@ impl<const CO: usize> ConvCore<CO> {
             one5: Constant::new(Bits::<5>::from(1u64)),
             one6: Constant::new(Bits::<6>::from(1u64)),
             one10: Constant::new(Bits::<10>::from(1u64)),
-            one16: Constant::new(Bits::<16>::from(1u64)),
             two6: Constant::new(Bits::<6>::from(2u64)),
             three2: Constant::new(Bits::<2>::from(3u64)),
             step9: Constant::new(Bits::<9>::from(24u64)),
@@ -402,7 +396,6 @@ impl<const CO: usize> ConvCore<CO> {
             c_byte: Constant::new(Bits::<4>::from(8u64)),
             c_word_bits: Constant::new(Bits::<4>::from(3u64)),
             c_col_bits: Constant::new(Bits::<4>::from(5u64)),
-            pk_id: array_init::array_init(|r| Constant::new(Bits::<2>::from(r as u64))),
             _shape: shape,
         }
     }
@@ -419,13 +412,11 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         dff_setup!(
             self, clock, state, phase, cfg, label, got_label, live, loading, lch, lrow, lword,
             wr_en, wr_addr, wr_data, ch, in_ch, grp, row, shift, win_valid, fy, fx, py, px, pops,
-            shamt, pk_n, pk_total, kernel
+            shamt, kernel
         );
         for r in 0..3 {
             self.line[r].clock.next = self.clock.val();
             self.line[r].d.next = self.line[r].q.val();
-            self.pk[r].clock.next = self.clock.val();
-            self.pk[r].d.next = self.pk[r].q.val();
         }
         for t in 0..9 {
             self.win[t].clock.next = self.clock.val();
@@ -469,8 +460,6 @@ impl<const CO: usize> Logic for ConvCore<CO> {
                     self.lch.d.next = 0.into();
                     self.lrow.d.next = 0.into();
                     self.lword.d.next = 0.into();
-                    self.pk_n.d.next = 0.into();
-                    self.pk_total.d.next = 0.into();
                 }
             }
             ConvState::Load => {
@@ -668,29 +657,19 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         self.cmp.data_in.next = self.pool_join.word.val();
         self.cmp.instr.next = true;
 
-        // ---- Output: four pooled values per beat.
+        // ---- Output: four pooled values per beat (a new image clears the count).
         self.pooled.next = self.cmp.valid_out.val() & self.live.q.val();
-        self.beat_join.lanes[0].next = self.pk[0].q.val();
-        self.beat_join.lanes[1].next = self.pk[1].q.val();
-        self.beat_join.lanes[2].next = self.pk[2].q.val();
-        self.beat_join.lanes[3].next = self.cmp.data_out.val();
-        self.f_push.next = false;
-        self.fifo.in_data.next = self.beat_join.word.val();
+        self.packer.clock.next = self.clock.val();
+        self.packer.reset.next = self.reset.val();
+        self.packer.clear.next = (self.state.q.val() == ConvState::Idle) & self.run.val();
+        self.packer.valid.next = self.pooled.val();
+        self.packer.value.next = self.cmp.data_out.val();
+        self.packer.total.next = self.c_total.val();
+        self.f_push.next = self.packer.push.val();
+        self.fifo.in_data.next = self.packer.data.val();
         self.fifo.in_user.next = self.label.q.val();
-        self.fifo.in_last.next = (self.pk_total.q.val() + self.one16.val()) == self.c_total.val();
+        self.fifo.in_last.next = self.packer.last.val();
         self.fifo.out_ready.next = self.m_tready.val();
-        if self.pooled.val() {
-            self.pk_n.d.next = self.pk_n.q.val() + self.one2.val();
-            self.pk_total.d.next = self.pk_total.q.val() + self.one16.val();
-            for r in 0..3 {
-                if self.pk_n.q.val() == self.pk_id[r].val() {
-                    self.pk[r].d.next = self.cmp.data_out.val();
-                }
-            }
-            if self.pk_n.q.val() == self.three2.val() {
-                self.f_push.next = true;
-            }
-        }
 
         if self.reset.val() {
             self.state.d.next = ConvState::Idle;
@@ -699,8 +678,6 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             self.loading.d.next = false;
             self.wr_en.d.next = false;
             self.win_valid.d.next = false;
-            self.pk_n.d.next = 0.into();
-            self.pk_total.d.next = 0.into();
             self.cfg.d.next = 0.into();
             self.label.d.next = 0.into();
         }

@@ -15,6 +15,7 @@ pub mod lc_forward;
 pub mod lfsr;
 pub mod loss;
 pub mod matmul;
+pub mod pool_packer;
 pub mod tree_adder;
 pub mod tree_comparator;
 pub mod triout_cache;

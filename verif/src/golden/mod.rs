@@ -15,6 +15,7 @@ pub mod lfsr;
 pub mod loss;
 pub mod matmul;
 pub mod packet_fifo;
+pub mod pool_packer;
 pub mod sim_gate;
 pub mod stream_fifo;
 pub mod stream_slice;

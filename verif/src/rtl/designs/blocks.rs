@@ -4,8 +4,8 @@
 use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update, lc_forward,
-    lfsr, loss, matmul, tree_adder, tree_comparator, triout_cache, weight_update, BlockModel,
-    StimulusRequest,
+    lfsr, loss, matmul, pool_packer, tree_adder, tree_comparator, triout_cache, weight_update,
+    BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -33,6 +33,7 @@ use edgelearn_hdl::lel::lc_forward::LelLcForward;
 use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
+use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::tree_adder::LelTreeAdder;
 use edgelearn_hdl::lel::tree_adder_conv::LelTreeAdderConv;
 use edgelearn_hdl::lel::tree_comparator::LelTreeComparator;
@@ -74,6 +75,8 @@ pub mod name {
     pub const LEL_TRIOUT_CACHE: &str = "lel_triout_cache";
     /// `lel_classification`.
     pub const LEL_CLASSIFICATION: &str = "lel_classification";
+    /// `lel_pool_packer`.
+    pub const LEL_POOL_PACKER: &str = "lel_pool_packer";
     /// `cnn_engine_check`.
     pub const CNN_ENGINE_CHECK: &str = "cnn_engine_check";
     /// `cnn_addr_gen`.
@@ -323,6 +326,18 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 true => classification::thesis_stimulus(r.ports, r.seed, 10).map(|x| x.0),
                 false => classification::random_stimulus(r.ports, r.seed, r.cycles),
             },
+            },
+        ),
+        block(
+            name::LEL_POOL_PACKER,
+            "the conv core's output stage: pooled values four to a 32-bit beat, the image's last beat marked, Mealy (thesis §4.2.2)",
+            |n| boxed(n, PoolPacker::default()),
+            BlockModel {
+                golden: pool_packer::expected,
+                stimulus: |r| match r.thesis {
+                    true => pool_packer::thesis_stimulus(r.ports, r.seed),
+                    false => pool_packer::random_stimulus(r.ports, r.seed, r.cycles),
+                },
             },
         ),
         block(
