@@ -1,9 +1,9 @@
 //! The LEL cores as hardware, checked like a user checks them: through their documented
 //! ports, with results read back and compared with the golden model.
 //!
-//! - [`designs`]: every emittable design, the blocks of `edgelearn_hdl::registry` and the
-//!   cores configured from the shipped platform configurations (`lel_fc_core0`, ...), one
-//!   registry.
+//! - [`designs`]: the registry, one entry per design: the unit blocks with their golden
+//!   models, the cores and platforms configured from the shipped configurations, the CNN
+//!   engines; the one place that names designs.
 //! - [`fc`]: a reactive bench for an FC core (INIT, TRAIN, INF, READ, STOP through the
 //!   streams and `instr`), its per-state cycle counts, and [`fc::run_fc_core`], which trains
 //!   a core image by image beside [`crate::lel::fc_core::FcCore`] and stops at the first
