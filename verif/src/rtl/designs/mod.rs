@@ -3,7 +3,8 @@
 //! file to that). An entry has the design's name, what it is, how to build it, and what the
 //! rest of the kit needs to know about it:
 //!
-//! - a unit block (`blocks.rs`, names in [`name`]): its golden trace of any stimulus and its named stimuli;
+//! - a unit block (`blocks.rs`, names in [`name`]): its golden trace of any stimulus and its
+//!   named stimuli;
 //! - a configured core or platform: the shipped configuration it is built from, the spec
 //!   names of its FSM states and instructions (from the hdl enums), its register map, and
 //!   the sub-cores `synth` counts on their own ([`DesignEntry::sub_cores`]);
