@@ -40,9 +40,11 @@ fn every_design_has_one_module_per_distinct_body() {
     }
     let (platform, plain) = both("lel_platform");
     assert!(modules(&platform) <= 150, "{} modules", modules(&platform));
-    // rust-hdl's one module per instance: 1,225 when the issue was filed, one more since the
-    // conv core's output stage is a block of its own (`PoolPacker`).
-    assert_eq!(modules(&plain), 1226);
+    // rust-hdl's one module per instance: 1,225 when the issue was filed; one more since the
+    // conv core's output stage is a block of its own (`PoolPacker`), five more since its
+    // phases and channel walk are (`ConvLoad`, `ConvScan`, `PoolScan`, `ConvChannels`, the
+    // window joins moving into the two scans).
+    assert_eq!(modules(&plain), 1231);
     let (core, _) = both("lel_fc_core0");
     assert!(modules(&core) <= 90, "{} modules", modules(&core));
 }

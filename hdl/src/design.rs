@@ -493,6 +493,10 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
         block: name.to_string(),
         detail: format!("{e:?}"),
     })?;
+    check_names(block).map_err(|detail| ErrorKind::Check {
+        block: name.to_string(),
+        detail,
+    })?;
     let mut defines = ModuleDefines::default();
     block.accept(name, &mut defines);
     let gates = crate::sim_gate::sim_gates(block);
@@ -511,6 +515,193 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
         crate::sim_gate::patch_gate_clocks(name, &text, &gates).map_err(check)?
     };
     Ok(crate::dedup::dedup(&plain).map_err(check)?.text)
+}
+
+/// Verilog and SystemVerilog keywords a field name must not be: rust-hdl emits a sub-block
+/// or signal under its Rust field name, and Verilator, Yosys and Vivado reject the keyword.
+const HDL_KEYWORDS: &[&str] = &[
+    "alias",
+    "always",
+    "always_comb",
+    "always_ff",
+    "and",
+    "assert",
+    "assign",
+    "assume",
+    "automatic",
+    "begin",
+    "bind",
+    "bit",
+    "break",
+    "buf",
+    "byte",
+    "case",
+    "casex",
+    "casez",
+    "cell",
+    "chandle",
+    "class",
+    "config",
+    "const",
+    "constraint",
+    "context",
+    "continue",
+    "cover",
+    "deassign",
+    "default",
+    "defparam",
+    "design",
+    "disable",
+    "do",
+    "edge",
+    "else",
+    "end",
+    "endcase",
+    "endfunction",
+    "endmodule",
+    "enum",
+    "event",
+    "export",
+    "extends",
+    "extern",
+    "final",
+    "for",
+    "force",
+    "foreach",
+    "forever",
+    "fork",
+    "function",
+    "generate",
+    "genvar",
+    "if",
+    "import",
+    "initial",
+    "inout",
+    "input",
+    "inside",
+    "int",
+    "integer",
+    "interface",
+    "join",
+    "join_any",
+    "join_none",
+    "large",
+    "let",
+    "library",
+    "local",
+    "localparam",
+    "logic",
+    "longint",
+    "macromodule",
+    "medium",
+    "module",
+    "nand",
+    "negedge",
+    "new",
+    "nor",
+    "not",
+    "null",
+    "or",
+    "output",
+    "package",
+    "packed",
+    "parameter",
+    "posedge",
+    "priority",
+    "program",
+    "property",
+    "protected",
+    "pure",
+    "rand",
+    "real",
+    "reg",
+    "release",
+    "repeat",
+    "restrict",
+    "return",
+    "scalared",
+    "sequence",
+    "shortint",
+    "signed",
+    "small",
+    "specify",
+    "static",
+    "string",
+    "struct",
+    "super",
+    "supply0",
+    "supply1",
+    "table",
+    "task",
+    "this",
+    "time",
+    "tri",
+    "type",
+    "typedef",
+    "union",
+    "unique",
+    "unsigned",
+    "use",
+    "var",
+    "vectored",
+    "virtual",
+    "void",
+    "wait",
+    "wand",
+    "while",
+    "wire",
+    "with",
+    "wor",
+    "xnor",
+    "xor",
+];
+
+/// Every sub-block and signal of `block` has a name the Verilog tools accept: none is a
+/// keyword (the error names its path).
+fn check_names<B: Block>(block: &B) -> Result<(), String> {
+    #[derive(Default)]
+    struct Names {
+        path: Vec<String>,
+        bad: Vec<String>,
+    }
+    impl Names {
+        fn check(&mut self, name: &str) {
+            if HDL_KEYWORDS.contains(&name) {
+                let mut p = self.path[1..].to_vec();
+                p.push(name.to_string());
+                self.bad.push(p.join("."));
+            }
+        }
+    }
+    impl Probe for Names {
+        fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
+            if !self.path.is_empty() {
+                self.check(name);
+            }
+            self.path.push(name.to_string());
+        }
+        fn visit_atom(&mut self, name: &str, _signal: &dyn Atom) {
+            self.check(name);
+        }
+        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+            self.path.pop();
+        }
+    }
+    let mut n = Names::default();
+    block.accept("top", &mut n);
+    n.bad.dedup();
+    match n.bad.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "{} named with a Verilog keyword (rename the Rust field): {}",
+            if n.bad.len() == 1 {
+                "a block or signal is"
+            } else {
+                "blocks or signals are"
+            },
+            n.bad.join(", ")
+        )),
+    }
 }
 
 /// rust-hdl's own Verilog for `block` (one module per instance), named as by
@@ -605,5 +796,40 @@ impl<T: DutIo> NativeDesign for Instance<T> {
             }
         });
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A register named with a SystemVerilog keyword (`join`), which Verilator rejects.
+    #[derive(Clone, Debug, Default, LogicBlock)]
+    struct Keyworded {
+        clock: Signal<In, Clock>,
+        d: Signal<In, Bit>,
+        q: Signal<Out, Bit>,
+        join: DFF<Bit>,
+    }
+
+    impl Logic for Keyworded {
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, join);
+            self.join.d.next = self.d.val();
+            self.q.next = self.join.q.val();
+        }
+    }
+
+    #[test]
+    fn a_keyword_name_is_an_error_naming_its_path() {
+        let mut b = Keyworded::default();
+        b.connect_all();
+        let e = verilog_named("kw", &b).unwrap_err().to_string();
+        assert!(e.contains("Verilog keyword") && e.contains(": join"), "{e}");
+        assert_eq!(
+            check_names(&crate::lel::pool_packer::PoolPacker::default()),
+            Ok(())
+        );
     }
 }

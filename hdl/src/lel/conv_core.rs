@@ -27,16 +27,22 @@
 //! D-CONVCORE), a CI x H x W image, Oh = H - 2, Ow = W - 2, Ph = Oh / 3, Pw = Ow / 3:
 //! LOAD CI H W / 4 + 2; per output channel CONV 5 + Oh (W + 1) and POOL 5 + Ph Pw + 6 (Ph - 1);
 //! FIN 1. The thesis image (3 x 32 x 32, 24 channels): 770, 995, 159, 1; 28,467 in all.
-//! Sub-blocks with benches of their own: the two triout caches, the tree adder (conv role),
-//! the tree comparator and [`PoolPacker`] (four pooled values to a beat).
+//! Sub-blocks with benches of their own: the phases [`ConvLoad`] (the image into the image
+//! cache), [`ConvScan`] (a channel's 3x3 windows, one a cycle) and [`PoolScan`] (its pooling
+//! windows), the two triout caches, the tree adder (conv role), the tree comparator and
+//! [`PoolPacker`] (four pooled values to a beat), and [`ConvChannels`] (the output-channel
+//! walk and its kernels). The core itself is the `CS_*` FSM and the wiring.
 //! Golden: `edgelearn_verif::lel::conv`. Tests: `tests/conv_core.rs`.
 
+use super::conv_channels::ConvChannels;
+use super::conv_load::ConvLoad;
+use super::conv_scan::ConvScan;
 use super::pool_packer::PoolPacker;
+use super::pool_scan::PoolScan;
 use super::stream_fifo::StreamFifo;
 use super::tree_adder_conv::TreeAdderConv;
 use super::tree_comparator::TreeComparator;
 use super::triout_cache::TrioutCache;
-use crate::arith::lane_join::LaneJoin;
 use rust_hdl::prelude::*;
 
 /// The thesis conv core: 24 output channels.
@@ -59,21 +65,6 @@ crate::fsm_states! {
         /// 4: finished; waits for `instr` to leave TRAIN/INF.
         Fin = "CS_FIN",
     }
-}
-
-/// Sub-steps of CS_CONV and CS_POOL.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum ConvPhase {
-    /// Restart the triout cache (`clr_opt`).
-    Clear,
-    /// Wait for its rows.
-    Wait,
-    /// CONV: shift a row through the 3x3 window, one column per cycle.
-    Shift,
-    /// POOL: one 3x3 window per cycle straight from the cache's rows.
-    Window,
-    /// POOL: fetch the next three rows.
-    Pop,
 }
 
 /// Shape of a conv core (runtime parameters).
@@ -184,71 +175,27 @@ pub struct ConvCore<const CO: usize> {
     // Blocks.
     img: TrioutCache<4, 8, 5, 2, 10, 32, 7, 256, 6>,
     fm: TrioutCache<1, 32, 5, 1, 11, 8, 6, 256, 6>,
+    load: ConvLoad,
+    scan: ConvScan,
+    pool: PoolScan,
     tadd: TreeAdderConv<10, 80, 60>,
     cmp: TreeComparator<9, 8, 72>,
     fifo: StreamFifo<32, CONV_FIFO_DEPTH>,
-    win_join: LaneJoin<8, 10, 80>,
-    pool_join: LaneJoin<8, 9, 72>,
     packer: PoolPacker,
-    // FSM.
+    // FSM and channels.
     state: DFF<ConvState>,
-    phase: DFF<ConvPhase>,
     cfg: DFF<Bits<32>>,
-    label: DFF<Bits<4>>,
-    got_label: DFF<Bit>,
     live: DFF<Bit>,
-    // LOAD.
-    loading: DFF<Bit>,
-    lch: DFF<Bits<2>>,
-    lrow: DFF<Bits<5>>,
-    lword: DFF<Bits<3>>,
-    wr_en: DFF<Bit>,
-    wr_addr: DFF<Bits<10>>,
-    wr_data: DFF<Bits<32>>,
-    // Channels.
-    ch: DFF<Bits<10>>,
-    in_ch: DFF<Bits<2>>,
-    grp: DFF<Bits<10>>,
-    // CONV: rows, shifts, the 3x3 window.
-    row: DFF<Bits<5>>,
-    shift: DFF<Bits<6>>,
-    line: [DFF<Bits<256>>; 3],
-    win: [DFF<Bits<8>>; 9],
-    win_valid: DFF<Bit>,
-    fy: DFF<Bits<5>>,
-    fx: DFF<Bits<5>>,
-    // POOL.
-    py: DFF<Bits<4>>,
-    px: DFF<Bits<4>>,
-    pops: DFF<Bits<2>>,
-    shamt: DFF<Bits<9>>,
-    rowsh: [Signal<Local, Bits<256>>; 3],
-    // Output packing.
+    chans: ConvChannels<CO>,
     // Combinational helpers.
     next_state: Signal<Local, ConvState>,
-    /// The kernel of the channel in `ch`, registered: chosen from `ch.d` (the channel `ch`
-    /// takes at this edge), so it equals `kernels[ch.q]` every cycle while the 24-way choice
-    /// no longer sits in front of the tree adder's multipliers (the ECP5 critical path).
-    kernel: DFF<Bits<60>>,
     run: Signal<Local, Bit>,
-    room: Signal<Local, Bit>,
-    pooled: Signal<Local, Bit>,
-    img_clr: Signal<Local, Bit>,
-    img_pop: Signal<Local, Bit>,
-    fm_clr: Signal<Local, Bit>,
-    fm_pop: Signal<Local, Bit>,
-    cmp_valid: Signal<Local, Bit>,
-    f_push: Signal<Local, Bit>,
-    ready: Signal<Local, Bit>,
+    start: Signal<Local, Bit>,
     code: Signal<Local, Bits<4>>,
     // Constants.
-    kernels: [Constant<Bits<60>>; CO],
-    ch_id: [Constant<Bits<10>>; CO],
     c_in_last: Constant<Bits<2>>,
     c_rows_last: Constant<Bits<5>>,
     c_words_last: Constant<Bits<3>>,
-    c_group_last: Constant<Bits<10>>,
-    c_ch_last: Constant<Bits<10>>,
     c_orows_last: Constant<Bits<5>>,
     c_ocols_last: Constant<Bits<5>>,
     c_shift_last: Constant<Bits<6>>,
@@ -260,19 +207,6 @@ pub struct ConvCore<const CO: usize> {
     i_inf: Constant<Bits<3>>,
     i_stop: Constant<Bits<3>>,
     s_code: [Constant<Bits<4>>; 5],
-    one2: Constant<Bits<2>>,
-    one3: Constant<Bits<3>>,
-    one4: Constant<Bits<4>>,
-    one5: Constant<Bits<5>>,
-    one6: Constant<Bits<6>>,
-    one10: Constant<Bits<10>>,
-    two6: Constant<Bits<6>>,
-    three2: Constant<Bits<2>>,
-    step9: Constant<Bits<9>>,
-    zero8: Constant<Bits<8>>,
-    c_byte: Constant<Bits<4>>,
-    c_word_bits: Constant<Bits<4>>,
-    c_col_bits: Constant<Bits<4>>,
     _shape: ConvCoreShape,
 }
 
@@ -296,11 +230,6 @@ impl<const CO: usize> ConvCore<CO> {
         let (h, w, ci) = (shape.height, shape.width, shape.in_channels);
         let (oh, ow) = (h - 2, w - 2);
         let (ph, pw) = (oh / 3, ow / 3);
-        let word = |c: usize| -> u64 {
-            (0..9).fold(0u64, |acc, t| {
-                acc | (((kernels[c * 9 + t] as i64 as u64) & 63) << (6 * t))
-            })
-        };
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -318,60 +247,24 @@ impl<const CO: usize> ConvCore<CO> {
             conv_state: Default::default(),
             img: TrioutCache::new(ci, h),
             fm: TrioutCache::new(1, oh),
+            load: Default::default(),
+            scan: Default::default(),
+            pool: Default::default(),
             tadd: Default::default(),
             cmp: Default::default(),
             fifo: Default::default(),
-            win_join: Default::default(),
-            pool_join: Default::default(),
             packer: Default::default(),
             state: Default::default(),
-            phase: Default::default(),
             cfg: Default::default(),
-            label: Default::default(),
-            got_label: Default::default(),
             live: Default::default(),
-            loading: Default::default(),
-            lch: Default::default(),
-            lrow: Default::default(),
-            lword: Default::default(),
-            wr_en: Default::default(),
-            wr_addr: Default::default(),
-            wr_data: Default::default(),
-            ch: Default::default(),
-            in_ch: Default::default(),
-            grp: Default::default(),
-            row: Default::default(),
-            shift: Default::default(),
-            line: array_init::array_init(|_| Default::default()),
-            win: array_init::array_init(|_| Default::default()),
-            win_valid: Default::default(),
-            fy: Default::default(),
-            fx: Default::default(),
-            py: Default::default(),
-            px: Default::default(),
-            pops: Default::default(),
-            shamt: Default::default(),
-            rowsh: array_init::array_init(|_| Default::default()),
+            chans: ConvChannels::new(ci, kernels),
             next_state: Default::default(),
-            kernel: Default::default(),
             run: Default::default(),
-            room: Default::default(),
-            pooled: Default::default(),
-            img_clr: Default::default(),
-            img_pop: Default::default(),
-            fm_clr: Default::default(),
-            fm_pop: Default::default(),
-            cmp_valid: Default::default(),
-            f_push: Default::default(),
-            ready: Default::default(),
+            start: Default::default(),
             code: Default::default(),
-            kernels: array_init::array_init(|c| Constant::new(Bits::<60>::from(word(c)))),
-            ch_id: array_init::array_init(|c| Constant::new(Bits::<10>::from(c as u64))),
             c_in_last: Constant::new(Bits::<2>::from((ci - 1) as u64)),
             c_rows_last: Constant::new(Bits::<5>::from((h - 1) as u64)),
             c_words_last: Constant::new(Bits::<3>::from((w / 4 - 1) as u64)),
-            c_group_last: Constant::new(Bits::<10>::from((CO / ci - 1) as u64)),
-            c_ch_last: Constant::new(Bits::<10>::from((CO - 1) as u64)),
             c_orows_last: Constant::new(Bits::<5>::from((oh - 1) as u64)),
             c_ocols_last: Constant::new(Bits::<5>::from((ow - 1) as u64)),
             c_shift_last: Constant::new(Bits::<6>::from((w - 1) as u64)),
@@ -383,19 +276,6 @@ impl<const CO: usize> ConvCore<CO> {
             i_inf: Constant::new(Bits::<3>::from(super::instr::INF)),
             i_stop: Constant::new(Bits::<3>::from(super::instr::STOP)),
             s_code: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
-            one2: Constant::new(Bits::<2>::from(1u64)),
-            one3: Constant::new(Bits::<3>::from(1u64)),
-            one4: Constant::new(Bits::<4>::from(1u64)),
-            one5: Constant::new(Bits::<5>::from(1u64)),
-            one6: Constant::new(Bits::<6>::from(1u64)),
-            one10: Constant::new(Bits::<10>::from(1u64)),
-            two6: Constant::new(Bits::<6>::from(2u64)),
-            three2: Constant::new(Bits::<2>::from(3u64)),
-            step9: Constant::new(Bits::<9>::from(24u64)),
-            zero8: Constant::new(Bits::<8>::from(0u64)),
-            c_byte: Constant::new(Bits::<4>::from(8u64)),
-            c_word_bits: Constant::new(Bits::<4>::from(3u64)),
-            c_col_bits: Constant::new(Bits::<4>::from(5u64)),
             _shape: shape,
         }
     }
@@ -409,183 +289,50 @@ impl<const CO: usize> ConvCore<CO> {
 impl<const CO: usize> Logic for ConvCore<CO> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, state, phase, cfg, label, got_label, live, loading, lch, lrow, lword,
-            wr_en, wr_addr, wr_data, ch, in_ch, grp, row, shift, win_valid, fy, fx, py, px, pops,
-            shamt, kernel
-        );
-        for r in 0..3 {
-            self.line[r].clock.next = self.clock.val();
-            self.line[r].d.next = self.line[r].q.val();
-        }
-        for t in 0..9 {
-            self.win[t].clock.next = self.clock.val();
-            self.win[t].d.next = self.win[t].q.val();
-        }
-        self.img.clock.next = self.clock.val();
+        dff_setup!(self, clock, state, cfg, live);
+        clock!(self, clock, img, fm, load, scan, pool, chans, tadd, cmp, fifo, packer);
         self.img.reset.next = self.reset.val();
-        self.fm.clock.next = self.clock.val();
         self.fm.reset.next = self.reset.val();
-        self.tadd.clock.next = self.clock.val();
+        self.load.reset.next = self.reset.val();
+        self.scan.reset.next = self.reset.val();
+        self.pool.reset.next = self.reset.val();
         self.tadd.reset.next = self.reset.val();
-        self.cmp.clock.next = self.clock.val();
         self.cmp.reset.next = self.reset.val();
-        self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
-        self.room.next = self.fifo.count.val() < self.c_room.val();
+        self.packer.reset.next = self.reset.val();
         self.run.next =
             (self.instr.val() == self.i_train.val()) | (self.instr.val() == self.i_inf.val());
+        self.start.next = (self.state.q.val() == ConvState::Idle) & self.run.val();
 
-        // ---- Defaults.
+        // ---- FSM: the phases are blocks of their own; each says when it is done.
         self.next_state.next = self.state.q.val();
-        self.ready.next = false;
-        self.wr_en.d.next = false;
-        self.img_clr.next = false;
-        self.img_pop.next = false;
-        self.img.cur_channel.next = self.in_ch.q.val();
-        self.fm_clr.next = false;
-        self.fm_pop.next = false;
-        self.fm.cur_channel.next = 0.into();
-        self.win_valid.d.next = false;
-        self.cmp_valid.next = false;
-
-        // ---- FSM.
         match self.state.q.val() {
             ConvState::Idle => {
                 if self.run.val() {
                     self.next_state.next = ConvState::Load;
-                    self.loading.d.next = true;
-                    self.got_label.d.next = false;
                     self.live.d.next = true;
-                    self.lch.d.next = 0.into();
-                    self.lrow.d.next = 0.into();
-                    self.lword.d.next = 0.into();
                 }
             }
             ConvState::Load => {
                 self.cfg.d.next = self.model_cfg.val();
-                self.ready.next = self.loading.q.val();
-                if self.loading.q.val() & self.s_tvalid.val() {
-                    self.wr_en.d.next = true;
-                    if !self.got_label.q.val() {
-                        self.label.d.next = self.s_tuser.val();
-                        self.got_label.d.next = true;
-                    }
-                    self.lword.d.next = self.lword.q.val() + self.one3.val();
-                    if self.lword.q.val() == self.c_words_last.val() {
-                        self.lword.d.next = 0.into();
-                        self.lrow.d.next = self.lrow.q.val() + self.one5.val();
-                        if self.lrow.q.val() == self.c_rows_last.val() {
-                            self.lrow.d.next = 0.into();
-                            self.lch.d.next = self.lch.q.val() + self.one2.val();
-                            if self.lch.q.val() == self.c_in_last.val() {
-                                self.loading.d.next = false;
-                            }
-                        }
-                    }
-                }
-                if !self.loading.q.val() & !self.wr_en.q.val() {
+                if self.load.done.val() {
                     self.next_state.next = ConvState::Conv;
-                    self.phase.d.next = ConvPhase::Clear;
-                    self.ch.d.next = 0.into();
-                    self.in_ch.d.next = 0.into();
-                    self.grp.d.next = 0.into();
                 }
             }
-            ConvState::Conv => match self.phase.q.val() {
-                ConvPhase::Clear => {
-                    self.img_clr.next = true;
-                    self.row.d.next = 0.into();
-                    self.fy.d.next = 0.into();
-                    self.fx.d.next = 0.into();
-                    self.phase.d.next = ConvPhase::Wait;
+            ConvState::Conv => {
+                if self.scan.done.val() {
+                    self.next_state.next = ConvState::Pool;
                 }
-                ConvPhase::Wait => {
-                    if self.img.valid_out.val() {
-                        // Load the three rows; fetch the next one meanwhile.
-                        self.line[0].d.next = self.img.data_out0.val();
-                        self.line[1].d.next = self.img.data_out1.val();
-                        self.line[2].d.next = self.img.data_out2.val();
-                        self.img_pop.next = self.row.q.val() != self.c_orows_last.val();
-                        self.shift.d.next = 0.into();
-                        self.phase.d.next = ConvPhase::Shift;
+            }
+            ConvState::Pool => {
+                if self.pool.done.val() {
+                    if self.chans.last.val() {
+                        self.next_state.next = ConvState::Fin;
+                    } else {
+                        self.next_state.next = ConvState::Conv;
                     }
                 }
-                ConvPhase::Shift => {
-                    // Column `shift` enters the window; from the third on it is complete.
-                    for r in 0..3 {
-                        self.win[3 * r].d.next = self.win[3 * r + 1].q.val();
-                        self.win[3 * r + 1].d.next = self.win[3 * r + 2].q.val();
-                        self.win[3 * r + 2].d.next = self.line[r].q.val().get_bits::<8>(0);
-                        self.line[r].d.next = self.line[r].q.val() >> self.c_byte.val();
-                    }
-                    self.win_valid.d.next = self.shift.q.val() >= self.two6.val();
-                    self.shift.d.next = self.shift.q.val() + self.one6.val();
-                    if self.shift.q.val() == self.c_shift_last.val() {
-                        self.row.d.next = self.row.q.val() + self.one5.val();
-                        self.phase.d.next = ConvPhase::Wait;
-                        if self.row.q.val() == self.c_orows_last.val() {
-                            self.next_state.next = ConvState::Pool;
-                            self.phase.d.next = ConvPhase::Clear;
-                        }
-                    }
-                }
-                _ => {
-                    self.phase.d.next = ConvPhase::Clear;
-                }
-            },
-            ConvState::Pool => match self.phase.q.val() {
-                ConvPhase::Clear => {
-                    self.fm_clr.next = true;
-                    self.py.d.next = 0.into();
-                    self.px.d.next = 0.into();
-                    self.shamt.d.next = 0.into();
-                    self.pops.d.next = 0.into();
-                    self.phase.d.next = ConvPhase::Pop;
-                }
-                ConvPhase::Pop => {
-                    if self.fm.valid_out.val() {
-                        if self.pops.q.val().any() {
-                            self.fm_pop.next = true;
-                            self.pops.d.next = self.pops.q.val() - self.one2.val();
-                        } else if self.room.val() {
-                            self.phase.d.next = ConvPhase::Window;
-                            self.cmp_valid.next = true;
-                            self.px.d.next = self.one4.val();
-                            self.shamt.d.next = self.step9.val();
-                        }
-                    }
-                }
-                ConvPhase::Window => {
-                    self.cmp_valid.next = true;
-                    self.px.d.next = self.px.q.val() + self.one4.val();
-                    self.shamt.d.next = self.shamt.q.val() + self.step9.val();
-                    if self.px.q.val() == self.c_pcols_last.val() {
-                        self.px.d.next = 0.into();
-                        self.shamt.d.next = 0.into();
-                        self.py.d.next = self.py.q.val() + self.one4.val();
-                        self.pops.d.next = self.three2.val();
-                        self.phase.d.next = ConvPhase::Pop;
-                        if self.py.q.val() == self.c_prows_last.val() {
-                            self.phase.d.next = ConvPhase::Clear;
-                            self.ch.d.next = self.ch.q.val() + self.one10.val();
-                            self.grp.d.next = self.grp.q.val() + self.one10.val();
-                            if self.grp.q.val() == self.c_group_last.val() {
-                                self.grp.d.next = 0.into();
-                                self.in_ch.d.next = self.in_ch.q.val() + self.one2.val();
-                            }
-                            if self.ch.q.val() == self.c_ch_last.val() {
-                                self.next_state.next = ConvState::Fin;
-                            } else {
-                                self.next_state.next = ConvState::Conv;
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    self.phase.d.next = ConvPhase::Clear;
-                }
-            },
+            }
             ConvState::Fin => {
                 if !self.run.val() {
                     self.next_state.next = ConvState::Idle;
@@ -601,92 +348,81 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         }
         self.state.d.next = self.next_state.val();
 
-        // ---- LOAD writes: address {channel, row, word}, one register after the stream.
-        self.wr_addr.d.next = (bit_cast::<10, 2>(self.lch.q.val()) << self.c_byte.val())
-            | (bit_cast::<10, 5>(self.lrow.q.val()) << self.c_word_bits.val())
-            | bit_cast::<10, 3>(self.lword.q.val());
-        self.wr_data.d.next = self.s_tdata.val();
-        self.img.addr_in.next = self.wr_addr.q.val();
-        self.img.data_in.next = self.wr_data.q.val();
-        self.img.wr_en.next = self.wr_en.q.val();
+        // ---- LOAD: the image stream into the image cache.
+        self.load.start.next = self.start.val();
+        self.load.active.next = self.state.q.val() == ConvState::Load;
+        self.load.in_last.next = self.c_in_last.val();
+        self.load.rows_last.next = self.c_rows_last.val();
+        self.load.words_last.next = self.c_words_last.val();
+        self.load.s_tdata.next = self.s_tdata.val();
+        self.load.s_tvalid.next = self.s_tvalid.val();
+        self.load.s_tuser.next = self.s_tuser.val();
+        self.s_tready.next = self.load.s_tready.val();
+        self.img.addr_in.next = self.load.wr_addr.val();
+        self.img.data_in.next = self.load.wr_data.val();
+        self.img.wr_en.next = self.load.wr_en.val();
 
-        // ---- CONV: the window through the tree adder, results into the inter-FM cache.
-        self.kernel.d.next = self.kernels[0].val();
-        for c in 0..CO {
-            if self.ch.d.val() == self.ch_id[c].val() {
-                self.kernel.d.next = self.kernels[c].val();
-            }
-        }
-        for t in 0..9 {
-            self.win_join.lanes[t].next = self.win[t].q.val();
-        }
-        self.win_join.lanes[9].next = self.zero8.val();
-        self.tadd.data_in.next = self.win_join.word.val();
-        self.tadd.weight.next = self.kernel.q.val();
+        // ---- CONV: the windows of input channel `in_ch` through the tree adder with the
+        // kernel of output channel `ch`, results into the inter-FM cache.
+        self.scan.active.next = self.state.q.val() == ConvState::Conv;
+        self.scan.rows_last.next = self.c_orows_last.val();
+        self.scan.shift_last.next = self.c_shift_last.val();
+        self.scan.cols_last.next = self.c_ocols_last.val();
+        self.scan.rows_valid.next = self.img.valid_out.val();
+        self.scan.row0.next = self.img.data_out0.val();
+        self.scan.row1.next = self.img.data_out1.val();
+        self.scan.row2.next = self.img.data_out2.val();
+        self.scan.result.next = self.tadd.valid_out.val();
+        self.chans.first.next = (self.state.q.val() == ConvState::Load) & self.load.done.val();
+        self.chans.advance.next = (self.state.q.val() == ConvState::Pool) & self.pool.done.val();
+        self.img.cur_channel.next = self.chans.in_ch.val();
+        self.img.clr_opt.next = self.scan.rows_clr.val();
+        self.img.pop_en.next = self.scan.rows_pop.val();
+        self.tadd.data_in.next = bit_cast::<80, 72>(self.scan.window.val());
+        self.tadd.weight.next = self.chans.kernel.val();
         self.tadd.alpha_conv.next = self.cfg.q.val().get_bits::<3>(0);
         self.tadd.instr.next = true;
-        self.tadd.valid_in.next = self.win_valid.q.val();
+        self.tadd.valid_in.next = self.scan.window_valid.val();
         self.fm.wr_en.next = self.tadd.valid_out.val() & self.live.q.val();
-        self.fm.addr_in.next = (bit_cast::<11, 5>(self.fy.q.val()) << self.c_col_bits.val())
-            | bit_cast::<11, 5>(self.fx.q.val());
+        self.fm.addr_in.next = self.scan.fm_addr.val();
         self.fm.data_in.next = self.tadd.data_out.val();
-        if self.tadd.valid_out.val() {
-            self.fx.d.next = self.fx.q.val() + self.one5.val();
-            if self.fx.q.val() == self.c_ocols_last.val() {
-                self.fx.d.next = 0.into();
-                self.fy.d.next = self.fy.q.val() + self.one5.val();
-            }
-        }
 
-        // ---- POOL: window (Y, X) = rows 0..2 of the cache, columns 3X..3X+2. Outside POOL
-        // the comparator sees zeros (operand isolation: only POOL's windows are valid, and
-        // the three wide shifts are not evaluated in the other states).
-        self.rowsh[0].next = 0.into();
-        self.rowsh[1].next = 0.into();
-        self.rowsh[2].next = 0.into();
-        if self.state.q.val() == ConvState::Pool {
-            self.rowsh[0].next = self.fm.data_out0.val() >> self.shamt.q.val();
-            self.rowsh[1].next = self.fm.data_out1.val() >> self.shamt.q.val();
-            self.rowsh[2].next = self.fm.data_out2.val() >> self.shamt.q.val();
-        }
-        for r in 0..3 {
-            for d in 0..3 {
-                self.pool_join.lanes[3 * r + d].next = self.rowsh[r].val().get_bits::<8>(8 * d);
-            }
-        }
-        self.cmp.data_in.next = self.pool_join.word.val();
+        // ---- POOL: the inter-FM cache's windows through the tree comparator.
+        self.pool.active.next = self.state.q.val() == ConvState::Pool;
+        self.pool.rows_last.next = self.c_prows_last.val();
+        self.pool.cols_last.next = self.c_pcols_last.val();
+        self.pool.rows_valid.next = self.fm.valid_out.val();
+        self.pool.row0.next = self.fm.data_out0.val();
+        self.pool.row1.next = self.fm.data_out1.val();
+        self.pool.row2.next = self.fm.data_out2.val();
+        self.pool.room.next = self.fifo.count.val() < self.c_room.val();
+        self.fm.cur_channel.next = 0.into();
+        self.fm.clr_opt.next = self.pool.rows_clr.val();
+        self.fm.pop_en.next = self.pool.rows_pop.val();
+        self.cmp.data_in.next = self.pool.window.val();
         self.cmp.instr.next = true;
+        self.cmp.valid_in.next = self.pool.window_valid.val();
 
         // ---- Output: four pooled values per beat (a new image clears the count).
-        self.pooled.next = self.cmp.valid_out.val() & self.live.q.val();
-        self.packer.clock.next = self.clock.val();
-        self.packer.reset.next = self.reset.val();
-        self.packer.clear.next = (self.state.q.val() == ConvState::Idle) & self.run.val();
-        self.packer.valid.next = self.pooled.val();
+        self.packer.clear.next = self.start.val();
+        self.packer.valid.next = self.cmp.valid_out.val() & self.live.q.val();
         self.packer.value.next = self.cmp.data_out.val();
         self.packer.total.next = self.c_total.val();
-        self.f_push.next = self.packer.push.val();
+        self.fifo.push.next = self.packer.push.val();
         self.fifo.in_data.next = self.packer.data.val();
-        self.fifo.in_user.next = self.label.q.val();
+        self.fifo.in_user.next = self.load.label.val();
         self.fifo.in_last.next = self.packer.last.val();
         self.fifo.out_ready.next = self.m_tready.val();
-
-        if self.reset.val() {
-            self.state.d.next = ConvState::Idle;
-            self.phase.d.next = ConvPhase::Clear;
-            self.live.d.next = false;
-            self.loading.d.next = false;
-            self.wr_en.d.next = false;
-            self.win_valid.d.next = false;
-            self.cfg.d.next = 0.into();
-            self.label.d.next = 0.into();
-        }
-
-        // ---- Outputs.
         self.m_tdata.next = self.fifo.out_data.val();
         self.m_tvalid.next = self.fifo.out_valid.val();
         self.m_tuser.next = self.fifo.out_user.val();
         self.m_tlast.next = self.fifo.out_last.val();
+
+        if self.reset.val() {
+            self.state.d.next = ConvState::Idle;
+            self.live.d.next = false;
+            self.cfg.d.next = 0.into();
+        }
         self.code.next = self.s_code[0].val();
         match self.state.q.val() {
             ConvState::Idle => self.code.next = self.s_code[0].val(),
@@ -696,16 +432,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             ConvState::Fin => self.code.next = self.s_code[4].val(),
             _ => {}
         }
-        // Every signal that crosses into a block or out of this one is assigned once per
-        // evaluation (docs/decisions.md D-HDLGEN).
         self.conv_state.next = self.code.val();
-        self.s_tready.next = self.ready.val();
-        self.img.clr_opt.next = self.img_clr.val();
-        self.img.pop_en.next = self.img_pop.val();
-        self.fm.clr_opt.next = self.fm_clr.val();
-        self.fm.pop_en.next = self.fm_pop.val();
-        self.cmp.valid_in.next = self.cmp_valid.val();
-        self.fifo.push.next = self.f_push.val();
     }
 }
 

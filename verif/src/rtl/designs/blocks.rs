@@ -3,9 +3,9 @@
 
 use super::{DesignEntry, Kind};
 use crate::blocks::{
-    arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update, lc_forward,
-    lfsr, loss, matmul, pool_packer, tree_adder, tree_comparator, triout_cache, weight_update,
-    BlockModel, StimulusRequest,
+    arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
+    conv_channels, conv_load, conv_scan, lc_forward, lfsr, loss, matmul, pool_packer, pool_scan,
+    tree_adder, tree_comparator, triout_cache, weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -29,11 +29,15 @@ use edgelearn_hdl::lel::cache_x4::{
     CACHE_WEIGHT_DEPTH,
 };
 use edgelearn_hdl::lel::classification::LelClassification;
+use edgelearn_hdl::lel::conv_channels::ConvChannels;
+use edgelearn_hdl::lel::conv_load::ConvLoad;
+use edgelearn_hdl::lel::conv_scan::ConvScan;
 use edgelearn_hdl::lel::lc_forward::LelLcForward;
 use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
 use edgelearn_hdl::lel::pool_packer::PoolPacker;
+use edgelearn_hdl::lel::pool_scan::PoolScan;
 use edgelearn_hdl::lel::tree_adder::LelTreeAdder;
 use edgelearn_hdl::lel::tree_adder_conv::LelTreeAdderConv;
 use edgelearn_hdl::lel::tree_comparator::LelTreeComparator;
@@ -77,6 +81,14 @@ pub mod name {
     pub const LEL_CLASSIFICATION: &str = "lel_classification";
     /// `lel_pool_packer`.
     pub const LEL_POOL_PACKER: &str = "lel_pool_packer";
+    /// `lel_conv_channels`.
+    pub const LEL_CONV_CHANNELS: &str = "lel_conv_channels";
+    /// `lel_conv_load`.
+    pub const LEL_CONV_LOAD: &str = "lel_conv_load";
+    /// `lel_conv_scan`.
+    pub const LEL_CONV_SCAN: &str = "lel_conv_scan";
+    /// `lel_pool_scan`.
+    pub const LEL_POOL_SCAN: &str = "lel_pool_scan";
     /// `cnn_engine_check`.
     pub const CNN_ENGINE_CHECK: &str = "cnn_engine_check";
     /// `cnn_addr_gen`.
@@ -337,6 +349,62 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => pool_packer::thesis_stimulus(r.ports, r.seed),
                     false => pool_packer::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_CONV_CHANNELS,
+            "the conv core's output-channel walk: channel c reads input channel c / (CO / CI) with its own fixed int6 3x3 kernel, registered (thesis §4.2.2)",
+            |n| {
+                boxed(
+                    n,
+                    ConvChannels::<{ conv_channels::OUT_CHANNELS }>::new(
+                        conv_channels::IN_CHANNELS,
+                        &conv_channels::kernels(),
+                    ),
+                )
+            },
+            BlockModel {
+                golden: conv_channels::expected,
+                stimulus: |r| match r.thesis {
+                    true => conv_channels::thesis_stimulus(r.ports, r.seed),
+                    false => conv_channels::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_CONV_LOAD,
+            "the conv core's LOAD phase: the image stream, four int8 a beat, CHW, into the image cache at {channel, row, word}, the label from the first beat (thesis §4.2.2)",
+            |n| boxed(n, ConvLoad::default()),
+            BlockModel {
+                golden: conv_load::expected,
+                stimulus: |r| match r.thesis {
+                    true => conv_load::thesis_stimulus(r.ports, r.seed),
+                    false => conv_load::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_CONV_SCAN,
+            "the conv core's CONV phase: a channel's 3x3 windows, one a cycle, from the image cache's three rows; the inter-FM address of each result (thesis §4.2.2)",
+            |n| boxed(n, ConvScan::default()),
+            BlockModel {
+                golden: conv_scan::expected,
+                stimulus: |r| match r.thesis {
+                    true => conv_scan::thesis_stimulus(r.ports, r.seed),
+                    false => conv_scan::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_POOL_SCAN,
+            "the conv core's POOL phase: a channel's 3x3 stride-3 pooling windows, one a cycle, from the inter-FM cache's three rows, a row of windows while the output has room (thesis §4.2.2)",
+            |n| boxed(n, PoolScan::default()),
+            BlockModel {
+                golden: pool_scan::expected,
+                stimulus: |r| match r.thesis {
+                    true => pool_scan::thesis_stimulus(r.ports, r.seed),
+                    false => pool_scan::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),

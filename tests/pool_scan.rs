@@ -1,0 +1,22 @@
+//! `lel_pool_scan` (a phase of the conv core): the thesis's setup as the core drives it and random
+//! traffic on every backend, every output on every cycle against the golden trace
+//! (`verif::golden::pool_scan`, whose own test holds it to the windows or writes an image makes).
+
+use crate::common;
+
+use edgelearn_sim::Backend;
+use edgelearn_verif::blocks::pool_scan::{random_stimulus, thesis_stimulus};
+
+const BLOCK: &str = "lel_pool_scan";
+
+#[test]
+fn pool_scan_thesis_setup_on_every_backend() {
+    let stim = thesis_stimulus(&common::ports(BLOCK), 0x9101).unwrap();
+    common::check_block(BLOCK, &stim, &Backend::ALL);
+}
+
+#[test]
+fn pool_scan_random_traffic_on_every_backend() {
+    let stim = random_stimulus(&common::ports(BLOCK), 0x9102, 3_000).unwrap();
+    common::check_block(BLOCK, &stim, &Backend::ALL);
+}

@@ -1,0 +1,183 @@
+//! `lel_conv_scan`: the conv core's CONV phase as the core drives it (two channels of the
+//! thesis's 32 x 32 image from the golden image cache, the tree adder's results six cycles
+//! after each window, POOL's idle cycles between them), random traffic (random shapes, rows,
+//! `active` dropping, resets), and the golden trace.
+
+use super::{blank, View};
+use crate::golden::conv_scan::{ConvScan, ConvScanIn, Row};
+use crate::golden::triout_cache::{TrioutCache, TrioutGeometry, TrioutIn};
+use crate::rtl::designs::name::LEL_CONV_SCAN;
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
+use num_bigint::BigUint;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::VecDeque;
+
+/// The tree adder's latency in the conv role: a window's result is written this many
+/// cycles after it.
+const RESULT_LATENCY: usize = 6;
+
+/// A row as the port's value.
+pub(super) fn row_value(row: &Row) -> BigUint {
+    BigUint::from_bytes_le(row)
+}
+
+/// A row from the port's value.
+pub(super) fn row_of(v: &View, c: usize, port: &str) -> Row {
+    let bytes = v.raw(c, port).to_bytes_le();
+    std::array::from_fn(|k| bytes.get(k).copied().unwrap_or(0))
+}
+
+/// A random row, corner values first.
+pub(super) fn random_row(rng: &mut Xoshiro256PlusPlus) -> Row {
+    std::array::from_fn(|k| {
+        super::CORNERS_8
+            .get(k)
+            .copied()
+            .unwrap_or_else(|| rng.random_range(-128..=127)) as u8
+    })
+}
+
+fn push(s: &mut Stimulus, i: &ConvScanIn) -> Result<()> {
+    s.row()
+        .bit("reset", i.reset)?
+        .bit("active", i.active)?
+        .set("rows_last", i.rows_last)?
+        .set("shift_last", i.shift_last)?
+        .set("cols_last", i.cols_last)?
+        .bit("rows_valid", i.rows_valid)?
+        .set("row0", row_value(&i.rows[0]))?
+        .set("row1", row_value(&i.rows[1]))?
+        .set("row2", row_value(&i.rows[2]))?
+        .bit("result", i.result)?
+        .push()
+}
+
+/// Two channels of a random thesis image (3 x 32 x 32 in the golden image cache), scanned
+/// as the core does: CS_CONV until `done`, then 40 cycles of CS_POOL; the rows and results
+/// are what the cache and the tree adder give back.
+pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_CONV_SCAN, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let g = TrioutGeometry::THESIS_IMAGE;
+    let mut cache = TrioutCache::new(g);
+    for ch in 0..3 {
+        for y in 0..32 {
+            let row = random_row(&mut rng);
+            for word in 0..8 {
+                cache.step(&TrioutIn {
+                    addr_in: g.address(ch, y, word),
+                    data_in: row[4 * word..4 * word + 4]
+                        .iter()
+                        .map(|&p| p as i64)
+                        .collect(),
+                    wr_en: true,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    let mut m = ConvScan::new();
+    let base = ConvScanIn {
+        rows_last: 29,
+        shift_last: 31,
+        cols_last: 29,
+        ..Default::default()
+    };
+    let mut results: VecDeque<bool> = vec![false; RESULT_LATENCY].into();
+    let (mut valid, mut rows) = (false, [[0u8; 32]; 3]);
+    push(
+        &mut s,
+        &ConvScanIn {
+            reset: true,
+            ..base
+        },
+    )?;
+    for channel in [0, 2] {
+        let mut pool = 0;
+        while pool < 40 {
+            let i = ConvScanIn {
+                active: pool == 0,
+                rows_valid: valid,
+                rows,
+                result: results.pop_front().unwrap_or(false),
+                ..base
+            };
+            push(&mut s, &i)?;
+            let o = m.outputs(&i);
+            let c = cache.step(&TrioutIn {
+                cur_channel: channel,
+                clr_opt: o.rows_clr,
+                pop_en: o.rows_pop,
+                ..Default::default()
+            });
+            valid = c.valid_out;
+            if let Some(r) = c.rows {
+                rows = r.map(|row| std::array::from_fn(|k| row[k] as u8));
+            }
+            m.step(&i);
+            results.push_back(m.outputs(&i).window_valid);
+            pool += (pool > 0 || o.done) as usize;
+        }
+    }
+    Ok(s)
+}
+
+/// Random traffic: small random shapes, random rows on about a third of the cycles,
+/// `active` mostly high, random results, rare resets.
+pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_CONV_SCAN, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    push(
+        &mut s,
+        &ConvScanIn {
+            reset: true,
+            ..Default::default()
+        },
+    )?;
+    let mut i = ConvScanIn::default();
+    for k in 0..cycles {
+        if k % 200 == 0 {
+            i.rows_last = rng.random_range(0..5);
+            i.shift_last = rng.random_range(2..9);
+            i.cols_last = rng.random_range(0..7);
+        }
+        i.reset = rng.random_range(0..400) == 0;
+        i.active = rng.random_range(0..30) != 0;
+        i.rows_valid = rng.random_range(0..3) == 0;
+        if i.rows_valid {
+            i.rows = std::array::from_fn(|_| random_row(&mut rng));
+        }
+        i.result = rng.random_range(0..2) == 0;
+        push(&mut s, &i)?;
+    }
+    Ok(s)
+}
+
+/// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
+pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = ConvScan::new();
+    for c in 0..stim.len() {
+        let i = ConvScanIn {
+            reset: v.bit(c, "reset"),
+            active: v.bit(c, "active"),
+            rows_last: v.unsigned(c, "rows_last") as u8,
+            shift_last: v.unsigned(c, "shift_last") as u8,
+            cols_last: v.unsigned(c, "cols_last") as u8,
+            rows_valid: v.bit(c, "rows_valid"),
+            rows: ["row0", "row1", "row2"].map(|p| row_of(&v, c, p)),
+            result: v.bit(c, "result"),
+        };
+        m.step(&i);
+        let o = m.outputs(&i);
+        e.set(c, "rows_clr", BigUint::from(o.rows_clr as u8));
+        e.set(c, "rows_pop", BigUint::from(o.rows_pop as u8));
+        e.set(c, "window", BigUint::from_bytes_le(&o.window));
+        e.set(c, "window_valid", BigUint::from(o.window_valid as u8));
+        e.set(c, "fm_addr", BigUint::from(o.fm_addr));
+        e.set(c, "done", BigUint::from(o.done as u8));
+    }
+    e
+}
