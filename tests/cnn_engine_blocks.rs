@@ -2,7 +2,8 @@
 //! netlist, against their golden twins (`edgelearn_verif::golden::cnn_engine`): the
 //! combinational ones together (`cnn_engine_check`: average division, nine-tap MAC, output
 //! stage, priority encoder), a pooling / element-wise unit (`cnn_reduce`), a processor's
-//! two windows (`cnn_window_buf`), the gather's address generator (`cnn_addr_gen`), the
+//! two windows (`cnn_window_buf`), the gather's address generator (`cnn_addr_gen`) and its
+//! pieces (`cnn_tap_pos`, `cnn_elem_walk`), the
 //! windows' handshake (`cnn_window_ctl`), the MAC pipeline's side information
 //! (`cnn_mac_pipe`), the adders over the quads (`cnn_group_sum`) and the accumulators and
 //! biases (`cnn_acc_mem`), the layer sequencer (`cnn_layer_seq`), the MAC side's
@@ -46,6 +47,19 @@ fn window_buf_is_bit_exact_on_every_backend() {
 fn addr_gen_issues_every_layers_items_on_every_backend() {
     let stim = cnn_engine::addr_gen_stimulus(&common::ports("cnn_addr_gen"), 0xADD6).unwrap();
     common::check_block("cnn_addr_gen", &stim, &Backend::ALL);
+}
+
+#[test]
+fn tap_pos_is_bit_exact_on_every_backend() {
+    let stim = cnn_engine::tap_pos_stimulus(&common::ports("cnn_tap_pos"), 0x7A9, 2048).unwrap();
+    common::check_block("cnn_tap_pos", &stim, &Backend::ALL);
+}
+
+#[test]
+fn elem_walk_is_bit_exact_on_every_backend() {
+    let stim =
+        cnn_engine::elem_walk_stimulus(&common::ports("cnn_elem_walk"), 0xE1E, 3000).unwrap();
+    common::check_block("cnn_elem_walk", &stim, &Backend::ALL);
 }
 
 #[test]

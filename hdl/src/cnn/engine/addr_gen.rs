@@ -34,8 +34,12 @@
 //! `in_base + ((pixel passes + e) operands + o)` (HWC) or `in_base + pixel / 4` (CHW). The
 //! address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
 //! lane are used. Latency 0 (combinational from the counters); one item per cycle.
+//! Sub-blocks: [`TapPos`] (the tap's position) and [`ElemWalk`] (the tap's items); the
+//! generator itself walks the taps and the iterations and forms the word and the item.
 //! Golden: `edgelearn_verif::golden::cnn_engine::addr_gen`. Tests: `tests/cnn_engine_blocks.rs`.
 
+use super::elem_walk::ElemWalk;
+use super::tap_pos::TapPos;
 use crate::arith::mul_u::MulUnsigned;
 use rust_hdl::prelude::*;
 
@@ -113,39 +117,19 @@ pub struct AddrGen {
     t: DFF<Bits<4>>,
     ty: DFF<Bits<4>>,
     tx: DFF<Bits<4>>,
-    pi: DFF<Bits<5>>,
-    pj: DFF<Bits<5>>,
-    o: DFF<Bits<5>>,
     fy: DFF<Bits<10>>,
     fx: DFF<Bits<10>>,
     gbuf: DFF<Bit>,
     done: DFF<Bit>,
-    ty_dil: MulUnsigned<4, 5, 9>,
+    tap: TapPos,
+    walk: ElemWalk,
     py_sy: MulUnsigned<10, 5, 16>,
     px_sx: MulUnsigned<10, 5, 16>,
     row_w: MulUnsigned<16, 10, 16>,
     pix_passes: MulUnsigned<16, 5, 16>,
     pe_ops: MulUnsigned<16, 5, 16>,
-    ybase: Signal<Local, Bits<14>>,
-    xbase: Signal<Local, Bits<14>>,
-    ty_s: Signal<Local, Bits<14>>,
-    tx_s: Signal<Local, Bits<14>>,
-    ty_h: Signal<Local, Bits<14>>,
-    tx_h: Signal<Local, Bits<14>>,
-    py: Signal<Local, Bits<10>>,
-    px: Signal<Local, Bits<10>>,
-    tvalid: Signal<Local, Bit>,
     pixel: Signal<Local, Bits<16>>,
     hwc: Signal<Local, Bits<16>>,
-    pool_end_j: Signal<Local, Bit>,
-    pool_end: Signal<Local, Bit>,
-    pool_beg: Signal<Local, Bit>,
-    op_end: Signal<Local, Bit>,
-    ifirst: Signal<Local, Bit>,
-    ilast: Signal<Local, Bit>,
-    ofirst: Signal<Local, Bit>,
-    olast: Signal<Local, Bit>,
-    tap_end: Signal<Local, Bit>,
     last: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
     word14: Signal<Local, Bits<14>>,
@@ -154,12 +138,6 @@ pub struct AddrGen {
     item_bits: Signal<Local, Bits<13>>,
     f_valid: Signal<Local, Bit>,
     f_pad: Signal<Local, Bit>,
-    f_ifirst: Signal<Local, Bit>,
-    f_ilast: Signal<Local, Bit>,
-    f_ofirst: Signal<Local, Bit>,
-    f_olast: Signal<Local, Bit>,
-    mode_flatten: Constant<Bits<2>>,
-    mode_transposed: Constant<Bits<2>>,
     one4: Constant<Bits<4>>,
     one5: Constant<Bits<5>>,
     one10: Constant<Bits<10>>,
@@ -207,39 +185,19 @@ impl Default for AddrGen {
             t: Default::default(),
             ty: Default::default(),
             tx: Default::default(),
-            pi: Default::default(),
-            pj: Default::default(),
-            o: Default::default(),
             fy: Default::default(),
             fx: Default::default(),
             gbuf: Default::default(),
             done: Default::default(),
-            ty_dil: Default::default(),
+            tap: Default::default(),
+            walk: Default::default(),
             py_sy: Default::default(),
             px_sx: Default::default(),
             row_w: Default::default(),
             pix_passes: Default::default(),
             pe_ops: Default::default(),
-            ybase: Default::default(),
-            xbase: Default::default(),
-            ty_s: Default::default(),
-            tx_s: Default::default(),
-            ty_h: Default::default(),
-            tx_h: Default::default(),
-            py: Default::default(),
-            px: Default::default(),
-            tvalid: Default::default(),
             pixel: Default::default(),
             hwc: Default::default(),
-            pool_end_j: Default::default(),
-            pool_end: Default::default(),
-            pool_beg: Default::default(),
-            op_end: Default::default(),
-            ifirst: Default::default(),
-            ilast: Default::default(),
-            ofirst: Default::default(),
-            olast: Default::default(),
-            tap_end: Default::default(),
             last: Default::default(),
             go: Default::default(),
             word14: Default::default(),
@@ -248,12 +206,6 @@ impl Default for AddrGen {
             item_bits: Default::default(),
             f_valid: Default::default(),
             f_pad: Default::default(),
-            f_ifirst: Default::default(),
-            f_ilast: Default::default(),
-            f_ofirst: Default::default(),
-            f_olast: Default::default(),
-            mode_flatten: Constant::new(1u64.into()),
-            mode_transposed: Constant::new(2u64.into()),
             one4: Constant::new(1u64.into()),
             one5: Constant::new(1u64.into()),
             one10: Constant::new(1u64.into()),
@@ -264,151 +216,100 @@ impl Default for AddrGen {
 impl Logic for AddrGen {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, pi, pj, o, fy, fx, gbuf, done);
-        // The tap's position in the pooled input.
-        self.ty_dil.a.next = self.ty.q.val();
-        self.ty_dil.b.next = self.dil.val();
-        self.ybase.next =
-            bit_cast::<14, 10>(self.oy.q.val()) + bit_cast::<14, 9>(self.ty_dil.p.val());
-        self.xbase.next = bit_cast::<14, 10>(self.ox.q.val()) + bit_cast::<14, 4>(self.tx.q.val());
-        self.ty_s.next = self.ybase.val() - bit_cast::<14, 2>(self.pad_y.val());
-        self.tx_s.next = self.xbase.val() - bit_cast::<14, 2>(self.pad_x.val());
-        self.ty_h.next = self.ty_s.val() >> 1;
-        self.tx_h.next = self.tx_s.val() >> 1;
-        if self.mode.val() == self.mode_flatten.val() {
-            self.py.next = self.fy.q.val();
-            self.px.next = self.fx.q.val();
-            self.tvalid.next = self.fy.q.val() < self.pooled_h.val();
-        } else if self.mode.val() == self.mode_transposed.val() {
-            self.py.next = self.ty_h.val().get_bits::<10>(0);
-            self.px.next = self.tx_h.val().get_bits::<10>(0);
-            self.tvalid.next = (self.ybase.val() >= bit_cast::<14, 2>(self.pad_y.val()))
-                & (self.xbase.val() >= bit_cast::<14, 2>(self.pad_x.val()))
-                & !self.ty_s.val().get_bit(0)
-                & !self.tx_s.val().get_bit(0)
-                & (self.ty_h.val() < bit_cast::<14, 10>(self.pooled_h.val()))
-                & (self.tx_h.val() < bit_cast::<14, 10>(self.pooled_w.val()));
-        } else {
-            self.py.next = self.ty_s.val().get_bits::<10>(0);
-            self.px.next = self.tx_s.val().get_bits::<10>(0);
-            self.tvalid.next = (self.ybase.val() >= bit_cast::<14, 2>(self.pad_y.val()))
-                & (self.xbase.val() >= bit_cast::<14, 2>(self.pad_x.val()))
-                & (self.ty_s.val() < bit_cast::<14, 10>(self.pooled_h.val()))
-                & (self.tx_s.val() < bit_cast::<14, 10>(self.pooled_w.val()));
-        }
-        // The raw input pixel of the pooling element and its word (modulo 2^16).
-        self.py_sy.a.next = self.py.val();
-        self.py_sy.b.next = self.stride_y.val();
-        self.px_sx.a.next = self.px.val();
-        self.px_sx.b.next = self.stride_x.val();
-        self.row_w.a.next = self.py_sy.p.val() + bit_cast::<16, 5>(self.pi.q.val());
-        self.row_w.b.next = self.in_w.val();
-        self.pixel.next =
-            self.row_w.p.val() + self.px_sx.p.val() + bit_cast::<16, 5>(self.pj.q.val());
-        self.pix_passes.a.next = self.pixel.val();
-        self.pix_passes.b.next = self.in_passes.val();
-        self.pe_ops.a.next = self.pix_passes.p.val() + bit_cast::<16, 5>(self.e.q.val());
-        self.pe_ops.b.next = self.operands.val();
-        self.hwc.next = self.pe_ops.p.val() + bit_cast::<16, 5>(self.o.q.val());
-        if self.chw.val() {
-            self.word14.next = self.in_base.val() + bit_cast::<14, 16>(self.pixel.val() >> 2);
-        } else {
-            self.word14.next = self.in_base.val() + bit_cast::<14, 16>(self.hwc.val());
-        }
-        // Ends of the loops.
-        self.pool_end_j.next = self.pj.q.val() == self.pool_w.val() - self.one5.val();
-        self.pool_end.next =
-            self.pool_end_j.val() & (self.pi.q.val() == self.pool_h.val() - self.one5.val());
-        self.pool_beg.next = (self.pi.q.val() == 0) & (self.pj.q.val() == 0);
-        self.op_end.next = self.o.q.val() == self.operands.val() - self.one5.val();
-        if self.pool_first.val() {
-            self.ifirst.next = self.pool_beg.val();
-            self.ilast.next = self.pool_end.val();
-            self.ofirst.next = self.o.q.val() == 0;
-            self.olast.next = self.op_end.val();
-        } else {
-            self.ifirst.next = self.o.q.val() == 0;
-            self.ilast.next = self.op_end.val();
-            self.ofirst.next = self.pool_beg.val();
-            self.olast.next = self.pool_end.val();
-        }
-        self.tap_end.next = !self.tvalid.val() | (self.ilast.val() & self.olast.val());
-        self.last.next = self.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
+        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, fy, fx, gbuf, done);
+        clock!(self, clock, walk);
+        // Issue while the layer lasts and the window is free.
         self.taken.next = self.full.val() | self.pend.val();
         self.window_free.next = !self.taken.val().get_bit(0);
         if self.gbuf.q.val() {
             self.window_free.next = !self.taken.val().get_bit(1);
         }
         self.go.next = self.run.val() & !self.done.q.val() & self.window_free.val();
-        // Next item.
-        if self.go.val() {
-            if self.tap_end.val() {
-                self.pi.d.next = 0.into();
-                self.pj.d.next = 0.into();
-                self.o.d.next = 0.into();
-                if self.fx.q.val() == self.pooled_w.val() - self.one10.val() {
+        // The tap's position in the pooled input.
+        self.tap.mode.next = self.mode.val();
+        self.tap.oy.next = self.oy.q.val();
+        self.tap.ox.next = self.ox.q.val();
+        self.tap.ty.next = self.ty.q.val();
+        self.tap.tx.next = self.tx.q.val();
+        self.tap.fy.next = self.fy.q.val();
+        self.tap.fx.next = self.fx.q.val();
+        self.tap.dil.next = self.dil.val();
+        self.tap.pad_y.next = self.pad_y.val();
+        self.tap.pad_x.next = self.pad_x.val();
+        self.tap.pooled_h.next = self.pooled_h.val();
+        self.tap.pooled_w.next = self.pooled_w.val();
+        // The tap's items: pooling elements times operands.
+        self.walk.load.next = self.load.val();
+        self.walk.go.next = self.go.val();
+        self.walk.in_bounds.next = self.tap.in_bounds.val();
+        self.walk.pool_first.next = self.pool_first.val();
+        self.walk.pool_h.next = self.pool_h.val();
+        self.walk.pool_w.next = self.pool_w.val();
+        self.walk.operands.next = self.operands.val();
+        // The raw input pixel of the pooling element and its word (modulo 2^16).
+        self.py_sy.a.next = self.tap.py.val();
+        self.py_sy.b.next = self.stride_y.val();
+        self.px_sx.a.next = self.tap.px.val();
+        self.px_sx.b.next = self.stride_x.val();
+        self.row_w.a.next = self.py_sy.p.val() + bit_cast::<16, 5>(self.walk.pi.val());
+        self.row_w.b.next = self.in_w.val();
+        self.pixel.next =
+            self.row_w.p.val() + self.px_sx.p.val() + bit_cast::<16, 5>(self.walk.pj.val());
+        self.pix_passes.a.next = self.pixel.val();
+        self.pix_passes.b.next = self.in_passes.val();
+        self.pe_ops.a.next = self.pix_passes.p.val() + bit_cast::<16, 5>(self.e.q.val());
+        self.pe_ops.b.next = self.operands.val();
+        self.hwc.next = self.pe_ops.p.val() + bit_cast::<16, 5>(self.walk.o.val());
+        if self.chw.val() {
+            self.word14.next = self.in_base.val() + bit_cast::<14, 16>(self.pixel.val() >> 2);
+        } else {
+            self.word14.next = self.in_base.val() + bit_cast::<14, 16>(self.hwc.val());
+        }
+        self.last.next =
+            self.walk.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
+        // The next tap (and at the iteration's end the next chunk, pass, pixel).
+        if self.go.val() & self.walk.tap_end.val() {
+            if self.fx.q.val() == self.pooled_w.val() - self.one10.val() {
+                self.fx.d.next = 0.into();
+                self.fy.d.next = self.fy.q.val() + 1;
+            } else {
+                self.fx.d.next = self.fx.q.val() + 1;
+            }
+            if self.tx.q.val() == self.kw.val() - self.one4.val() {
+                self.tx.d.next = 0.into();
+                self.ty.d.next = self.ty.q.val() + 1;
+            } else {
+                self.tx.d.next = self.tx.q.val() + 1;
+            }
+            self.t.d.next = self.t.q.val() + 1;
+            if self.last.val() {
+                // Next iteration (chunk, pass, pixel) into the other window.
+                self.t.d.next = 0.into();
+                self.ty.d.next = 0.into();
+                self.tx.d.next = 0.into();
+                self.gbuf.d.next = !self.gbuf.q.val();
+                if self.ch.q.val() != self.chunks.val() - self.one5.val() {
+                    self.ch.d.next = self.ch.q.val() + 1;
+                } else {
+                    self.ch.d.next = 0.into();
+                    self.fy.d.next = 0.into();
                     self.fx.d.next = 0.into();
-                    self.fy.d.next = self.fy.q.val() + 1;
-                } else {
-                    self.fx.d.next = self.fx.q.val() + 1;
-                }
-                if self.tx.q.val() == self.kw.val() - self.one4.val() {
-                    self.tx.d.next = 0.into();
-                    self.ty.d.next = self.ty.q.val() + 1;
-                } else {
-                    self.tx.d.next = self.tx.q.val() + 1;
-                }
-                self.t.d.next = self.t.q.val() + 1;
-                if self.last.val() {
-                    // Next iteration (chunk, pass, pixel) into the other window.
-                    self.t.d.next = 0.into();
-                    self.ty.d.next = 0.into();
-                    self.tx.d.next = 0.into();
-                    self.gbuf.d.next = !self.gbuf.q.val();
-                    if self.ch.q.val() != self.chunks.val() - self.one5.val() {
-                        self.ch.d.next = self.ch.q.val() + 1;
+                    if self.e.q.val() != self.in_passes.val() - self.one5.val() {
+                        self.e.d.next = self.e.q.val() + 1;
                     } else {
-                        self.ch.d.next = 0.into();
-                        self.fy.d.next = 0.into();
-                        self.fx.d.next = 0.into();
-                        if self.e.q.val() != self.in_passes.val() - self.one5.val() {
-                            self.e.d.next = self.e.q.val() + 1;
+                        self.e.d.next = 0.into();
+                        if self.ox.q.val() != self.out_w.val() - self.one10.val() {
+                            self.ox.d.next = self.ox.q.val() + 1;
                         } else {
-                            self.e.d.next = 0.into();
-                            if self.ox.q.val() != self.out_w.val() - self.one10.val() {
-                                self.ox.d.next = self.ox.q.val() + 1;
+                            self.ox.d.next = 0.into();
+                            if self.oy.q.val() != self.out_h.val() - self.one10.val() {
+                                self.oy.d.next = self.oy.q.val() + 1;
                             } else {
-                                self.ox.d.next = 0.into();
-                                if self.oy.q.val() != self.out_h.val() - self.one10.val() {
-                                    self.oy.d.next = self.oy.q.val() + 1;
-                                } else {
-                                    self.done.d.next = true;
-                                }
+                                self.done.d.next = true;
                             }
                         }
                     }
                 }
-            } else if self.pool_first.val() {
-                if self.pool_end.val() {
-                    self.pi.d.next = 0.into();
-                    self.pj.d.next = 0.into();
-                    self.o.d.next = self.o.q.val() + 1;
-                } else if self.pool_end_j.val() {
-                    self.pj.d.next = 0.into();
-                    self.pi.d.next = self.pi.q.val() + 1;
-                } else {
-                    self.pj.d.next = self.pj.q.val() + 1;
-                }
-            } else if self.op_end.val() {
-                self.o.d.next = 0.into();
-                if self.pool_end_j.val() {
-                    self.pj.d.next = 0.into();
-                    self.pi.d.next = self.pi.q.val() + 1;
-                } else {
-                    self.pj.d.next = self.pj.q.val() + 1;
-                }
-            } else {
-                self.o.d.next = self.o.q.val() + 1;
             }
         }
         if self.load.val() {
@@ -419,9 +320,6 @@ impl Logic for AddrGen {
             self.t.d.next = 0.into();
             self.ty.d.next = 0.into();
             self.tx.d.next = 0.into();
-            self.pi.d.next = 0.into();
-            self.pj.d.next = 0.into();
-            self.o.d.next = 0.into();
             self.fy.d.next = 0.into();
             self.fx.d.next = 0.into();
             self.gbuf.d.next = false;
@@ -431,17 +329,13 @@ impl Logic for AddrGen {
         // settles in a one-bit signal first: a `~` inside the widening would be taken at
         // the wider width in Verilog.
         self.f_valid.next = self.go.val() & !self.reset.val();
-        self.f_pad.next = !self.tvalid.val();
-        self.f_ifirst.next = !self.tvalid.val() | self.ifirst.val();
-        self.f_ilast.next = !self.tvalid.val() | self.ilast.val();
-        self.f_ofirst.next = !self.tvalid.val() | self.ofirst.val();
-        self.f_olast.next = !self.tvalid.val() | self.olast.val();
+        self.f_pad.next = !self.tap.in_bounds.val();
         self.item_bits.next = bit_cast::<13, 1>(self.f_valid.val().into())
             | (bit_cast::<13, 1>(self.f_pad.val().into()) << 1)
-            | (bit_cast::<13, 1>(self.f_ifirst.val().into()) << 2)
-            | (bit_cast::<13, 1>(self.f_ilast.val().into()) << 3)
-            | (bit_cast::<13, 1>(self.f_ofirst.val().into()) << 4)
-            | (bit_cast::<13, 1>(self.f_olast.val().into()) << 5)
+            | (bit_cast::<13, 1>(self.walk.ifirst.val().into()) << 2)
+            | (bit_cast::<13, 1>(self.walk.ilast.val().into()) << 3)
+            | (bit_cast::<13, 1>(self.walk.ofirst.val().into()) << 4)
+            | (bit_cast::<13, 1>(self.walk.olast.val().into()) << 5)
             | (bit_cast::<13, 2>(self.pixel.val().get_bits::<2>(0)) << 6)
             | (bit_cast::<13, 4>(self.t.q.val()) << 8)
             | (bit_cast::<13, 1>(self.gbuf.q.val().into()) << 12);

@@ -2,7 +2,7 @@
 //! §2, §8; docs/cnn-engine-rtl.md; docs/decisions.md D-CNN-RTL-HDL). The top is
 //! [`cnn_engine::CnnEngine`]; its sub-blocks each have a file of their own, from the
 //! processor's pieces ([`reduce`], [`window_buf`], [`tap_mac`], [`processor`], [`quad`])
-//! to the control ([`layer_seq`], [`addr_gen`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
+//! to the control ([`layer_seq`], [`addr_gen`] with its [`tap_pos`] and [`elem_walk`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
 //! and the output path ([`group_sum`], [`acc_mem`], [`out_stage`]) and the host port
 //! ([`host_port`]). [`regs`] and [`layer_decode`] are generated from
 //! `hdl/regs/cnn_engine.toml` by `edgelearn regs`.
@@ -12,6 +12,7 @@ pub mod addr_gen;
 pub mod avg_div;
 pub mod check;
 pub mod cnn_engine;
+pub mod elem_walk;
 pub mod group_sum;
 pub mod host_port;
 pub mod layer_decode;
@@ -26,6 +27,7 @@ pub mod reduce;
 #[rustfmt::skip]
 pub mod regs;
 pub mod tap_mac;
+pub mod tap_pos;
 pub mod window_buf;
 pub mod window_ctl;
 

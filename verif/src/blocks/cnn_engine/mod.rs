@@ -2,7 +2,8 @@
 //! golden traces (`crate::golden::cnn_engine`): here `cnn_engine_check` (the combinational
 //! ones: average division, nine-tap MAC, output stage, priority encoder), `cnn_reduce` (a
 //! pooling / element-wise unit), `cnn_window_buf` (a processor's two windows) and
-//! `cnn_addr_gen` (the gather); in `control` the windows' handshake, the MAC pipeline's side
+//! `cnn_addr_gen` (the gather); in `gather` its two pieces (`cnn_tap_pos`, `cnn_elem_walk`);
+//! in `control` the windows' handshake, the MAC pipeline's side
 //! information, the layer sequencer, the MAC side's sequencer and the host port; in
 //! `datapath` the adders over the quads, the accumulators and biases, and a processor.
 
@@ -20,9 +21,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 mod control;
 mod datapath;
+mod gather;
 
 pub use control::*;
 pub use datapath::*;
+pub use gather::*;
 
 const CORNER_BYTES: [u8; 8] = [0x80, 0x81, 0x7f, 0xe1, 0x1f, 0x00, 0x01, 0xff];
 

@@ -9,9 +9,11 @@ use super::arith::{asr_floor, dot9, sat_tc, sext};
 
 mod control;
 mod datapath;
+mod gather;
 
 pub use control::*;
 pub use datapath::*;
+pub use gather::*;
 
 /// Reduction operations (`hdl::cnn::engine::reduce::op`).
 pub mod op {
@@ -401,33 +403,22 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                 for ch in 0..f.chunks {
                     for t in 0..f.taps {
                         let (ty, tx) = (t / f.kw.max(1), t % f.kw.max(1));
-                        let ybase = (oy + ty * f.dil) & 0x3fff;
-                        let xbase = (ox + tx) & 0x3fff;
-                        let ty_s = ybase.wrapping_sub(f.pad_y) & 0x3fff;
-                        let tx_s = xbase.wrapping_sub(f.pad_x) & 0x3fff;
                         let pos = f.taps * ch + t;
                         let (fy, fx) = (pos / f.pooled_w.max(1), pos % f.pooled_w.max(1));
-                        let (py, px, valid) = match f.mode {
-                            1 => (fy, fx, fy < f.pooled_h),
-                            2 => (
-                                (ty_s >> 1) & 0x3ff,
-                                (tx_s >> 1) & 0x3ff,
-                                ybase >= f.pad_y
-                                    && xbase >= f.pad_x
-                                    && ty_s & 1 == 0
-                                    && tx_s & 1 == 0
-                                    && (ty_s >> 1) < f.pooled_h
-                                    && (tx_s >> 1) < f.pooled_w,
-                            ),
-                            _ => (
-                                ty_s & 0x3ff,
-                                tx_s & 0x3ff,
-                                ybase >= f.pad_y
-                                    && xbase >= f.pad_x
-                                    && ty_s < f.pooled_h
-                                    && tx_s < f.pooled_w,
-                            ),
-                        };
+                        let (py, px, valid) = tap_pos(&TapPosIn {
+                            mode: f.mode,
+                            oy,
+                            ox,
+                            ty,
+                            tx,
+                            fy,
+                            fx,
+                            dil: f.dil,
+                            pad_y: f.pad_y,
+                            pad_x: f.pad_x,
+                            pooled_h: f.pooled_h,
+                            pooled_w: f.pooled_w,
+                        });
                         let item = |pi: u32, pj: u32, o: u32| {
                             let ry = (py * f.stride_y + pi) & M16;
                             let rx = (px * f.stride_x + pj) & M16;
@@ -458,43 +449,16 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                             });
                             continue;
                         }
-                        // Pool first: per operand, its pooling window; else per pooling
-                        // element, every operand.
-                        let mut seq = Vec::new();
-                        if f.pool_first {
-                            for o in 0..f.operands {
-                                for pi in 0..f.pool_h {
-                                    for pj in 0..f.pool_w {
-                                        seq.push((pi, pj, o));
-                                    }
-                                }
-                            }
-                        } else {
-                            for pi in 0..f.pool_h {
-                                for pj in 0..f.pool_w {
-                                    for o in 0..f.operands {
-                                        seq.push((pi, pj, o));
-                                    }
-                                }
-                            }
-                        }
+                        let seq = elements(f.pool_first, f.pool_h, f.pool_w, f.operands);
                         let n = seq.len();
-                        for (k, &(pi, pj, o)) in seq.iter().enumerate() {
-                            let pool_beg = pi == 0 && pj == 0;
-                            let pool_end = pi + 1 == f.pool_h && pj + 1 == f.pool_w;
-                            let (op_beg, op_end) = (o == 0, o + 1 == f.operands);
-                            let (ifirst, ilast, ofirst, olast) = if f.pool_first {
-                                (pool_beg, pool_end, op_beg, op_end)
-                            } else {
-                                (op_beg, op_end, pool_beg, pool_end)
-                            };
+                        for (k, el) in seq.iter().enumerate() {
                             out.push(GatherItem {
-                                ifirst,
-                                ilast,
-                                ofirst,
-                                olast,
+                                ifirst: el.ifirst,
+                                ilast: el.ilast,
+                                ofirst: el.ofirst,
+                                olast: el.olast,
                                 iter_end: last_tap && k + 1 == n,
-                                ..item(pi, pj, o)
+                                ..item(el.pi, el.pj, el.o)
                             });
                         }
                     }

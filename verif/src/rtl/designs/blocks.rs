@@ -13,6 +13,7 @@ use edgelearn_hdl::arith::check_wide::ArithCheckWide;
 use edgelearn_hdl::cnn::engine::acc_mem::AccMem;
 use edgelearn_hdl::cnn::engine::addr_gen::AddrGen;
 use edgelearn_hdl::cnn::engine::check::CnnEngineCheck;
+use edgelearn_hdl::cnn::engine::elem_walk::ElemWalk;
 use edgelearn_hdl::cnn::engine::group_sum::GroupSumBench;
 use edgelearn_hdl::cnn::engine::host_port::HostPortBench;
 use edgelearn_hdl::cnn::engine::layer_seq::LayerSeq;
@@ -20,6 +21,7 @@ use edgelearn_hdl::cnn::engine::mac_ctl::MacCtl;
 use edgelearn_hdl::cnn::engine::mac_pipe::MacPipe;
 use edgelearn_hdl::cnn::engine::processor::Processor;
 use edgelearn_hdl::cnn::engine::reduce::Reduce;
+use edgelearn_hdl::cnn::engine::tap_pos::TapPos;
 use edgelearn_hdl::cnn::engine::window_buf::WindowBuf;
 use edgelearn_hdl::cnn::engine::window_ctl::WindowCtl;
 use edgelearn_hdl::cnn::fc_update::CnnFcUpdate10;
@@ -93,6 +95,10 @@ pub mod name {
     pub const CNN_ENGINE_CHECK: &str = "cnn_engine_check";
     /// `cnn_addr_gen`.
     pub const CNN_ADDR_GEN: &str = "cnn_addr_gen";
+    /// `cnn_tap_pos`.
+    pub const CNN_TAP_POS: &str = "cnn_tap_pos";
+    /// `cnn_elem_walk`.
+    pub const CNN_ELEM_WALK: &str = "cnn_elem_walk";
     /// `cnn_reduce`.
     pub const CNN_REDUCE: &str = "cnn_reduce";
     /// `cnn_window_buf`.
@@ -424,6 +430,24 @@ pub(super) fn entries() -> Vec<DesignEntry> {
             BlockModel {
             golden: cnn_engine::addr_gen_expected,
             stimulus: |r| cnn_engine::addr_gen_stimulus(r.ports, r.seed),
+            },
+        ),
+        block(
+            name::CNN_TAP_POS,
+            "the gather's tap position: where kernel tap (ty, tx) of output pixel (oy, ox) reads the pooled, padded input in window, flatten and transposed mode, and whether it is inside (combinational)",
+            |n| boxed(n, TapPos::default()),
+            BlockModel {
+                golden: cnn_engine::tap_pos_expected,
+                stimulus: |r| cnn_engine::tap_pos_stimulus(r.ports, r.seed, r.len(2048)),
+            },
+        ),
+        block(
+            name::CNN_ELEM_WALK,
+            "the gather's items of one tap: the pooling window's elements times the element-wise operands in either order, with the inner and outer units' first/last flags",
+            |n| boxed(n, ElemWalk::default()),
+            BlockModel {
+                golden: cnn_engine::elem_walk_expected,
+                stimulus: |r| cnn_engine::elem_walk_stimulus(r.ports, r.seed, r.len(3000)),
             },
         ),
         block(
