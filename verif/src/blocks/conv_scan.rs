@@ -38,6 +38,21 @@ pub(super) fn random_row(rng: &mut Xoshiro256PlusPlus) -> Row {
     })
 }
 
+/// One cycle of a scan's random control: a rare reset, `active` mostly high, the rows valid
+/// on about a third of the cycles (new random rows each time).
+pub(super) fn random_control(
+    rng: &mut Xoshiro256PlusPlus,
+    rows: &mut [Row; 3],
+) -> (bool, bool, bool) {
+    let reset = rng.random_range(0..400) == 0;
+    let active = rng.random_range(0..30) != 0;
+    let valid = rng.random_range(0..3) == 0;
+    if valid {
+        *rows = std::array::from_fn(|_| random_row(rng));
+    }
+    (reset, active, valid)
+}
+
 fn push(s: &mut Stimulus, i: &ConvScanIn) -> Result<()> {
     s.row()
         .bit("reset", i.reset)?
@@ -63,18 +78,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
     let mut cache = TrioutCache::new(g);
     for ch in 0..3 {
         for y in 0..32 {
-            let row = random_row(&mut rng);
-            for word in 0..8 {
-                cache.step(&TrioutIn {
-                    addr_in: g.address(ch, y, word),
-                    data_in: row[4 * word..4 * word + 4]
-                        .iter()
-                        .map(|&p| p as i64)
-                        .collect(),
-                    wr_en: true,
-                    ..Default::default()
-                });
-            }
+            cache.write_row(ch, y, &random_row(&mut rng));
         }
     }
     let mut m = ConvScan::new();
@@ -112,9 +116,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
                 ..Default::default()
             });
             valid = c.valid_out;
-            if let Some(r) = c.rows {
-                rows = r.map(|row| std::array::from_fn(|k| row[k] as u8));
-            }
+            rows = c.row_bytes().unwrap_or(rows);
             m.step(&i);
             results.push_back(m.outputs(&i).window_valid);
             pool += (pool > 0 || o.done) as usize;
@@ -142,12 +144,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             i.shift_last = rng.random_range(2..9);
             i.cols_last = rng.random_range(0..7);
         }
-        i.reset = rng.random_range(0..400) == 0;
-        i.active = rng.random_range(0..30) != 0;
-        i.rows_valid = rng.random_range(0..3) == 0;
-        if i.rows_valid {
-            i.rows = std::array::from_fn(|_| random_row(&mut rng));
-        }
+        (i.reset, i.active, i.rows_valid) = random_control(&mut rng, &mut i.rows);
         i.result = rng.random_range(0..2) == 0;
         push(&mut s, &i)?;
     }

@@ -3,7 +3,7 @@
 //! now and then, CONV's cycles between them), random traffic (random shapes, rows, `room`,
 //! `active` dropping, resets), and the golden trace.
 
-use super::conv_scan::{random_row, row_of, row_value};
+use super::conv_scan::{random_control, random_row, row_of, row_value};
 use super::{blank, View};
 use crate::golden::pool_scan::{PoolScan, PoolScanIn};
 use crate::golden::triout_cache::{TrioutCache, TrioutGeometry, TrioutIn};
@@ -97,9 +97,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
                 ..Default::default()
             });
             valid = c.valid_out;
-            if let Some(r) = c.rows {
-                rows = r.map(|row| std::array::from_fn(|k| row.get(k).map_or(0, |&p| p as u8)));
-            }
+            rows = c.row_bytes().unwrap_or(rows);
             m.step(&i);
             if o.done {
                 break;
@@ -127,12 +125,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             i.rows_last = rng.random_range(0..4);
             i.cols_last = rng.random_range(0..11);
         }
-        i.reset = rng.random_range(0..400) == 0;
-        i.active = rng.random_range(0..30) != 0;
-        i.rows_valid = rng.random_range(0..3) == 0;
-        if i.rows_valid {
-            i.rows = std::array::from_fn(|_| random_row(&mut rng));
-        }
+        (i.reset, i.active, i.rows_valid) = random_control(&mut rng, &mut i.rows);
         i.room = rng.random_range(0..5) != 0;
         push(&mut s, &i)?;
     }

@@ -168,17 +168,7 @@ mod tests {
             .collect();
         let mut cache = TrioutCache::new(g);
         for (y, row) in image.iter().enumerate() {
-            for word in 0..8 {
-                cache.step(&TrioutIn {
-                    addr_in: g.address(1, y, word),
-                    data_in: row[4 * word..4 * word + 4]
-                        .iter()
-                        .map(|&p| p as i64)
-                        .collect(),
-                    wr_en: true,
-                    ..Default::default()
-                });
-            }
+            cache.write_row(1, y, row);
         }
         let mut m = ConvScan::new();
         let (mut valid, mut rows) = (false, [[0u8; 32]; 3]);
@@ -201,9 +191,7 @@ mod tests {
                 ..Default::default()
             });
             valid = c.valid_out;
-            if let Some(r) = c.rows {
-                rows = r.map(|row| std::array::from_fn(|k| row[k] as u8));
-            }
+            rows = c.row_bytes().unwrap_or(rows);
             m.step(&i);
             cycles += 1;
             let after = m.outputs(&i);

@@ -161,14 +161,7 @@ mod tests {
             .collect();
         let mut cache = TrioutCache::new(g);
         for (y, row) in fm.iter().enumerate() {
-            for (x, &p) in row.iter().enumerate() {
-                cache.step(&TrioutIn {
-                    addr_in: g.address(0, y, x),
-                    data_in: vec![p as i64],
-                    wr_en: true,
-                    ..Default::default()
-                });
-            }
+            cache.write_row(0, y, row);
         }
         let mut m = PoolScan::new();
         let (mut valid, mut rows) = (false, [[0u8; 32]; 3]);
@@ -193,9 +186,7 @@ mod tests {
                 ..Default::default()
             });
             valid = c.valid_out;
-            if let Some(r) = c.rows {
-                rows = r.map(|row| std::array::from_fn(|k| row.get(k).map_or(0, |&p| p as u8)));
-            }
+            rows = c.row_bytes().unwrap_or(rows);
             m.step(&i);
             cycles += 1;
             if o.done {

@@ -202,4 +202,29 @@ impl TrioutCache {
             eof: self.eof,
         }
     }
+
+    /// Write row `row` of `channel` (`pixels`, `lanes` a cycle, one edge each), as the
+    /// core's load does.
+    pub fn write_row(&mut self, channel: usize, row: usize, pixels: &[u8]) {
+        let lanes = self.g.lanes;
+        for (word, px) in pixels.chunks(lanes).enumerate() {
+            self.step(&TrioutIn {
+                addr_in: self.g.address(channel, row, word),
+                data_in: px.iter().map(|&p| p as i64).collect(),
+                wr_en: true,
+                ..Default::default()
+            });
+        }
+    }
+}
+
+impl TrioutOut {
+    /// The three rows as bytes (32 a row, zero past the cache's width), while valid: what a
+    /// block reading the cache's 256-bit row ports sees.
+    pub fn row_bytes(&self) -> Option<[[u8; 32]; 3]> {
+        self.rows.as_ref().map(|r| {
+            r.clone()
+                .map(|row| std::array::from_fn(|k| row.get(k).map_or(0, |&p| p as u8)))
+        })
+    }
 }
