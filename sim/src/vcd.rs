@@ -346,6 +346,16 @@ impl Waveform {
         out
     }
 
+    /// The rising edges of signal `i` from `lo` to `hi` (inclusive): each edge's cycle
+    /// number (counted from the file's first edge) and its time.
+    pub fn edges_between(&self, i: usize, lo: u64, hi: u64) -> Vec<(usize, u64)> {
+        self.rising_edges(i)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, t)| (lo..=hi).contains(t))
+            .collect()
+    }
+
     /// A default clock: a one-bit signal named `clock`, `clk` or `clk_i`, the shallowest.
     pub fn default_clock(&self) -> Option<usize> {
         for name in ["clock", "clk", "clk_i"] {
@@ -661,6 +671,7 @@ mod tests {
         assert_eq!(w.value_at(q, 16), Some(&Val::Bits("0001".into())));
         let clk = w.default_clock().unwrap();
         assert_eq!(w.rising_edges(clk), vec![5, 15]);
+        assert_eq!(w.edges_between(clk, 6, 100), vec![(1, 15)]);
     }
 
     /// The dialects: Verilator's `TOP` scope and parameters, rust-hdl's string enums, reals,

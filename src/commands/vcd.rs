@@ -95,10 +95,8 @@ fn show(
     let times: Vec<(Option<usize>, u64)> = match &clock {
         Some(c) => {
             let ci = w.resolve(c).map_err(|e| anyhow!(e))?;
-            w.rising_edges(ci)
+            w.edges_between(ci, lo, hi)
                 .into_iter()
-                .enumerate()
-                .filter(|(_, t)| (lo..=hi).contains(t))
                 .map(|(k, t)| (Some(k), t))
                 .collect()
         }

@@ -190,11 +190,7 @@ pub fn plot(
     let edges: Vec<(usize, u64)> = match clock {
         Some(c) => {
             let ci = w.resolve(c).map_err(|e| anyhow!(e))?;
-            w.rising_edges(ci)
-                .into_iter()
-                .enumerate()
-                .filter(|(_, t)| (lo..=hi).contains(t))
-                .collect()
+            w.edges_between(ci, lo, hi)
         }
         None => vec![],
     };
