@@ -50,7 +50,9 @@
 use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCoreShape, LelFcCore};
 use super::packet_fifo::PacketFifo;
+use super::result_tally::ResultTally;
 use super::stream_slice::StreamSlice;
+use super::visit_cycles::VisitCycles;
 use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
 
@@ -264,26 +266,11 @@ pub struct PlatformCore {
     conv_n: DFF<Bits<32>>,
     fc0_n: DFF<Bits<32>>,
     fc1_n: DFF<Bits<32>>,
-    res0: DFF<Bits<32>>,
-    res1: DFF<Bits<32>>,
-    ok0: DFF<Bits<32>>,
-    ok1: DFF<Bits<32>>,
-    cls0: DFF<Bits<8>>,
-    cls1: DFF<Bits<8>>,
-    lbl_cur0: DFF<Bits<4>>,
-    lbl_cur1: DFF<Bits<4>>,
-    lbl_lc0: DFF<Bits<4>>,
-    lbl_lc1: DFF<Bits<4>>,
-    need0: DFF<Bit>,
-    need1: DFF<Bit>,
-    done_q0: DFF<Bit>,
-    done_q1: DFF<Bit>,
-    cyc_conv: DFF<Bits<32>>,
-    cyc_fc0: DFF<Bits<32>>,
-    cyc_fc1: DFF<Bits<32>>,
-    last_conv: DFF<Bits<32>>,
-    last_fc0: DFF<Bits<32>>,
-    last_fc1: DFF<Bits<32>>,
+    tally0: ResultTally,
+    tally1: ResultTally,
+    visit_conv: VisitCycles,
+    visit_fc0: VisitCycles,
+    visit_fc1: VisitCycles,
     // Combinational values, settled before their one assignment (D-HDLGEN).
     cfg_eff: Signal<Local, Bits<32>>,
     lr_idx: Signal<Local, Bits<32>>,
@@ -302,11 +289,10 @@ pub struct PlatformCore {
     rd_fc1: Signal<Local, Bit>,
     in_take: Signal<Local, Bit>,
     fifo_rst: Signal<Local, Bit>,
-    cdone0: Signal<Local, Bit>,
-    cdone1: Signal<Local, Bit>,
     pl_code: Signal<Local, Bits<4>>,
     status: Signal<Local, Bits<32>>,
     wr: Signal<Local, Bit>,
+    run_start: Signal<Local, Bit>,
     // Constants.
     c_img_beats: Constant<Bits<16>>,
     c_conv_room: Constant<Bits<16>>,
@@ -399,26 +385,11 @@ impl PlatformCore {
             conv_n: Default::default(),
             fc0_n: Default::default(),
             fc1_n: Default::default(),
-            res0: Default::default(),
-            res1: Default::default(),
-            ok0: Default::default(),
-            ok1: Default::default(),
-            cls0: Default::default(),
-            cls1: Default::default(),
-            lbl_cur0: Default::default(),
-            lbl_cur1: Default::default(),
-            lbl_lc0: Default::default(),
-            lbl_lc1: Default::default(),
-            need0: Default::default(),
-            need1: Default::default(),
-            done_q0: Default::default(),
-            done_q1: Default::default(),
-            cyc_conv: Default::default(),
-            cyc_fc0: Default::default(),
-            cyc_fc1: Default::default(),
-            last_conv: Default::default(),
-            last_fc0: Default::default(),
-            last_fc1: Default::default(),
+            tally0: Default::default(),
+            tally1: Default::default(),
+            visit_conv: Default::default(),
+            visit_fc0: Default::default(),
+            visit_fc1: Default::default(),
             cfg_eff: Default::default(),
             lr_idx: Default::default(),
             running: Default::default(),
@@ -436,11 +407,10 @@ impl PlatformCore {
             rd_fc1: Default::default(),
             in_take: Default::default(),
             fifo_rst: Default::default(),
-            cdone0: Default::default(),
-            cdone1: Default::default(),
             pl_code: Default::default(),
             status: Default::default(),
             wr: Default::default(),
+            run_start: Default::default(),
             c_img_beats: c16(shape.image_beats()),
             c_conv_room: c16(d_mid - shape.conv_beats() - CONV_FIFO_DEPTH),
             c_mid_depth: c16(d_mid),
@@ -481,10 +451,9 @@ impl Logic for PlatformCore {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, phase, sent, flush, stop_q, n_run, model_cfg, seed_lc0, seed_wu0,
-            seed_lc1, seed_wu1, n_train, n_test, epoch, lr_len, run_cycles, conv_n, fc0_n, fc1_n,
-            res0, res1, ok0, ok1, cls0, cls1, lbl_cur0, lbl_cur1, lbl_lc0, lbl_lc1, need0, need1,
-            done_q0, done_q1, cyc_conv, cyc_fc0, cyc_fc1, last_conv, last_fc0, last_fc1
+            seed_lc1, seed_wu1, n_train, n_test, epoch, lr_len, run_cycles, conv_n, fc0_n, fc1_n
         );
+        clock!(self, clock, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
         self.lr_tab.clock.next = self.clock.val();
         self.lr_tab.reset.next = self.reset.val();
         self.gate_conv.clock.next = self.clock.val();
@@ -544,6 +513,7 @@ impl Logic for PlatformCore {
         self.to_fc1.next = false;
         self.rd_fc0.next = false;
         self.rd_fc1.next = false;
+        self.run_start.next = false;
         self.wr.next = self.reg_we.val() & (self.reg_addr.val() == self.c_addr[0].val());
 
         // ---- PL FSM.
@@ -569,14 +539,11 @@ impl Logic for PlatformCore {
                             self.state.d.next = PlState::Inf;
                             self.n_run.d.next = self.n_test.q.val();
                         }
+                        self.run_start.next = true;
                         self.run_cycles.d.next = 0.into();
                         self.conv_n.d.next = 0.into();
                         self.fc0_n.d.next = 0.into();
                         self.fc1_n.d.next = 0.into();
-                        self.res0.d.next = 0.into();
-                        self.res1.d.next = 0.into();
-                        self.ok0.d.next = 0.into();
-                        self.ok1.d.next = 0.into();
                     }
                 }
             }
@@ -668,8 +635,8 @@ impl Logic for PlatformCore {
                 if (self.conv_n.q.val() == self.n_run.q.val())
                     & (self.fc0_n.q.val() == self.n_run.q.val())
                     & (self.fc1_n.q.val() == self.n_run.q.val())
-                    & (self.res0.q.val() == self.n_run.q.val())
-                    & (self.res1.q.val() == self.n_run.q.val())
+                    & (self.tally0.results.val() == self.n_run.q.val())
+                    & (self.tally1.results.val() == self.n_run.q.val())
                     & (self.conv.conv_state.val() == self.s_idle.val())
                     & (self.fc0.layer_state.val() == self.s_idle.val())
                     & (self.fc1.layer_state.val() == self.s_idle.val())
@@ -679,67 +646,29 @@ impl Logic for PlatformCore {
             }
         }
 
-        // ---- Labels and results (one classification and one correct-counter per FC core).
-        if self.start_fc0.val() {
-            self.need0.d.next = true;
-        }
-        if self.start_fc1.val() {
-            self.need1.d.next = true;
-        }
-        if self.need0.q.val() & self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val() {
-            self.lbl_cur0.d.next = self.mid_fifo.m_tuser.val();
-            self.need0.d.next = false;
-        }
-        if self.need1.q.val() & self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val() {
-            self.lbl_cur1.d.next = self.out_fifo.m_tuser.val();
-            self.need1.d.next = false;
-        }
-        if self.fc0.lc_valid.val() {
-            self.lbl_lc0.d.next = self.lbl_cur0.q.val();
-        }
-        if self.fc1.lc_valid.val() {
-            self.lbl_lc1.d.next = self.lbl_cur1.q.val();
-        }
-        self.done_q0.d.next = self.fc0.classify_done.val();
-        self.done_q1.d.next = self.fc1.classify_done.val();
-        self.cdone0.next = self.fc0.classify_done.val() & !self.done_q0.q.val();
-        self.cdone1.next = self.fc1.classify_done.val() & !self.done_q1.q.val();
-        if self.cdone0.val() {
-            self.res0.d.next = self.res0.q.val() + self.one32.val();
-            self.cls0.d.next = bit_cast::<8, 4>(self.fc0.class_num.val())
-                | (bit_cast::<8, 4>(self.lbl_lc0.q.val()) << 4);
-            if self.fc0.class_num.val() == self.lbl_lc0.q.val() {
-                self.ok0.d.next = self.ok0.q.val() + self.one32.val();
-            }
-        }
-        if self.cdone1.val() {
-            self.res1.d.next = self.res1.q.val() + self.one32.val();
-            self.cls1.d.next = bit_cast::<8, 4>(self.fc1.class_num.val())
-                | (bit_cast::<8, 4>(self.lbl_lc1.q.val()) << 4);
-            if self.fc1.class_num.val() == self.lbl_lc1.q.val() {
-                self.ok1.d.next = self.ok1.q.val() + self.one32.val();
-            }
-        }
-
-        // ---- Cycles of each core's visits outside IDLE.
-        if self.conv.conv_state.val() != self.s_idle.val() {
-            self.cyc_conv.d.next = self.cyc_conv.q.val() + self.one32.val();
-        } else if self.cyc_conv.q.val().any() {
-            self.last_conv.d.next = self.cyc_conv.q.val();
-            self.cyc_conv.d.next = 0.into();
-        }
-        if self.fc0.layer_state.val() != self.s_idle.val() {
-            self.cyc_fc0.d.next = self.cyc_fc0.q.val() + self.one32.val();
-        } else if self.cyc_fc0.q.val().any() {
-            self.last_fc0.d.next = self.cyc_fc0.q.val();
-            self.cyc_fc0.d.next = 0.into();
-        }
-        if self.fc1.layer_state.val() != self.s_idle.val() {
-            self.cyc_fc1.d.next = self.cyc_fc1.q.val() + self.one32.val();
-        } else if self.cyc_fc1.q.val().any() {
-            self.last_fc1.d.next = self.cyc_fc1.q.val();
-            self.cyc_fc1.d.next = 0.into();
-        }
+        // ---- Results (one tally per FC core) and each core's last visit.
+        self.tally0.reset.next = self.reset.val();
+        self.tally0.clear.next = self.run_start.val();
+        self.tally0.start.next = self.start_fc0.val();
+        self.tally0.beat.next = self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val();
+        self.tally0.label.next = self.mid_fifo.m_tuser.val();
+        self.tally0.lc_valid.next = self.fc0.lc_valid.val();
+        self.tally0.done.next = self.fc0.classify_done.val();
+        self.tally0.class_num.next = self.fc0.class_num.val();
+        self.tally1.reset.next = self.reset.val();
+        self.tally1.clear.next = self.run_start.val();
+        self.tally1.start.next = self.start_fc1.val();
+        self.tally1.beat.next = self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val();
+        self.tally1.label.next = self.out_fifo.m_tuser.val();
+        self.tally1.lc_valid.next = self.fc1.lc_valid.val();
+        self.tally1.done.next = self.fc1.classify_done.val();
+        self.tally1.class_num.next = self.fc1.class_num.val();
+        self.visit_conv.reset.next = self.reset.val();
+        self.visit_conv.busy.next = self.conv.conv_state.val() != self.s_idle.val();
+        self.visit_fc0.reset.next = self.reset.val();
+        self.visit_fc0.busy.next = self.fc0.layer_state.val() != self.s_idle.val();
+        self.visit_fc1.reset.next = self.reset.val();
+        self.visit_fc1.busy.next = self.fc1.layer_state.val() != self.s_idle.val();
 
         // ---- Register writes (CTRL is handled by the FSM).
         if self.reg_we.val() {
@@ -814,22 +743,6 @@ impl Logic for PlatformCore {
             self.conv_n.d.next = 0.into();
             self.fc0_n.d.next = 0.into();
             self.fc1_n.d.next = 0.into();
-            self.res0.d.next = 0.into();
-            self.res1.d.next = 0.into();
-            self.ok0.d.next = 0.into();
-            self.ok1.d.next = 0.into();
-            self.cls0.d.next = 0.into();
-            self.cls1.d.next = 0.into();
-            self.need0.d.next = false;
-            self.need1.d.next = false;
-            self.done_q0.d.next = false;
-            self.done_q1.d.next = false;
-            self.cyc_conv.d.next = 0.into();
-            self.cyc_fc0.d.next = 0.into();
-            self.cyc_fc1.d.next = 0.into();
-            self.last_conv.d.next = 0.into();
-            self.last_fc0.d.next = 0.into();
-            self.last_fc1.d.next = 0.into();
         }
 
         // ---- Register values; the shell's `RegRead` picks one by `reg_addr`.
@@ -864,15 +777,15 @@ impl Logic for PlatformCore {
         self.rv_base[13].next = self.conv_n.q.val();
         self.rv_base[14].next = self.fc0_n.q.val();
         self.rv_base[15].next = self.fc1_n.q.val();
-        self.rv_base[16].next = self.res0.q.val();
-        self.rv_base[17].next = self.res1.q.val();
-        self.rv_base[18].next = self.ok0.q.val();
-        self.rv_base[19].next = self.ok1.q.val();
-        self.rv_base[20].next = bit_cast::<32, 8>(self.cls0.q.val());
-        self.rv_base[21].next = bit_cast::<32, 8>(self.cls1.q.val());
-        self.rv_base[22].next = self.last_conv.q.val();
-        self.rv_base[23].next = self.last_fc0.q.val();
-        self.rv_base[24].next = self.last_fc1.q.val();
+        self.rv_base[16].next = self.tally0.results.val();
+        self.rv_base[17].next = self.tally1.results.val();
+        self.rv_base[18].next = self.tally0.correct.val();
+        self.rv_base[19].next = self.tally1.correct.val();
+        self.rv_base[20].next = bit_cast::<32, 8>(self.tally0.last.val());
+        self.rv_base[21].next = bit_cast::<32, 8>(self.tally1.last.val());
+        self.rv_base[22].next = self.visit_conv.last.val();
+        self.rv_base[23].next = self.visit_fc0.last.val();
+        self.rv_base[24].next = self.visit_fc1.last.val();
         self.rv_base[25].next =
             bit_cast::<32, 16>(self.in_fifo.count.val()) | (self.c_depths[0].val() << 16);
         self.rv_base[26].next =

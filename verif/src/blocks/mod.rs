@@ -20,9 +20,11 @@ pub mod loss;
 pub mod matmul;
 pub mod pool_packer;
 pub mod pool_scan;
+pub mod result_tally;
 pub mod tree_adder;
 pub mod tree_comparator;
 pub mod triout_cache;
+pub mod visit_cycles;
 pub mod weight_update;
 
 use edgelearn_sim::value::{mask, to_i64, unpack_lanes};

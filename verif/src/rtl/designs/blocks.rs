@@ -5,7 +5,8 @@ use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
     conv_channels, conv_load, conv_scan, lc_forward, lfsr, loss, matmul, pool_packer, pool_scan,
-    tree_adder, tree_comparator, triout_cache, weight_update, BlockModel, StimulusRequest,
+    result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update,
+    BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -40,10 +41,12 @@ use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
 use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::pool_scan::PoolScan;
+use edgelearn_hdl::lel::result_tally::ResultTally;
 use edgelearn_hdl::lel::tree_adder::LelTreeAdder;
 use edgelearn_hdl::lel::tree_adder_conv::LelTreeAdderConv;
 use edgelearn_hdl::lel::tree_comparator::LelTreeComparator;
 use edgelearn_hdl::lel::triout_cache::LelTrioutCache;
+use edgelearn_hdl::lel::visit_cycles::VisitCycles;
 use edgelearn_hdl::lel::weight_update::LelWeightUpdate;
 
 /// The unit blocks' names, for the code that works on one of them (its golden model and
@@ -91,6 +94,10 @@ pub mod name {
     pub const LEL_CONV_SCAN: &str = "lel_conv_scan";
     /// `lel_pool_scan`.
     pub const LEL_POOL_SCAN: &str = "lel_pool_scan";
+    /// `lel_result_tally`.
+    pub const LEL_RESULT_TALLY: &str = "lel_result_tally";
+    /// `lel_visit_cycles`.
+    pub const LEL_VISIT_CYCLES: &str = "lel_visit_cycles";
     /// `cnn_engine_check`.
     pub const CNN_ENGINE_CHECK: &str = "cnn_engine_check";
     /// `cnn_addr_gen`.
@@ -411,6 +418,30 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => pool_scan::thesis_stimulus(r.ports, r.seed),
                     false => pool_scan::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_RESULT_TALLY,
+            "the platform's count of one FC core's classifications: the image's label carried to its result, results, correct ones, the last {label, class} (spec §4.6)",
+            |n| boxed(n, ResultTally::default()),
+            BlockModel {
+                golden: result_tally::expected,
+                stimulus: |r| match r.thesis {
+                    true => result_tally::thesis_stimulus(r.ports, r.seed),
+                    false => result_tally::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_VISIT_CYCLES,
+            "the platform's measure of a core's last visit outside IDLE, in cycles (the *_CYCLES registers)",
+            |n| boxed(n, VisitCycles::default()),
+            BlockModel {
+                golden: visit_cycles::expected,
+                stimulus: |r| match r.thesis {
+                    true => visit_cycles::thesis_stimulus(r.ports, r.seed),
+                    false => visit_cycles::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),

@@ -1,0 +1,69 @@
+//! `lel_visit_cycles`: a core's last visit outside IDLE as the platform measures it (the
+//! thesis conv core's visits: 28,467 cycles each with idle gaps between), random traffic
+//! (visits of 1..40 cycles, rare resets), and the golden trace.
+
+use super::{blank, View};
+use crate::golden::visit_cycles::VisitCycles;
+use crate::rtl::designs::name::LEL_VISIT_CYCLES;
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
+use num_bigint::BigUint;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The thesis conv core's cycles per image (Table 4.2).
+const THESIS_CONV_IMAGE: usize = 28_467;
+
+fn push(s: &mut Stimulus, busy: bool, reset: bool) -> Result<()> {
+    s.row().bit("busy", busy)?.bit("reset", reset)?.push()
+}
+
+/// Three thesis conv-core images, each a visit of 28,467 cycles, one to five idle cycles
+/// between them.
+pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_VISIT_CYCLES, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    push(&mut s, false, true)?;
+    for _ in 0..3 {
+        for _ in 0..THESIS_CONV_IMAGE {
+            push(&mut s, true, false)?;
+        }
+        for _ in 0..rng.random_range(1..6) {
+            push(&mut s, false, false)?;
+        }
+    }
+    Ok(s)
+}
+
+/// Random traffic: visits of 1..40 cycles and gaps of 1..4, rare resets.
+pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_VISIT_CYCLES, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    push(&mut s, false, true)?;
+    let mut left = 0;
+    let mut busy = false;
+    for _ in 0..cycles {
+        if left == 0 {
+            busy = !busy;
+            left = if busy {
+                rng.random_range(1..40)
+            } else {
+                rng.random_range(1..4)
+            };
+        }
+        left -= 1;
+        push(&mut s, busy, rng.random_range(0..250) == 0)?;
+    }
+    Ok(s)
+}
+
+/// Golden trace: `last` on every cycle (sampled after the edge).
+pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = VisitCycles::new();
+    for c in 0..stim.len() {
+        m.step(v.bit(c, "busy"), v.bit(c, "reset"));
+        e.set(c, "last", BigUint::from(m.last));
+    }
+    e
+}
