@@ -34,6 +34,7 @@ mod lel_model;
 mod lfsr;
 mod loss;
 mod matmul;
+mod pl_fsm;
 mod platform;
 mod platform_axi;
 mod platform_cli;

@@ -1,8 +1,9 @@
 //! LelPlatform: the multi-core LEL platform (thesis §4.3, T:1314-1365; spec lel-platform.md
 //! §4.4-§4.6, §7-18, §7-21..§7-24, §7-30, §7-35, §7-36): the conv core, FC core 0 and FC
 //! core 1 in a pipeline with block-RAM FIFOs between them, the label carried with the data
-//! (TUSER), one classification result and one correct-counter per FC core, the `PL_*` FSM
-//! that sequences the cores' instructions over N images, and a register file.
+//! (TUSER), one classification result and one correct-counter per FC core
+//! ([`ResultTally`]), the `PL_*` FSM that sequences the cores' instructions over N images
+//! ([`PlFsm`]), each core's last visit ([`VisitCycles`]), and a register file.
 //!
 //! ```text
 //!  s_* --> [slice] --> [in FIFO] --+--> conv core --> [mid FIFO] --> FC core 0 --> [out FIFO] --> FC core 1
@@ -45,11 +46,13 @@
 //! when the out FIFO does. Each core gets I_TRAIN (I_INF) from IDLE until its FIN and I_IDLE
 //! for the FIN cycle (§7-18), so an image follows the last after one IDLE cycle. The run
 //! ends when every core has taken N images, both FC cores have classified N and all are idle.
+//! The sub-blocks named here are triads of their own (a golden twin, a bench).
 //! Golden: `edgelearn_verif::lel::network`. Tests: `tests/platform.rs`.
 
 use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCoreShape, LelFcCore};
 use super::packet_fifo::PacketFifo;
+use super::pl_fsm::PlFsm;
 use super::result_tally::ResultTally;
 use super::stream_slice::StreamSlice;
 use super::visit_cycles::VisitCycles;
@@ -81,21 +84,7 @@ fn cfg_write_mask() -> u32 {
         .map_or(u32::MAX, |r| r.write_mask)
 }
 
-crate::fsm_states! {
-    /// `PL_*` states (§4.6; READ is ours). The declaration order is the encoding.
-    pub enum PlState {
-        /// 0: cores idle.
-        Idle = "PL_IDLE",
-        /// 1: INIT of FC0, then FC1.
-        Init = "PL_INIT",
-        /// 2: N_TRAIN images trained.
-        Train = "PL_TRAIN",
-        /// 3: N_TEST images inferred.
-        Inf = "PL_INF",
-        /// 4: FC0's, then FC1's weights streamed out.
-        Read = "PL_READ",
-    }
-}
+pub use super::pl_fsm::PlState;
 
 /// What the platform is built from.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,13 +232,7 @@ pub struct PlatformCore {
     in_fifo: PacketFifo,
     mid_fifo: PacketFifo,
     out_fifo: PacketFifo,
-    // FSM.
-    state: DFF<PlState>,
-    phase: DFF<Bit>,
-    sent: DFF<Bit>,
-    flush: DFF<Bits<6>>,
-    stop_q: DFF<Bit>,
-    n_run: DFF<Bits<32>>,
+    fsm: PlFsm,
     // Registers.
     model_cfg: DFF<Bits<32>>,
     seed_lc0: DFF<Bits<17>>,
@@ -262,10 +245,6 @@ pub struct PlatformCore {
     lr_len: DFF<Bits<5>>,
     lr_tab: LrTable,
     // Counters.
-    run_cycles: DFF<Bits<32>>,
-    conv_n: DFF<Bits<32>>,
-    fc0_n: DFF<Bits<32>>,
-    fc1_n: DFF<Bits<32>>,
     tally0: ResultTally,
     tally1: ResultTally,
     visit_conv: VisitCycles,
@@ -274,28 +253,11 @@ pub struct PlatformCore {
     // Combinational values, settled before their one assignment (D-HDLGEN).
     cfg_eff: Signal<Local, Bits<32>>,
     lr_idx: Signal<Local, Bits<32>>,
-    running: Signal<Local, Bit>,
-    cmd: Signal<Local, Bits<3>>,
-    ins_conv: Signal<Local, Bits<3>>,
-    ins_fc0: Signal<Local, Bits<3>>,
-    ins_fc1: Signal<Local, Bits<3>>,
-    start_conv: Signal<Local, Bit>,
-    start_fc0: Signal<Local, Bit>,
-    start_fc1: Signal<Local, Bit>,
-    to_conv: Signal<Local, Bit>,
-    to_fc0: Signal<Local, Bit>,
-    to_fc1: Signal<Local, Bit>,
-    rd_fc0: Signal<Local, Bit>,
-    rd_fc1: Signal<Local, Bit>,
     in_take: Signal<Local, Bit>,
     fifo_rst: Signal<Local, Bit>,
-    pl_code: Signal<Local, Bits<4>>,
     status: Signal<Local, Bits<32>>,
     wr: Signal<Local, Bit>,
-    run_start: Signal<Local, Bit>,
     // Constants.
-    c_img_beats: Constant<Bits<16>>,
-    c_conv_room: Constant<Bits<16>>,
     c_mid_depth: Constant<Bits<16>>,
     c_depths: [Constant<Bits<32>>; 3],
     c_fc0_words: Constant<Bits<32>>,
@@ -306,18 +268,9 @@ pub struct PlatformCore {
     c_lr_base: Constant<Bits<8>>,
     c_lr_mask: Constant<Bits<32>>,
     c_cfg_mask: Constant<Bits<32>>,
-    c_flush: Constant<Bits<6>>,
-    i_idle: Constant<Bits<3>>,
-    i_init: Constant<Bits<3>>,
-    i_train: Constant<Bits<3>>,
-    i_inf: Constant<Bits<3>>,
-    i_stop: Constant<Bits<3>>,
-    i_read: Constant<Bits<3>>,
+    c_img_beats: Constant<Bits<16>>,
     s_idle: Constant<Bits<4>>,
-    s_fin_fc: Constant<Bits<4>>,
-    s_fin_conv: Constant<Bits<4>>,
     one32: Constant<Bits<32>>,
-    one6: Constant<Bits<6>>,
     sixteen5: Constant<Bits<5>>,
     _shape: PlatformShape,
 }
@@ -331,7 +284,6 @@ impl PlatformCore {
         let [d_in, d_mid, d_out] = shape.fifo_depths();
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
         let c16 = |v: usize| Constant::new(Bits::<16>::from(v as u64));
-        let i3 = |v: u64| Constant::new(Bits::<3>::from(v));
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -365,12 +317,11 @@ impl PlatformCore {
             in_fifo: PacketFifo::new(d_in),
             mid_fifo: PacketFifo::new(d_mid),
             out_fifo: PacketFifo::new(d_out),
-            state: Default::default(),
-            phase: Default::default(),
-            sent: Default::default(),
-            flush: Default::default(),
-            stop_q: Default::default(),
-            n_run: Default::default(),
+            fsm: PlFsm::new(
+                shape.image_beats() as u16,
+                (d_mid - shape.conv_beats() - CONV_FIFO_DEPTH) as u16,
+                regs::FLUSH_CYCLES as u8,
+            ),
             model_cfg: Default::default(),
             seed_lc0: Default::default(),
             seed_wu0: Default::default(),
@@ -381,10 +332,6 @@ impl PlatformCore {
             epoch: Default::default(),
             lr_len: Default::default(),
             lr_tab: LrTable::default(),
-            run_cycles: Default::default(),
-            conv_n: Default::default(),
-            fc0_n: Default::default(),
-            fc1_n: Default::default(),
             tally0: Default::default(),
             tally1: Default::default(),
             visit_conv: Default::default(),
@@ -392,27 +339,10 @@ impl PlatformCore {
             visit_fc1: Default::default(),
             cfg_eff: Default::default(),
             lr_idx: Default::default(),
-            running: Default::default(),
-            cmd: Default::default(),
-            ins_conv: Default::default(),
-            ins_fc0: Default::default(),
-            ins_fc1: Default::default(),
-            start_conv: Default::default(),
-            start_fc0: Default::default(),
-            start_fc1: Default::default(),
-            to_conv: Default::default(),
-            to_fc0: Default::default(),
-            to_fc1: Default::default(),
-            rd_fc0: Default::default(),
-            rd_fc1: Default::default(),
             in_take: Default::default(),
             fifo_rst: Default::default(),
-            pl_code: Default::default(),
             status: Default::default(),
             wr: Default::default(),
-            run_start: Default::default(),
-            c_img_beats: c16(shape.image_beats()),
-            c_conv_room: c16(d_mid - shape.conv_beats() - CONV_FIFO_DEPTH),
             c_mid_depth: c16(d_mid),
             c_depths: [c32(d_in as u64), c32(d_mid as u64), c32(d_out as u64)],
             c_fc0_words: c32(shape.fc_words(0) as u64),
@@ -423,18 +353,9 @@ impl PlatformCore {
             c_lr_base: Constant::new(Bits::<8>::from(regs::LR_TABLE as u64)),
             c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
             c_cfg_mask: Constant::new(Bits::<32>::from(cfg_write_mask() as u64)),
-            c_flush: Constant::new(Bits::<6>::from(regs::FLUSH_CYCLES as u64)),
-            i_idle: i3(super::instr::IDLE),
-            i_init: i3(super::instr::INIT),
-            i_train: i3(super::instr::TRAIN),
-            i_inf: i3(super::instr::INF),
-            i_stop: i3(super::instr::STOP),
-            i_read: i3(super::instr::READ),
+            c_img_beats: c16(shape.image_beats()),
             s_idle: Constant::new(Bits::<4>::from(0u64)),
-            s_fin_fc: Constant::new(Bits::<4>::from(7u64)),
-            s_fin_conv: Constant::new(Bits::<4>::from(4u64)),
             one32: c32(1),
-            one6: Constant::new(Bits::<6>::from(1u64)),
             sixteen5: Constant::new(Bits::<5>::from(16u64)),
             _shape: shape,
         }
@@ -450,10 +371,10 @@ impl Logic for PlatformCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, phase, sent, flush, stop_q, n_run, model_cfg, seed_lc0, seed_wu0,
-            seed_lc1, seed_wu1, n_train, n_test, epoch, lr_len, run_cycles, conv_n, fc0_n, fc1_n
+            self, clock, model_cfg, seed_lc0, seed_wu0, seed_lc1, seed_wu1, n_train, n_test, epoch,
+            lr_len
         );
-        clock!(self, clock, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
+        clock!(self, clock, fsm, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
         self.lr_tab.clock.next = self.clock.val();
         self.lr_tab.reset.next = self.reset.val();
         self.gate_conv.clock.next = self.clock.val();
@@ -495,169 +416,35 @@ impl Logic for PlatformCore {
                 | (bit_cast::<32, 3>(self.lr_tab.pick.val().get_bits::<3>(3)) << 18);
         }
 
-        // ---- Defaults.
-        self.running.next =
-            (self.state.q.val() == PlState::Train) | (self.state.q.val() == PlState::Inf);
-        self.cmd.next = self.i_train.val();
-        if self.state.q.val() == PlState::Inf {
-            self.cmd.next = self.i_inf.val();
-        }
-        self.ins_conv.next = self.i_idle.val();
-        self.ins_fc0.next = self.i_idle.val();
-        self.ins_fc1.next = self.i_idle.val();
-        self.start_conv.next = false;
-        self.start_fc0.next = false;
-        self.start_fc1.next = false;
-        self.to_conv.next = false;
-        self.to_fc0.next = false;
-        self.to_fc1.next = false;
-        self.rd_fc0.next = false;
-        self.rd_fc1.next = false;
-        self.run_start.next = false;
+        // ---- The PL FSM: CTRL's instructions to the cores, the stream routes, the run counts.
         self.wr.next = self.reg_we.val() & (self.reg_addr.val() == self.c_addr[0].val());
-
-        // ---- PL FSM.
-        match self.state.q.val() {
-            PlState::Idle => {
-                if self.wr.val() & !self.flush.q.val().any() {
-                    if self.reg_wdata.val().get_bits::<3>(0) == self.i_init.val() {
-                        self.state.d.next = PlState::Init;
-                        self.phase.d.next = false;
-                        self.sent.d.next = false;
-                    }
-                    if self.reg_wdata.val().get_bits::<3>(0) == self.i_read.val() {
-                        self.state.d.next = PlState::Read;
-                        self.phase.d.next = false;
-                        self.sent.d.next = false;
-                    }
-                    if (self.reg_wdata.val().get_bits::<3>(0) == self.i_train.val())
-                        | (self.reg_wdata.val().get_bits::<3>(0) == self.i_inf.val())
-                    {
-                        self.state.d.next = PlState::Train;
-                        self.n_run.d.next = self.n_train.q.val();
-                        if self.reg_wdata.val().get_bits::<3>(0) == self.i_inf.val() {
-                            self.state.d.next = PlState::Inf;
-                            self.n_run.d.next = self.n_test.q.val();
-                        }
-                        self.run_start.next = true;
-                        self.run_cycles.d.next = 0.into();
-                        self.conv_n.d.next = 0.into();
-                        self.fc0_n.d.next = 0.into();
-                        self.fc1_n.d.next = 0.into();
-                    }
-                }
-            }
-            PlState::Init => {
-                // FC0 (phase 0), then FC1: I_INIT until the core leaves LS_IDLE, the input
-                // stream to it until it is back.
-                if !self.phase.q.val() {
-                    self.to_fc0.next = true;
-                    if !self.sent.q.val() {
-                        self.ins_fc0.next = self.i_init.val();
-                        if self.fc0.layer_state.val() != self.s_idle.val() {
-                            self.sent.d.next = true;
-                        }
-                    } else if self.fc0.layer_state.val() == self.s_idle.val() {
-                        self.phase.d.next = true;
-                        self.sent.d.next = false;
-                    }
-                } else {
-                    self.to_fc1.next = true;
-                    if !self.sent.q.val() {
-                        self.ins_fc1.next = self.i_init.val();
-                        if self.fc1.layer_state.val() != self.s_idle.val() {
-                            self.sent.d.next = true;
-                        }
-                    } else if self.fc1.layer_state.val() == self.s_idle.val() {
-                        self.state.d.next = PlState::Idle;
-                    }
-                }
-            }
-            PlState::Read => {
-                if !self.phase.q.val() {
-                    self.rd_fc0.next = true;
-                    if !self.sent.q.val() {
-                        self.ins_fc0.next = self.i_read.val();
-                        if self.fc0.layer_state.val() != self.s_idle.val() {
-                            self.sent.d.next = true;
-                        }
-                    } else if self.fc0.layer_state.val() == self.s_idle.val() {
-                        self.phase.d.next = true;
-                        self.sent.d.next = false;
-                    }
-                } else {
-                    self.rd_fc1.next = true;
-                    if !self.sent.q.val() {
-                        self.ins_fc1.next = self.i_read.val();
-                        if self.fc1.layer_state.val() != self.s_idle.val() {
-                            self.sent.d.next = true;
-                        }
-                    } else if self.fc1.layer_state.val() == self.s_idle.val() {
-                        self.state.d.next = PlState::Idle;
-                    }
-                }
-            }
-            _ => {
-                // PL_TRAIN / PL_INF: each core runs images as its input becomes whole.
-                self.to_conv.next = true;
-                self.run_cycles.d.next = self.run_cycles.q.val() + self.one32.val();
-                if self.conv.conv_state.val() == self.s_idle.val() {
-                    self.start_conv.next = (self.conv_n.q.val() != self.n_run.q.val())
-                        & (self.in_fifo.count.val() >= self.c_img_beats.val())
-                        & (self.mid_fifo.count.val() <= self.c_conv_room.val());
-                } else if self.conv.conv_state.val() != self.s_fin_conv.val() {
-                    self.ins_conv.next = self.cmd.val();
-                }
-                if self.fc0.layer_state.val() == self.s_idle.val() {
-                    self.start_fc0.next = (self.fc0_n.q.val() != self.n_run.q.val())
-                        & self.mid_fifo.packets.val().any();
-                } else if self.fc0.layer_state.val() != self.s_fin_fc.val() {
-                    self.ins_fc0.next = self.cmd.val();
-                }
-                if self.fc1.layer_state.val() == self.s_idle.val() {
-                    self.start_fc1.next = (self.fc1_n.q.val() != self.n_run.q.val())
-                        & self.out_fifo.packets.val().any();
-                } else if self.fc1.layer_state.val() != self.s_fin_fc.val() {
-                    self.ins_fc1.next = self.cmd.val();
-                }
-                if self.start_conv.val() {
-                    self.ins_conv.next = self.cmd.val();
-                    self.conv_n.d.next = self.conv_n.q.val() + self.one32.val();
-                }
-                if self.start_fc0.val() {
-                    self.ins_fc0.next = self.cmd.val();
-                    self.fc0_n.d.next = self.fc0_n.q.val() + self.one32.val();
-                }
-                if self.start_fc1.val() {
-                    self.ins_fc1.next = self.cmd.val();
-                    self.fc1_n.d.next = self.fc1_n.q.val() + self.one32.val();
-                }
-                if (self.conv_n.q.val() == self.n_run.q.val())
-                    & (self.fc0_n.q.val() == self.n_run.q.val())
-                    & (self.fc1_n.q.val() == self.n_run.q.val())
-                    & (self.tally0.results.val() == self.n_run.q.val())
-                    & (self.tally1.results.val() == self.n_run.q.val())
-                    & (self.conv.conv_state.val() == self.s_idle.val())
-                    & (self.fc0.layer_state.val() == self.s_idle.val())
-                    & (self.fc1.layer_state.val() == self.s_idle.val())
-                {
-                    self.state.d.next = PlState::Idle;
-                }
-            }
-        }
+        self.fsm.reset.next = self.reset.val();
+        self.fsm.ctrl.next = self.wr.val();
+        self.fsm.instr.next = self.reg_wdata.val().get_bits::<3>(0);
+        self.fsm.n_train.next = self.n_train.q.val();
+        self.fsm.n_test.next = self.n_test.q.val();
+        self.fsm.conv_state.next = self.conv.conv_state.val();
+        self.fsm.fc0_state.next = self.fc0.layer_state.val();
+        self.fsm.fc1_state.next = self.fc1.layer_state.val();
+        self.fsm.in_count.next = self.in_fifo.count.val();
+        self.fsm.mid_count.next = self.mid_fifo.count.val();
+        self.fsm.mid_packets.next = self.mid_fifo.packets.val();
+        self.fsm.out_packets.next = self.out_fifo.packets.val();
+        self.fsm.results0.next = self.tally0.results.val();
+        self.fsm.results1.next = self.tally1.results.val();
 
         // ---- Results (one tally per FC core) and each core's last visit.
         self.tally0.reset.next = self.reset.val();
-        self.tally0.clear.next = self.run_start.val();
-        self.tally0.start.next = self.start_fc0.val();
+        self.tally0.clear.next = self.fsm.run_start.val();
+        self.tally0.start.next = self.fsm.start_fc0.val();
         self.tally0.beat.next = self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val();
         self.tally0.label.next = self.mid_fifo.m_tuser.val();
         self.tally0.lc_valid.next = self.fc0.lc_valid.val();
         self.tally0.done.next = self.fc0.classify_done.val();
         self.tally0.class_num.next = self.fc0.class_num.val();
         self.tally1.reset.next = self.reset.val();
-        self.tally1.clear.next = self.run_start.val();
-        self.tally1.start.next = self.start_fc1.val();
+        self.tally1.clear.next = self.fsm.run_start.val();
+        self.tally1.start.next = self.fsm.start_fc1.val();
         self.tally1.beat.next = self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val();
         self.tally1.label.next = self.out_fifo.m_tuser.val();
         self.tally1.lc_valid.next = self.fc1.lc_valid.val();
@@ -706,30 +493,10 @@ impl Logic for PlatformCore {
         self.lr_tab.waddr.next = self.reg_addr.val().get_bits::<4>(0);
         self.lr_tab.wdata.next = self.reg_wdata.val().get_bits::<6>(0);
 
-        // ---- I_STOP: every core stops for a cycle, then the FIFOs are held empty while the
-        // cores' output FIFOs drain (FLUSH_CYCLES).
-        self.stop_q.d.next = false;
-        if self.wr.val() & (self.reg_wdata.val().get_bits::<3>(0) == self.i_stop.val()) {
-            self.state.d.next = PlState::Idle;
-            self.stop_q.d.next = true;
-            self.flush.d.next = self.c_flush.val();
-        } else if self.flush.q.val().any() {
-            self.flush.d.next = self.flush.q.val() - self.one6.val();
-        }
-        if self.stop_q.q.val() {
-            self.ins_conv.next = self.i_stop.val();
-            self.ins_fc0.next = self.i_stop.val();
-            self.ins_fc1.next = self.i_stop.val();
-        }
-        self.fifo_rst.next = self.reset.val() | self.flush.q.val().any();
+        // ---- After I_STOP the FIFOs are held empty while the cores' output FIFOs drain.
+        self.fifo_rst.next = self.reset.val() | self.fsm.flushing.val();
         self.streams_reset.next = self.fifo_rst.val();
         if self.reset.val() {
-            self.state.d.next = PlState::Idle;
-            self.phase.d.next = false;
-            self.sent.d.next = false;
-            self.flush.d.next = 0.into();
-            self.stop_q.d.next = false;
-            self.n_run.d.next = 0.into();
             self.model_cfg.d.next = 0.into();
             self.seed_lc0.d.next = 0.into();
             self.seed_wu0.d.next = 0.into();
@@ -739,26 +506,14 @@ impl Logic for PlatformCore {
             self.n_test.d.next = 0.into();
             self.epoch.d.next = 0.into();
             self.lr_len.d.next = 0.into();
-            self.run_cycles.d.next = 0.into();
-            self.conv_n.d.next = 0.into();
-            self.fc0_n.d.next = 0.into();
-            self.fc1_n.d.next = 0.into();
         }
 
         // ---- Register values; the shell's `RegRead` picks one by `reg_addr`.
-        self.pl_code.next = 0.into();
-        match self.state.q.val() {
-            PlState::Idle => {}
-            PlState::Init => self.pl_code.next = 1.into(),
-            PlState::Train => self.pl_code.next = 2.into(),
-            PlState::Inf => self.pl_code.next = 3.into(),
-            PlState::Read => self.pl_code.next = 4.into(),
-        }
-        self.status.next = bit_cast::<32, 4>(self.pl_code.val())
+        self.status.next = bit_cast::<32, 4>(self.fsm.code.val())
             | (bit_cast::<32, 4>(self.conv.conv_state.val()) << 4)
             | (bit_cast::<32, 4>(self.fc0.layer_state.val()) << 8)
             | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12);
-        if self.flush.q.val().any() {
+        if self.fsm.flushing.val() {
             self.status.next = self.status.val() | (self.one32.val() << 16);
         }
         self.rv_base[0].next = 0.into();
@@ -773,10 +528,10 @@ impl Logic for PlatformCore {
         self.rv_base[9].next = self.epoch.q.val();
         self.rv_base[10].next = bit_cast::<32, 5>(self.lr_len.q.val());
         self.rv_base[11].next = self.cfg_eff.val();
-        self.rv_base[12].next = self.run_cycles.q.val();
-        self.rv_base[13].next = self.conv_n.q.val();
-        self.rv_base[14].next = self.fc0_n.q.val();
-        self.rv_base[15].next = self.fc1_n.q.val();
+        self.rv_base[12].next = self.fsm.run_cycles.val();
+        self.rv_base[13].next = self.fsm.conv_n.val();
+        self.rv_base[14].next = self.fsm.fc0_n.val();
+        self.rv_base[15].next = self.fsm.fc1_n.val();
         self.rv_base[16].next = self.tally0.results.val();
         self.rv_base[17].next = self.tally1.results.val();
         self.rv_base[18].next = self.tally0.correct.val();
@@ -807,9 +562,9 @@ impl Logic for PlatformCore {
         // ---- Stream routing. The input FIFO feeds the conv core while running, FC0 then FC1
         // in PL_INIT; FC0's output goes to the out FIFO (or to m_* in PL_READ), FC1's is
         // dropped (no successor, §7-35) unless read.
-        self.in_take.next = (self.to_conv.val() & self.conv.s_tready.val())
-            | (self.to_fc0.val() & self.fc0.s_tready.val())
-            | (self.to_fc1.val() & self.fc1.s_tready.val());
+        self.in_take.next = (self.fsm.to_conv.val() & self.conv.s_tready.val())
+            | (self.fsm.to_fc0.val() & self.fc0.s_tready.val())
+            | (self.fsm.to_fc1.val() & self.fc1.s_tready.val());
 
         // ---- Every sub-block input and output assigned once (D-HDLGEN).
         self.s_tready.next = self.in_fifo.s_tready.val();
@@ -821,10 +576,10 @@ impl Logic for PlatformCore {
         self.in_fifo.m_tready.next = self.in_take.val();
 
         self.conv.s_tdata.next = self.in_fifo.m_tdata.val();
-        self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.to_conv.val();
+        self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.fsm.to_conv.val();
         self.conv.s_tuser.next = self.in_fifo.m_tuser.val();
         self.conv.model_cfg.next = self.cfg_eff.val();
-        self.conv.instr.next = self.ins_conv.val();
+        self.conv.instr.next = self.fsm.ins_conv.val();
         self.conv.m_tready.next = self.mid_fifo.s_tready.val();
 
         self.mid_fifo.reset.next = self.fifo_rst.val();
@@ -832,12 +587,12 @@ impl Logic for PlatformCore {
         self.mid_fifo.s_tvalid.next = self.conv.m_tvalid.val();
         self.mid_fifo.s_tuser.next = self.conv.m_tuser.val();
         self.mid_fifo.s_tlast.next = self.conv.m_tlast.val();
-        self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.to_fc0.val();
+        self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.fsm.to_fc0.val();
 
         self.fc0.s_tdata.next = self.mid_fifo.m_tdata.val();
         self.fc0.s_tvalid.next = self.mid_fifo.m_tvalid.val();
         self.fc0.s_tuser.next = self.mid_fifo.m_tuser.val();
-        if self.to_fc0.val() {
+        if self.fsm.to_fc0.val() {
             self.fc0.s_tdata.next = self.in_fifo.m_tdata.val();
             self.fc0.s_tvalid.next = self.in_fifo.m_tvalid.val();
             self.fc0.s_tuser.next = self.in_fifo.m_tuser.val();
@@ -845,26 +600,26 @@ impl Logic for PlatformCore {
         self.fc0.model_cfg.next = self.cfg_eff.val();
         self.fc0.seeds.next = bit_cast::<34, 17>(self.seed_lc0.q.val())
             | (bit_cast::<34, 17>(self.seed_wu0.q.val()) << 17);
-        self.fc0.instr.next = self.ins_fc0.val();
+        self.fc0.instr.next = self.fsm.ins_fc0.val();
         self.fc0.m_tready.next = self.out_fifo.s_tready.val();
-        if self.rd_fc0.val() {
+        if self.fsm.rd_fc0.val() {
             self.fc0.m_tready.next = self.m_tready.val();
         }
-        if self.flush.q.val().any() {
+        if self.fsm.flushing.val() {
             self.fc0.m_tready.next = true;
         }
 
         self.out_fifo.reset.next = self.fifo_rst.val();
         self.out_fifo.s_tdata.next = self.fc0.m_tdata.val();
-        self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.rd_fc0.val();
+        self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.fsm.rd_fc0.val();
         self.out_fifo.s_tuser.next = self.fc0.m_tuser.val();
         self.out_fifo.s_tlast.next = self.fc0.m_tlast.val();
-        self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.to_fc1.val();
+        self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.fsm.to_fc1.val();
 
         self.fc1.s_tdata.next = self.out_fifo.m_tdata.val();
         self.fc1.s_tvalid.next = self.out_fifo.m_tvalid.val();
         self.fc1.s_tuser.next = self.out_fifo.m_tuser.val();
-        if self.to_fc1.val() {
+        if self.fsm.to_fc1.val() {
             self.fc1.s_tdata.next = self.in_fifo.m_tdata.val();
             self.fc1.s_tvalid.next = self.in_fifo.m_tvalid.val();
             self.fc1.s_tuser.next = self.in_fifo.m_tuser.val();
@@ -872,9 +627,9 @@ impl Logic for PlatformCore {
         self.fc1.model_cfg.next = self.cfg_eff.val() >> 12;
         self.fc1.seeds.next = bit_cast::<34, 17>(self.seed_lc1.q.val())
             | (bit_cast::<34, 17>(self.seed_wu1.q.val()) << 17);
-        self.fc1.instr.next = self.ins_fc1.val();
+        self.fc1.instr.next = self.fsm.ins_fc1.val();
         self.fc1.m_tready.next = true;
-        if self.rd_fc1.val() {
+        if self.fsm.rd_fc1.val() {
             self.fc1.m_tready.next = self.m_tready.val();
         }
 
@@ -920,12 +675,12 @@ impl Logic for PlatformCore {
         self.m_tvalid.next = false;
         self.m_tuser.next = 0.into();
         self.m_tlast.next = false;
-        if self.rd_fc0.val() {
+        if self.fsm.rd_fc0.val() {
             self.m_tdata.next = self.fc0.m_tdata.val();
             self.m_tvalid.next = self.fc0.m_tvalid.val();
             self.m_tlast.next = self.fc0.m_tlast.val();
         }
-        if self.rd_fc1.val() {
+        if self.fsm.rd_fc1.val() {
             self.m_tdata.next = self.fc1.m_tdata.val();
             self.m_tvalid.next = self.fc1.m_tvalid.val();
             self.m_tuser.next = 1.into();

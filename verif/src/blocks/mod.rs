@@ -18,6 +18,7 @@ pub mod lc_forward;
 pub mod lfsr;
 pub mod loss;
 pub mod matmul;
+pub mod pl_fsm;
 pub mod pool_packer;
 pub mod pool_scan;
 pub mod result_tally;

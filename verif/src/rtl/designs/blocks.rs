@@ -4,9 +4,9 @@
 use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
-    conv_channels, conv_load, conv_scan, lc_forward, lfsr, loss, matmul, pool_packer, pool_scan,
-    result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update,
-    BlockModel, StimulusRequest,
+    conv_channels, conv_load, conv_scan, lc_forward, lfsr, loss, matmul, pl_fsm, pool_packer,
+    pool_scan, result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles,
+    weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -39,6 +39,7 @@ use edgelearn_hdl::lel::lc_forward::LelLcForward;
 use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
+use edgelearn_hdl::lel::pl_fsm::PlFsm;
 use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::pool_scan::PoolScan;
 use edgelearn_hdl::lel::result_tally::ResultTally;
@@ -94,6 +95,8 @@ pub mod name {
     pub const LEL_CONV_SCAN: &str = "lel_conv_scan";
     /// `lel_pool_scan`.
     pub const LEL_POOL_SCAN: &str = "lel_pool_scan";
+    /// `lel_pl_fsm`.
+    pub const LEL_PL_FSM: &str = "lel_pl_fsm";
     /// `lel_result_tally`.
     pub const LEL_RESULT_TALLY: &str = "lel_result_tally";
     /// `lel_visit_cycles`.
@@ -418,6 +421,21 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => pool_scan::thesis_stimulus(r.ports, r.seed),
                     false => pool_scan::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_PL_FSM,
+            "the platform's PL_* FSM: CTRL's instructions to the cores (INIT and READ of FC0 then FC1, runs of N_TRAIN / N_TEST images, I_STOP and its flush), the stream routes and the run counts (spec §4.6)",
+            |n| {
+                let (beats, room, flush) = pl_fsm::SHAPE;
+                boxed(n, PlFsm::new(beats, room, flush))
+            },
+            BlockModel {
+                golden: pl_fsm::expected,
+                stimulus: |r| match r.thesis {
+                    true => pl_fsm::thesis_stimulus(r.ports, r.seed),
+                    false => pl_fsm::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),
