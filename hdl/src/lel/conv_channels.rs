@@ -123,17 +123,3 @@ crate::dut_io! {
         notes: [kernel: (true, 10)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conv_channels_is_synthesizable() {
-        let kernels: Vec<i32> = (0..6 * 9).map(|i| (i % 63) - 31).collect();
-        crate::synth_check::assert_synthesizable(
-            "conv_channels",
-            ConvChannels::<6>::new(3, &kernels),
-        );
-    }
-}

@@ -174,13 +174,3 @@ crate::dut_io! {
         notes: [s_tdata: (true, 4), wr_data: (true, 4)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conv_load_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("conv_load", ConvLoad::default());
-    }
-}

@@ -225,13 +225,3 @@ crate::dut_io! {
         notes: [window: (true, 9)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conv_scan_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("conv_scan", ConvScan::default());
-    }
-}

@@ -390,13 +390,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pl_fsm_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("pl_fsm", PlFsm::new(768, 100, 40));
-    }
-}

@@ -204,13 +204,3 @@ crate::dut_io! {
         notes: [window: (true, 9)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pool_scan_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("pool_scan", PoolScan::default());
-    }
-}

@@ -139,13 +139,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn result_tally_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("result_tally", ResultTally::default());
-    }
-}

@@ -70,13 +70,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn visit_cycles_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("visit_cycles", VisitCycles::default());
-    }
-}

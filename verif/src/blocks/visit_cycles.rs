@@ -1,5 +1,5 @@
 //! `lel_visit_cycles`: a core's last visit outside IDLE as the platform measures it (the
-//! thesis conv core's visits: 28,467 cycles each with idle gaps between), random traffic
+//! thesis conv core's visit of an image, 28,467 cycles, and a short one), random traffic
 //! (visits of 1..40 cycles, rare resets), and the golden trace.
 
 use super::{blank, View};
@@ -17,14 +17,14 @@ fn push(s: &mut Stimulus, busy: bool, reset: bool) -> Result<()> {
     s.row().bit("busy", busy)?.bit("reset", reset)?.push()
 }
 
-/// Three thesis conv-core images, each a visit of 28,467 cycles, one to five idle cycles
-/// between them.
+/// A thesis conv-core image, a visit of 28,467 cycles, then a short one, one to five idle
+/// cycles after each.
 pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
     let mut s = Stimulus::new(LEL_VISIT_CYCLES, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     push(&mut s, false, true)?;
-    for _ in 0..3 {
-        for _ in 0..THESIS_CONV_IMAGE {
+    for visit in [THESIS_CONV_IMAGE, 7] {
+        for _ in 0..visit {
             push(&mut s, true, false)?;
         }
         for _ in 0..rng.random_range(1..6) {

@@ -185,13 +185,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elem_walk_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("elem_walk", ElemWalk::default());
-    }
-}

@@ -140,13 +140,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tap_pos_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("tap_pos", TapPos::default());
-    }
-}
