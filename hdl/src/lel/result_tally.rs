@@ -1,9 +1,8 @@
 //! ResultTally: one FC core's classification results as the platform counts them
 //! (lel-platform.md §4.6; the FCn_RESULTS, FCn_CORRECT and FCn_CLASS registers of
-//! docs/registers.md):
-//! the label of each image the core takes (TUSER of its first input beat), carried to its
-//! LC result, and per classification the count, the correct count and the last
-//! `{label, class}`.
+//! docs/registers.md): the label of each image the core takes (TUSER of its first input
+//! beat), carried to its LC result, and per classification the count, the correct count and
+//! the last `{label, class}`.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
