@@ -38,6 +38,7 @@
 
 use super::cache_x4::CacheX4;
 use super::classification::Classification;
+use super::fc_fsm::FcFsm;
 use super::lc_forward::LcForward;
 use super::lc_weights::LcWeights;
 use super::lfsr::Lfsr;
@@ -60,29 +61,7 @@ pub type LelFcCore = FcCore<4, 10, 32, 24, 56, 96, 230, 60, 80>;
 /// Output FIFO depth (beats).
 pub const FC_FIFO_DEPTH: usize = 8;
 
-crate::fsm_states! {
-    /// `LS_*` states (§4.6; READ is ours). The declaration order is the encoding.
-    pub enum FcState {
-        /// 0: no compute, no cache access.
-        Idle = "LS_IDLE",
-        /// 1: LFSR seeds, then the weight stream into the weight cache.
-        Init = "LS_INIT",
-        /// 2: the activation stream into the activation cache.
-        Load = "LS_LOAD",
-        /// 3: matmul over every pass, then the LC forward pass.
-        Inf = "LS_INF",
-        /// 4: the loss (one cycle).
-        Loss = "LS_LOSS",
-        /// 5: the LC backward pass into the gradient cache.
-        Bk = "LS_BK",
-        /// 6: the stochastic weight update.
-        Wu = "LS_WU",
-        /// 7: finished; waits for `instr` to leave TRAIN/INF.
-        Fin = "LS_FIN",
-        /// 8: the weight cache out on the output stream.
-        Read = "LS_READ",
-    }
-}
+pub use super::fc_fsm::FcState;
 
 /// Shape of one FC core instance (runtime parameters; lanes and classes are type parameters).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -229,14 +208,7 @@ pub struct FcCore<
     rd_sext: [SignExtend<6, 8>; L],
     rd_join: LaneJoin<8, L, SW>,
     err_join: LaneJoin<8, L, SW>,
-    // FSM and latched configuration.
-    state: DFF<FcState>,
-    fresh: DFF<Bit>,
-    train: DFF<Bit>,
-    cfg: DFF<Bits<32>>,
-    seeds_q: DFF<Bits<34>>,
-    label: DFF<Bits<4>>,
-    got_label: DFF<Bit>,
+    fsm: FcFsm,
     // INIT / LOAD write pipeline.
     wr_en: DFF<Bit>,
     wr_k: DFF<Bits<2>>,
@@ -281,9 +253,6 @@ pub struct FcCore<
     lc_q: DFF<Bits<CW>>,
     lc_valid_q: DFF<Bit>,
     // Combinational helpers.
-    next_state: Signal<Local, FcState>,
-    instr_train: Signal<Local, Bit>,
-    instr_inf: Signal<Local, Bit>,
     credit: Signal<Local, Bit>,
     credit_take: Signal<Local, Bit>,
     credit_give: Signal<Local, Bit>,
@@ -301,18 +270,8 @@ pub struct FcCore<
     act_word: Signal<Local, Bits<16>>,
     seq_lane: Signal<Local, Bits<16>>,
     // Values of block inputs and outputs, settled before their one assignment.
-    code: Signal<Local, Bits<4>>,
-    ready: Signal<Local, Bit>,
-    sq_start: Signal<Local, Bit>,
-    sq_cancel: Signal<Local, Bit>,
-    sq_stall: Signal<Local, Bit>,
     sq_passes: Signal<Local, Bits<16>>,
     sq_words: Signal<Local, Bits<16>>,
-    sq_gap: Signal<Local, Bit>,
-    sq_drain: Signal<Local, Bits<3>>,
-    lc_seed: Signal<Local, Bits<17>>,
-    lc_prog: Signal<Local, Bit>,
-    wu_prog: Signal<Local, Bit>,
     f_push: Signal<Local, Bit>,
     f_data: Signal<Local, Bits<SW>>,
     f_user: Signal<Local, Bits<4>>,
@@ -336,18 +295,10 @@ pub struct FcCore<
     c_lane_mask: Constant<Bits<16>>,
     c_last_lane: Constant<Bits<4>>,
     c_fifo_depth: Constant<Bits<6>>,
-    c_drain: Constant<Bits<3>>,
     c_two16: Constant<Bits<16>>,
     c_pf_end: Constant<Bits<16>>,
     c_lane_id: [Constant<Bits<4>>; L],
     c_ga_id: [Constant<Bits<10>>; L],
-    i_idle: Constant<Bits<3>>,
-    i_init: Constant<Bits<3>>,
-    i_train: Constant<Bits<3>>,
-    i_inf: Constant<Bits<3>>,
-    i_stop: Constant<Bits<3>>,
-    i_read: Constant<Bits<3>>,
-    s_code: [Constant<Bits<4>>; 9],
     one2: Constant<Bits<2>>,
     two2: Constant<Bits<2>>,
     one4: Constant<Bits<4>>,
@@ -415,6 +366,7 @@ impl<
             class_num: Default::default(),
             classify_done: Default::default(),
             seq: Default::default(),
+            fsm: Default::default(),
             wcache: CacheX4::new(q * f),
             acache: CacheX4::new(f / L),
             gcache: CacheX4::new(g),
@@ -447,13 +399,6 @@ impl<
             rd_sext: array_init::array_init(|_| Default::default()),
             rd_join: Default::default(),
             err_join: Default::default(),
-            state: Default::default(),
-            fresh: Default::default(),
-            train: Default::default(),
-            cfg: Default::default(),
-            seeds_q: Default::default(),
-            label: Default::default(),
-            got_label: Default::default(),
             wr_en: Default::default(),
             wr_k: Default::default(),
             wr_addr: Default::default(),
@@ -490,9 +435,6 @@ impl<
             pflane_s2: Default::default(),
             lc_q: Default::default(),
             lc_valid_q: Default::default(),
-            next_state: Default::default(),
-            instr_train: Default::default(),
-            instr_inf: Default::default(),
             credit: Default::default(),
             credit_take: Default::default(),
             credit_give: Default::default(),
@@ -509,18 +451,8 @@ impl<
             pf_addr: Default::default(),
             act_word: Default::default(),
             seq_lane: Default::default(),
-            code: Default::default(),
-            ready: Default::default(),
-            sq_start: Default::default(),
-            sq_cancel: Default::default(),
-            sq_stall: Default::default(),
             sq_passes: Default::default(),
             sq_words: Default::default(),
-            sq_gap: Default::default(),
-            sq_drain: Default::default(),
-            lc_seed: Default::default(),
-            lc_prog: Default::default(),
-            wu_prog: Default::default(),
             f_push: Default::default(),
             f_data: Default::default(),
             f_user: Default::default(),
@@ -543,18 +475,10 @@ impl<
             c_lane_mask: c16(L - 1),
             c_last_lane: Constant::new(Bits::<4>::from((L - 1) as u64)),
             c_fifo_depth: Constant::new(Bits::<6>::from(FC_FIFO_DEPTH as u64)),
-            c_drain: Constant::new(Bits::<3>::from(4u64)),
             c_two16: c16(2),
             c_pf_end: c16(L + 2),
             c_lane_id: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             c_ga_id: array_init::array_init(|j| Constant::new(Bits::<10>::from(j as u64))),
-            i_idle: Constant::new(Bits::<3>::from(super::instr::IDLE)),
-            i_init: Constant::new(Bits::<3>::from(super::instr::INIT)),
-            i_train: Constant::new(Bits::<3>::from(super::instr::TRAIN)),
-            i_inf: Constant::new(Bits::<3>::from(super::instr::INF)),
-            i_stop: Constant::new(Bits::<3>::from(super::instr::STOP)),
-            i_read: Constant::new(Bits::<3>::from(super::instr::READ)),
-            s_code: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             one2: Constant::new(Bits::<2>::from(1u64)),
             two2: Constant::new(Bits::<2>::from(2u64)),
             one4: Constant::new(Bits::<4>::from(1u64)),
@@ -588,10 +512,10 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, fresh, train, cfg, seeds_q, label, got_label, wr_en, wr_k, wr_addr,
-            wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1, lane_s2, first_s1, last_s1, last_s2,
-            addr_s1, addr_s2, addr_s3, addr_s4, inflight, po, lc_run, nrow, nword, nlane, lcrow_s1,
-            lclane_s1, bk_wait, gk, ga, pf_s1, pf_s2, pflane_s1, pflane_s2, lc_q, lc_valid_q
+            self, clock, wr_en, wr_k, wr_addr, wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1,
+            lane_s2, first_s1, last_s1, last_s2, addr_s1, addr_s2, addr_s3, addr_s4, inflight, po,
+            lc_run, nrow, nword, nlane, lcrow_s1, lclane_s1, bk_wait, gk, ga, pf_s1, pf_s2,
+            pflane_s1, pflane_s2, lc_q, lc_valid_q
         );
         for j in 0..L {
             self.err_cur[j].clock.next = self.clock.val();
@@ -600,191 +524,72 @@ impl<
             self.err_next[j].d.next = self.err_next[j].q.val();
         }
         // ---- Clocks and resets of the blocks.
-        self.seq.clock.next = self.clock.val();
+        clock!(
+            self, clock, fsm, seq, wcache, acache, gcache, lcin, lcmask, matmul, lcw, lcf, loss,
+            tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
+        );
+        self.fsm.reset.next = self.reset.val();
         self.seq.reset.next = self.reset.val();
-        self.wcache.clock.next = self.clock.val();
         self.wcache.reset.next = self.reset.val();
-        self.acache.clock.next = self.clock.val();
         self.acache.reset.next = self.reset.val();
-        self.gcache.clock.next = self.clock.val();
         self.gcache.reset.next = self.reset.val();
-        self.lcin.clock.next = self.clock.val();
-        self.lcmask.clock.next = self.clock.val();
-        self.matmul.clock.next = self.clock.val();
         self.matmul.reset.next = self.reset.val();
-        self.lcw.clock.next = self.clock.val();
         self.lcw.reset.next = self.reset.val();
-        self.lcf.clock.next = self.clock.val();
         self.lcf.reset.next = self.reset.val();
-        self.loss.clock.next = self.clock.val();
         self.loss.reset.next = self.reset.val();
-        self.tadd.clock.next = self.clock.val();
         self.tadd.reset.next = self.reset.val();
-        self.wu.clock.next = self.clock.val();
         self.wu.reset.next = self.reset.val();
-        self.lfsr_wu.clock.next = self.clock.val();
         self.lfsr_wu.reset.next = self.reset.val();
-        self.classify.clock.next = self.clock.val();
         self.classify.reset.next = self.reset.val();
-        self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
-        self.gate_mm.clock.next = self.clock.val();
-        self.gate_lc.clock.next = self.clock.val();
-        self.gate_bk.clock.next = self.clock.val();
-        self.gate_wu.clock.next = self.clock.val();
 
-        self.instr_train.next = self.instr.val() == self.i_train.val();
-        self.instr_inf.next = self.instr.val() == self.i_inf.val();
+        // ---- FSM (`FcFsm`): the instruction, the stream's handshake and each phase's end.
         self.credit.next =
             (self.fifo.count.val() + self.inflight.q.val()) < self.c_fifo_depth.val();
-
-        self.tadd_out.next = self.tadd.valid_out.val() & (self.state.q.val() == FcState::Bk);
-
-        // ---- Defaults.
-        self.next_state.next = self.state.q.val();
-        self.ready.next = false;
-        self.sq_start.next = false;
-        self.sq_cancel.next = false;
-        self.sq_stall.next = false;
+        self.tadd_out.next = self.tadd.valid_out.val() & self.fsm.bk.val();
+        self.fsm.instr.next = self.instr.val();
+        self.fsm.s_tvalid.next = self.s_tvalid.val();
+        self.fsm.s_tuser.next = self.s_tuser.val();
+        self.fsm.model_cfg.next = self.model_cfg.val();
+        self.fsm.seeds.next = self.seeds.val();
+        self.fsm.seq_active.next = self.seq.active.val();
+        self.fsm.seq_emit.next = self.seq.emit.val();
+        self.fsm.seq_first.next = self.seq.first.val();
+        self.fsm.seq_done.next = self.seq.done.val();
+        self.fsm.wr_busy.next = self.wr_en.q.val();
+        self.fsm.credit.next = self.credit.val();
+        self.fsm.lc_done.next = self.lcf.valid_out.val() & self.lc_run.q.val();
+        self.fsm.bk_done.next = self.tadd_out.val()
+            & (self.gk.q.val() == self.c_last_piece.val())
+            & (self.ga.q.val() == self.c_grads.val());
+        self.fsm.drained.next = !self.inflight.q.val().any() & !self.fifo.count.val().any();
+        // LOAD's sequence is one pass of F/L activation words per piece.
         self.sq_passes.next = self.c_passes.val();
         self.sq_words.next = self.c_words.val();
-        self.sq_gap.next = false;
-        self.sq_drain.next = 0.into();
-        self.lc_seed.next = self.seeds_q.q.val().get_bits::<17>(0);
-        self.lc_prog.next = false;
+        if self.fsm.sq_load.val() {
+            self.sq_passes.next = self.one16.val();
+            self.sq_words.next = self.c_awords.val();
+        }
         self.lfsr_wu.seed.next = self.seeds.val().get_bits::<17>(17);
-        self.wu_prog.next = false;
-        self.fresh.d.next = false;
-        self.wr_en.d.next = false;
+        self.wr_en.d.next = self.fsm.take.val();
         self.wr_data.d.next = self.s_tdata.val();
         self.wr_k.d.next = self.seq.piece.val();
         self.wr_addr.d.next = self.seq.addr.val();
         self.f_push.next = false;
         self.f_data.next = self.matmul.output_to_fc.val();
-        self.f_user.next = self.label.q.val();
+        self.f_user.next = self.fsm.label.val();
         self.f_last.next = false;
         self.fifo.out_ready.next = self.m_tready.val();
-
-        // ---- FSM.
-        match self.state.q.val() {
-            FcState::Idle => {
-                if self.instr.val() == self.i_init.val() {
-                    self.next_state.next = FcState::Init;
-                } else if self.instr_train.val() | self.instr_inf.val() {
-                    // LOAD: P pieces of F/L activation words, from the next cycle on.
-                    self.next_state.next = FcState::Load;
-                    self.train.d.next = self.instr_train.val();
-                    self.got_label.d.next = false;
-                    self.sq_start.next = true;
-                    self.sq_passes.next = self.one16.val();
-                    self.sq_words.next = self.c_awords.val();
-                } else if self.instr.val() == self.i_read.val() {
-                    self.next_state.next = FcState::Read;
-                    self.sq_start.next = true;
-                }
-            }
-            FcState::Init => {
-                if self.fresh.q.val() {
-                    // First cycle: seeds in, both LFSRs programmed, the weight stream next.
-                    self.seeds_q.d.next = self.seeds.val();
-                    self.wu_prog.next = true;
-                    self.lc_seed.next = self.seeds.val().get_bits::<17>(0);
-                    self.lc_prog.next = true;
-                    self.sq_start.next = true;
-                } else {
-                    self.ready.next = self.seq.active.val();
-                    self.sq_stall.next = !self.s_tvalid.val();
-                    self.wr_en.d.next = self.seq.emit.val();
-                    if self.seq.done.val() & !self.wr_en.q.val() {
-                        self.next_state.next = FcState::Idle;
-                    }
-                }
-            }
-            FcState::Load => {
-                self.cfg.d.next = self.model_cfg.val();
-                self.ready.next = self.seq.active.val();
-                self.sq_stall.next = !self.s_tvalid.val();
-                self.wr_en.d.next = self.seq.emit.val();
-                if self.seq.emit.val() & !self.got_label.q.val() {
-                    self.label.d.next = self.s_tuser.val();
-                    self.got_label.d.next = true;
-                }
-                if self.seq.done.val() & !self.wr_en.q.val() {
-                    // INF: every pass with one idle cycle after it, from the next cycle on.
-                    self.next_state.next = FcState::Inf;
-                    self.sq_start.next = true;
-                    self.sq_gap.next = true;
-                }
-            }
-            FcState::Inf => {
-                if self.fresh.q.val() {
-                    self.lc_prog.next = true;
-                }
-                // A pass starts only when its result has room in the output FIFO.
-                self.sq_stall.next = self.seq.first.val() & !self.credit.val();
-                if self.lcf.valid_out.val() & self.lc_run.q.val() {
-                    if self.train.q.val() {
-                        self.next_state.next = FcState::Loss;
-                    } else {
-                        self.next_state.next = FcState::Fin;
-                    }
-                }
-            }
-            FcState::Loss => {
-                self.lc_prog.next = true;
-                self.next_state.next = FcState::Bk;
-            }
-            FcState::Bk => {
-                if self.tadd_out.val()
-                    & (self.gk.q.val() == self.c_last_piece.val())
-                    & (self.ga.q.val() == self.c_grads.val())
-                {
-                    // WU: every word, four drain cycles after each piece, from the next cycle.
-                    self.next_state.next = FcState::Wu;
-                    self.sq_start.next = true;
-                    self.sq_drain.next = self.c_drain.val();
-                }
-            }
-            FcState::Wu => {
-                if self.seq.done.val() {
-                    self.next_state.next = FcState::Fin;
-                }
-            }
-            FcState::Fin => {
-                if !(self.instr_train.val() | self.instr_inf.val()) {
-                    self.next_state.next = FcState::Idle;
-                }
-            }
-            FcState::Read => {
-                self.sq_stall.next = !self.credit.val();
-                if self.seq.done.val() & !self.inflight.q.val().any() & !self.fifo.count.val().any()
-                {
-                    self.next_state.next = FcState::Idle;
-                }
-            }
-            _ => {
-                self.next_state.next = FcState::Idle;
-            }
-        }
-        if self.instr.val() == self.i_stop.val() {
-            self.next_state.next = FcState::Idle;
-            self.sq_start.next = false;
-            self.sq_cancel.next = true;
-        }
-        self.state.d.next = self.next_state.val();
-        if self.next_state.val() != self.state.q.val() {
-            self.fresh.d.next = true;
-        }
 
         // ---- INIT / LOAD writes (one register between the stream and the cache).
         self.beat_split.word.next = self.wr_data.q.val();
         for j in 0..L {
             self.beat_join6.lanes[j].next = self.beat_split.lanes[j].val().get_bits::<6>(0);
         }
-        self.w_we.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Init);
+        self.w_we.next = self.wr_en.q.val() & self.fsm.init.val();
         self.w_waddr.next = self.wr_addr.q.val();
         self.w_wdata.next = self.beat_join6.word.val();
-        self.acache.wr_en.next = self.wr_en.q.val() & (self.state.q.val() == FcState::Load);
+        self.acache.wr_en.next = self.wr_en.q.val() & self.fsm.load.val();
         self.acache.addr0.next = bit_cast::<12, 16>(self.wr_addr.q.val());
         self.acache.data_in0.next = self.wr_data.q.val();
         self.w_sel.next = self.wr_k.q.val();
@@ -795,17 +600,12 @@ impl<
         self.seq_lane.next = self.seq.index.val() & self.c_lane_mask.val();
         self.wcache.addr1.next = self.seq.addr.val();
         self.acache.addr1.next = bit_cast::<12, 16>(self.act_word.val());
-        if (self.state.q.val() == FcState::Inf)
-            | (self.state.q.val() == FcState::Wu)
-            | (self.state.q.val() == FcState::Read)
-        {
+        if self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val() {
             self.w_sel.next = self.seq.piece.val();
             self.a_sel.next = self.seq.piece.val();
         }
-        self.rv_s1.d.next = self.seq.emit.val()
-            & ((self.state.q.val() == FcState::Inf)
-                | (self.state.q.val() == FcState::Wu)
-                | (self.state.q.val() == FcState::Read));
+        self.rv_s1.d.next =
+            self.seq.emit.val() & (self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val());
         self.rv_s2.d.next = self.rv_s1.q.val();
         self.rv_s3.d.next = self.rv_s2.q.val();
         self.rv_s4.d.next = self.rv_s3.q.val();
@@ -831,15 +631,15 @@ impl<
         // (no effect on its results, which only INF rows make; its registers then hold).
         self.matmul.data_in.next = 0.into();
         self.matmul.weight.next = 0.into();
-        if self.state.q.val() == FcState::Inf {
+        if self.fsm.inf.val() {
             self.matmul.data_in.next = self.act_lane.val();
             self.matmul.weight.next = self.wcache.data_out1.val();
         }
-        self.matmul.instr.next = self.state.q.val() == FcState::Inf;
-        self.matmul.valid_in.next = self.rv_s2.q.val() & (self.state.q.val() == FcState::Inf);
-        self.matmul.alpha_fc.next = self.cfg.q.val().get_bits::<3>(12);
-        self.matmul.alpha_lc.next = self.cfg.q.val().get_bits::<3>(3);
-        self.mm_out.next = self.matmul.valid_out.val() & (self.state.q.val() == FcState::Inf);
+        self.matmul.instr.next = self.fsm.inf.val();
+        self.matmul.valid_in.next = self.rv_s2.q.val() & self.fsm.inf.val();
+        self.matmul.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
+        self.matmul.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
+        self.mm_out.next = self.matmul.valid_out.val() & self.fsm.inf.val();
         self.lcin.write_enable.next = self.mm_out.val();
         self.lcin.write_address.next = self.po.q.val();
         self.lcin.write_data.next = self.matmul.output_to_lc.val();
@@ -857,19 +657,16 @@ impl<
 
         // ---- LC rows: INF (forward) after the last pass, BK (backward) after the loss.
         self.lc_read.next = false;
-        if (self.state.q.val() == FcState::Inf)
-            & self.lc_run.q.val()
-            & (self.nrow.q.val() != self.c_rows.val())
-        {
+        if self.fsm.inf.val() & self.lc_run.q.val() & (self.nrow.q.val() != self.c_rows.val()) {
             self.lc_read.next = true;
         }
-        if (self.state.q.val() == FcState::Bk)
+        if self.fsm.bk.val()
             & (self.bk_wait.q.val() == self.two2.val())
             & (self.nrow.q.val() != self.c_rows.val())
         {
             self.lc_read.next = true;
         }
-        if (self.state.q.val() == FcState::Bk) & (self.bk_wait.q.val() != self.two2.val()) {
+        if self.fsm.bk.val() & (self.bk_wait.q.val() != self.two2.val()) {
             self.bk_wait.d.next = self.bk_wait.q.val() + self.one2.val();
         }
         self.lcin.read_address.next = self.nword.q.val();
@@ -896,24 +693,24 @@ impl<
         }
         self.lcf.data_in.next = self.lc_in.val();
         self.lcf.weight.next = self.lcw.weights.val();
-        self.lcf.instr.next = self.state.q.val() == FcState::Inf;
-        self.lcf.valid_in.next = self.lcrow_s1.q.val() & (self.state.q.val() == FcState::Inf);
+        self.lcf.instr.next = self.fsm.inf.val();
+        self.lcf.valid_in.next = self.lcrow_s1.q.val() & self.fsm.inf.val();
         self.lc_valid_q.d.next = false;
-        if self.lcf.valid_out.val() & self.lc_run.q.val() & (self.state.q.val() == FcState::Inf) {
+        if self.lcf.valid_out.val() & self.lc_run.q.val() & self.fsm.inf.val() {
             self.lc_q.d.next = self.lcf.data_out.val();
             self.lc_valid_q.d.next = true;
         }
 
         // ---- LOSS and BK.
-        self.loss.true_label.next = self.label.q.val();
+        self.loss.true_label.next = self.fsm.label.val();
         self.loss.data_in.next = self.lc_q.q.val();
-        self.loss.alpha_e.next = self.cfg.q.val().get_bits::<3>(9);
-        self.loss.instr.next = self.state.q.val() == FcState::Loss;
+        self.loss.alpha_e.next = self.fsm.cfg.val().get_bits::<3>(9);
+        self.loss.instr.next = self.fsm.loss.val();
         self.tadd.error.next = self.loss.data_out.val();
         self.tadd.weight.next = self.lcw.weights.val();
         self.tadd.relu_mask.next = self.lc_mask.val();
-        self.tadd.instr.next = self.state.q.val() == FcState::Bk;
-        self.tadd.valid_in.next = self.lcrow_s1.q.val() & (self.state.q.val() == FcState::Bk);
+        self.tadd.instr.next = self.fsm.bk.val();
+        self.tadd.valid_in.next = self.lcrow_s1.q.val() & self.fsm.bk.val();
         if self.tadd_out.val() {
             self.ga.d.next = self.ga.q.val() + self.one10.val();
             if self.ga.q.val() == self.c_grads.val() {
@@ -930,8 +727,8 @@ impl<
         }
 
         // ---- WU: read, update, write back four cycles later; errors fetched a pass ahead.
-        self.lfsr_wu.instr.next = self.rv_s1.q.val() & (self.state.q.val() == FcState::Wu);
-        if self.rv_s1.q.val() & self.first_s1.q.val() & (self.state.q.val() == FcState::Wu) {
+        self.lfsr_wu.instr.next = self.rv_s1.q.val() & self.fsm.wu.val();
+        if self.rv_s1.q.val() & self.first_s1.q.val() & self.fsm.wu.val() {
             for j in 0..L {
                 self.err_cur[j].d.next = self.err_next[j].q.val();
             }
@@ -943,15 +740,15 @@ impl<
         // back only in WU).
         self.wu.weight_in.next = 0.into();
         self.wu.data_in.next = 0.into();
-        if self.state.q.val() == FcState::Wu {
+        if self.fsm.wu.val() {
             self.wu.weight_in.next = self.wcache.data_out1.val();
             self.wu.data_in.next = self.act_lane.val();
         }
         self.wu.err.next = self.err_join.word.val();
         self.wu.rnd.next = self.lfsr_wu.out.val();
-        self.wu.lr_shift.next = self.cfg.q.val().get_bits::<3>(6);
-        self.wu.instr.next = self.rv_s2.q.val() & (self.state.q.val() == FcState::Wu);
-        if self.state.q.val() == FcState::Wu {
+        self.wu.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
+        self.wu.instr.next = self.rv_s2.q.val() & self.fsm.wu.val();
+        if self.fsm.wu.val() {
             self.w_we.next = self.rv_s4.q.val();
             self.w_waddr.next = self.addr_s4.q.val();
             self.w_wdata.next = self.wu.weight_out.val();
@@ -964,7 +761,7 @@ impl<
             self.pf_pass.next = 0.into();
         }
         self.pf_idx.next = self.seq.index.val() - self.c_two16.val();
-        self.pf_issue.next = (self.state.q.val() == FcState::Wu)
+        self.pf_issue.next = self.fsm.wu.val()
             & self.seq.emit.val()
             & (self.seq.index.val() >= self.c_two16.val())
             & (self.seq.index.val() < self.c_pf_end.val())
@@ -976,7 +773,7 @@ impl<
         self.gcache.data_in0.next = self.tadd.data_out.val();
         self.gcache.wr_en.next = self.tadd_out.val();
         self.gcache.addr1.next = bit_cast::<10, 16>(self.pf_addr.val());
-        if self.state.q.val() == FcState::Wu {
+        if self.fsm.wu.val() {
             self.g_sel.next = self.pf_piece.val();
         }
         self.pf_s1.d.next = self.pf_issue.val();
@@ -997,7 +794,7 @@ impl<
             self.rd_sext[j].data_in.next = self.rd_split.lanes[j].val();
             self.rd_join.lanes[j].next = self.rd_sext[j].data_out.val();
         }
-        if (self.state.q.val() == FcState::Read) & self.rv_s2.q.val() {
+        if self.fsm.read.val() & self.rv_s2.q.val() {
             self.f_push.next = true;
             self.f_data.next = self.rd_join.word.val();
             self.f_user.next = 0.into();
@@ -1005,10 +802,8 @@ impl<
         }
         // Results on their way to the output FIFO: passes in INF, words in READ.
         self.credit_take.next = self.seq.emit.val()
-            & (((self.state.q.val() == FcState::Inf) & self.seq.first.val())
-                | (self.state.q.val() == FcState::Read));
-        self.credit_give.next =
-            self.mm_out.val() | ((self.state.q.val() == FcState::Read) & self.rv_s2.q.val());
+            & ((self.fsm.inf.val() & self.seq.first.val()) | self.fsm.read.val());
+        self.credit_give.next = self.mm_out.val() | (self.fsm.read.val() & self.rv_s2.q.val());
         if self.credit_take.val() & !self.credit_give.val() {
             self.inflight.d.next = self.inflight.q.val() + self.one6.val();
         }
@@ -1021,7 +816,7 @@ impl<
         self.classify.en.next = self.lc_valid_q.q.val();
 
         // ---- Entering a state (at the edge that enters it): clear its counters.
-        if self.next_state.val() != self.state.q.val() {
+        if self.fsm.enter.val() {
             self.nrow.d.next = 0.into();
             self.nword.d.next = 0.into();
             self.nlane.d.next = 0.into();
@@ -1033,8 +828,6 @@ impl<
             self.ga.d.next = 0.into();
         }
         if self.reset.val() {
-            self.state.d.next = FcState::Idle;
-            self.fresh.d.next = false;
             self.wr_en.d.next = false;
             self.rv_s1.d.next = false;
             self.rv_s2.d.next = false;
@@ -1045,10 +838,6 @@ impl<
             self.pf_s2.d.next = false;
             self.lc_valid_q.d.next = false;
             self.lc_q.d.next = 0.into();
-            self.seeds_q.d.next = 0.into();
-            self.cfg.d.next = 0.into();
-            self.label.d.next = 0.into();
-            self.train.d.next = false;
         }
 
         // ---- Outputs.
@@ -1060,19 +849,6 @@ impl<
         self.lc_valid.next = self.lc_valid_q.q.val();
         self.class_num.next = self.classify.class_num.val();
         self.classify_done.next = self.classify.classify_done.val();
-        self.code.next = self.s_code[0].val();
-        match self.state.q.val() {
-            FcState::Idle => self.code.next = self.s_code[0].val(),
-            FcState::Init => self.code.next = self.s_code[1].val(),
-            FcState::Load => self.code.next = self.s_code[2].val(),
-            FcState::Inf => self.code.next = self.s_code[3].val(),
-            FcState::Loss => self.code.next = self.s_code[4].val(),
-            FcState::Bk => self.code.next = self.s_code[5].val(),
-            FcState::Wu => self.code.next = self.s_code[6].val(),
-            FcState::Fin => self.code.next = self.s_code[7].val(),
-            FcState::Read => self.code.next = self.s_code[8].val(),
-            _ => {}
-        }
 
         // ---- Simulation gates (D-SIM-GATE): each group's inputs, and when it is busy.
         self.gate_mm.busy.next = self.matmul.instr.val() & self.matmul.valid_in.val();
@@ -1097,7 +873,7 @@ impl<
             | (bit_cast::<32, 1>(self.lcw.prog.val().into()) << 28)
             | (bit_cast::<32, 1>(self.lcw.step.val().into()) << 29)
             | (bit_cast::<32, 1>(self.lc_run.q.val().into()) << 30)
-            | (bit_cast::<32, 1>((self.state.q.val() == FcState::Inf).into()) << 31);
+            | (bit_cast::<32, 1>(self.fsm.inf.val().into()) << 31);
         // The tree adder's error is the loss's output, inside the group; the classification
         // runs ten cycles after `en`, well inside the gate's hold.
         self.gate_bk.busy.next =
@@ -1135,19 +911,19 @@ impl<
         // ---- Every signal that crosses into a block or out of this one is assigned once
         // per evaluation (docs/decisions.md D-HDLGEN: an event-driven simulator wakes the
         // other side on each intermediate value).
-        self.layer_state.next = self.code.val();
-        self.s_tready.next = self.ready.val();
-        self.seq.start.next = self.sq_start.val();
-        self.seq.cancel.next = self.sq_cancel.val();
-        self.seq.stall.next = self.sq_stall.val();
+        self.layer_state.next = self.fsm.code.val();
+        self.s_tready.next = self.fsm.ready.val();
+        self.seq.start.next = self.fsm.sq_start.val();
+        self.seq.cancel.next = self.fsm.sq_cancel.val();
+        self.seq.stall.next = self.fsm.sq_stall.val();
         self.seq.pieces.next = self.c_pieces.val();
         self.seq.passes.next = self.sq_passes.val();
         self.seq.words.next = self.sq_words.val();
-        self.seq.gap.next = self.sq_gap.val();
-        self.seq.drain.next = self.sq_drain.val();
-        self.lcw.seed.next = self.lc_seed.val();
-        self.lcw.prog.next = self.lc_prog.val();
-        self.lfsr_wu.prog.next = self.wu_prog.val();
+        self.seq.gap.next = self.fsm.sq_gap.val();
+        self.seq.drain.next = self.fsm.sq_drain.val();
+        self.lcw.seed.next = self.fsm.lc_seed.val();
+        self.lcw.prog.next = self.fsm.lc_prog.val();
+        self.lfsr_wu.prog.next = self.fsm.wu_prog.val();
         self.fifo.push.next = self.f_push.val();
         self.fifo.in_data.next = self.f_data.val();
         self.fifo.in_user.next = self.f_user.val();

@@ -8,6 +8,7 @@ pub mod conv_load;
 pub mod conv_scan;
 pub mod dot_tree;
 pub mod fc_core;
+pub mod fc_fsm;
 
 /// The `instr` codes of the cores and of the platform's CTRL.INSTR (spec §4.6; I_READ is
 /// ours), from the register map (`hdl/regs/lel_platform.toml`): the RTL's decoders, the
