@@ -25,6 +25,7 @@ mod dedup;
 mod dut;
 mod emit;
 mod fc_core;
+mod fc_fsm;
 mod fusesoc;
 mod hardening;
 mod host;

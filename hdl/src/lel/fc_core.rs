@@ -3,7 +3,8 @@
 //! classifier, the eq 4.1 loss, the LC backward pass, the stochastic weight update and the
 //! classification, sequenced by the `LS_*` FSM and fed by AXI-Stream-style ports. Built from
 //! the LEL blocks (matmul, LC forward, loss, tree adder, weight update, caches X4, LFSRs,
-//! classification); this file only sequences them.
+//! classification) and sequenced by its own: the `LS_*` FSM ([`FcFsm`]) and the word
+//! sequencer ([`WordSeq`]); this file wires them.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|

@@ -4,8 +4,8 @@
 use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
-    conv_channels, conv_load, conv_scan, lc_forward, lfsr, loss, matmul, pl_fsm, pool_packer,
-    pool_scan, result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles,
+    conv_channels, conv_load, conv_scan, fc_fsm, lc_forward, lfsr, loss, matmul, pl_fsm,
+    pool_packer, pool_scan, result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles,
     weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
@@ -35,6 +35,7 @@ use edgelearn_hdl::lel::classification::LelClassification;
 use edgelearn_hdl::lel::conv_channels::ConvChannels;
 use edgelearn_hdl::lel::conv_load::ConvLoad;
 use edgelearn_hdl::lel::conv_scan::ConvScan;
+use edgelearn_hdl::lel::fc_fsm::FcFsm;
 use edgelearn_hdl::lel::lc_forward::LelLcForward;
 use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
@@ -97,6 +98,8 @@ pub mod name {
     pub const LEL_POOL_SCAN: &str = "lel_pool_scan";
     /// `lel_pl_fsm`.
     pub const LEL_PL_FSM: &str = "lel_pl_fsm";
+    /// `lel_fc_fsm`.
+    pub const LEL_FC_FSM: &str = "lel_fc_fsm";
     /// `lel_result_tally`.
     pub const LEL_RESULT_TALLY: &str = "lel_result_tally";
     /// `lel_visit_cycles`.
@@ -421,6 +424,18 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => pool_scan::thesis_stimulus(r.ports, r.seed),
                     false => pool_scan::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_FC_FSM,
+            "the FC core's LS_* FSM: INIT, LOAD, INF, LOSS, BK, WU, FIN, READ and I_STOP; the seeds, configuration and label it samples; the word sequencer's and LFSRs' control (spec §4.2, §4.6)",
+            |n| boxed(n, FcFsm::default()),
+            BlockModel {
+                golden: fc_fsm::expected,
+                stimulus: |r| match r.thesis {
+                    true => fc_fsm::thesis_stimulus(r.ports, r.seed),
+                    false => fc_fsm::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),

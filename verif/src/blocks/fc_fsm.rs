@@ -1,0 +1,246 @@
+//! `lel_fc_fsm`: the FC core's FSM as the core drives it (INIT, a trained image, an inferred
+//! image, READ, I_STOP in the middle of a training image, with a word sequencer, a stream
+//! and phases that answer as the core's do), random traffic (every instruction, random
+//! handshakes and phase ends, rare resets), and the golden trace.
+
+use super::{blank, View};
+use crate::golden::fc_fsm::{FcFsm, FcFsmIn, FcFsmOut};
+use crate::rtl::designs::name::LEL_FC_FSM;
+use edgelearn_hdl::lel::fc_fsm::FcState;
+use edgelearn_hdl::lel::instr;
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
+use num_bigint::BigUint;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn push(s: &mut Stimulus, i: &FcFsmIn) -> Result<()> {
+    s.row()
+        .bit("reset", i.reset)?
+        .set("instr", i.instr)?
+        .bit("s_tvalid", i.s_tvalid)?
+        .set("s_tuser", i.s_tuser)?
+        .set("model_cfg", i.model_cfg)?
+        .set("seeds", i.seeds)?
+        .bit("seq_active", i.seq_active)?
+        .bit("seq_emit", i.seq_emit)?
+        .bit("seq_first", i.seq_first)?
+        .bit("seq_done", i.seq_done)?
+        .bit("wr_busy", i.wr_busy)?
+        .bit("credit", i.credit)?
+        .bit("lc_done", i.lc_done)?
+        .bit("bk_done", i.bk_done)?
+        .bit("drained", i.drained)?
+        .push()
+}
+
+/// What the core around the FSM does: a word sequencer (a sequence's words, `pass` words a
+/// pass, one a cycle unless stalled), the write register, and each phase's end some cycles
+/// after its words.
+#[derive(Default)]
+struct Core {
+    left: usize,
+    pass: usize,
+    index: usize,
+    active: bool,
+    done: bool,
+    wr: bool,
+    wait: usize,
+}
+
+impl Core {
+    fn drive(&self, i: &mut FcFsmIn, state: FcState) {
+        i.seq_active = self.active;
+        i.seq_first = self.active && self.index % self.pass == 0;
+        i.seq_done = self.done;
+        i.wr_busy = self.wr;
+        i.lc_done = state == FcState::Inf && self.done && self.wait == 0;
+        i.bk_done = state == FcState::Bk && self.wait == 0;
+        i.drained = self.wait == 0;
+    }
+
+    /// The edge: the FSM's outputs `o` before it.
+    fn step(&mut self, o: &FcFsmOut) {
+        self.wr = o.take;
+        self.wait = self.wait.saturating_sub(1);
+        if o.sq_cancel {
+            (self.active, self.done) = (false, false);
+        } else if o.sq_start {
+            // Words and pass length of the sequence each state starts (the FSM's state is
+            // the one before the edge).
+            (self.left, self.pass) = match (o.state, o.sq_load) {
+                (_, true) => (6, 6),
+                (FcState::Init, _) => (8, 8),
+                (FcState::Load, _) => (12, 3),
+                (FcState::Bk, _) => (10, 5),
+                _ => (8, 8),
+            };
+            (self.active, self.done, self.index, self.wait) = (true, false, 0, 3);
+        } else if self.active && !o.sq_stall {
+            (self.left, self.index) = (self.left - 1, self.index + 1);
+            if self.left == 0 {
+                (self.active, self.done, self.wait) = (false, true, 4);
+            }
+        }
+        if o.enter && !o.sq_start {
+            self.wait = 5;
+        }
+    }
+}
+
+/// INIT, TRAIN of an image, INF of an image, READ, and a TRAIN stopped by I_STOP in LOAD;
+/// each instruction given as the platform does (until the core leaves LS_IDLE; TRAIN and
+/// INF until LS_FIN), beats offered on about three cycles in four.
+pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_FC_FSM, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut m = FcFsm::default();
+    let mut core = Core::default();
+    let mut i = FcFsmIn {
+        reset: true,
+        seeds: 0x2_a5a5_1234,
+        model_cfg: 0x5a48,
+        ..Default::default()
+    };
+    push(&mut s, &i)?;
+    m.step(&i);
+    i.reset = false;
+    for (want, stop_after) in [
+        (instr::INIT, None),
+        (instr::TRAIN, None),
+        (instr::INF, None),
+        (instr::READ, None),
+        (instr::TRAIN, Some(4)),
+    ] {
+        let mut sent = false;
+        for cycle in 0..400 {
+            let state = m.outputs(&i).state;
+            sent |= state != FcState::Idle;
+            let image = want == instr::TRAIN || want == instr::INF;
+            i.instr = match (sent, image) {
+                (false, _) => want,
+                (true, true) if state != FcState::Fin && state != FcState::Idle => want,
+                _ => instr::IDLE,
+            };
+            if stop_after == Some(cycle) {
+                i.instr = instr::STOP;
+            }
+            i.s_tvalid = rng.random_range(0..4) != 0;
+            i.s_tuser = rng.random_range(0..10);
+            i.credit = rng.random_range(0..5) != 0;
+            i.seq_emit = false;
+            core.drive(&mut i, state);
+            let o = m.outputs(&i);
+            i.seq_emit = core.active && !o.sq_stall;
+            push(&mut s, &i)?;
+            let o = m.outputs(&i);
+            m.step(&i);
+            core.step(&o);
+            if sent && state == FcState::Idle && cycle > 2 {
+                break;
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// Random traffic: any instruction (IDLE most often), random handshakes, sequencer status
+/// and phase ends, rare resets.
+pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_FC_FSM, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    push(
+        &mut s,
+        &FcFsmIn {
+            reset: true,
+            ..Default::default()
+        },
+    )?;
+    for _ in 0..cycles {
+        let i = FcFsmIn {
+            reset: rng.random_range(0..300) == 0,
+            instr: match rng.random_range(0..10) {
+                0..=5 => instr::IDLE,
+                _ => rng.random_range(0..8),
+            },
+            s_tvalid: rng.random(),
+            s_tuser: rng.random_range(0..16),
+            model_cfg: rng.random(),
+            seeds: rng.random_range(0..1 << 34),
+            seq_active: rng.random(),
+            seq_emit: rng.random(),
+            seq_first: rng.random(),
+            seq_done: rng.random_range(0..4) == 0,
+            wr_busy: rng.random(),
+            credit: rng.random(),
+            lc_done: rng.random_range(0..6) == 0,
+            bk_done: rng.random_range(0..6) == 0,
+            drained: rng.random(),
+        };
+        push(&mut s, &i)?;
+    }
+    Ok(s)
+}
+
+/// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
+pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = FcFsm::default();
+    for c in 0..stim.len() {
+        let u = |p: &str| v.unsigned(c, p);
+        let i = FcFsmIn {
+            reset: v.bit(c, "reset"),
+            instr: u("instr"),
+            s_tvalid: v.bit(c, "s_tvalid"),
+            s_tuser: u("s_tuser"),
+            model_cfg: u("model_cfg") as u32,
+            seeds: u("seeds"),
+            seq_active: v.bit(c, "seq_active"),
+            seq_emit: v.bit(c, "seq_emit"),
+            seq_first: v.bit(c, "seq_first"),
+            seq_done: v.bit(c, "seq_done"),
+            wr_busy: v.bit(c, "wr_busy"),
+            credit: v.bit(c, "credit"),
+            lc_done: v.bit(c, "lc_done"),
+            bk_done: v.bit(c, "bk_done"),
+            drained: v.bit(c, "drained"),
+        };
+        m.step(&i);
+        let o = m.outputs(&i);
+        let b = |x: bool| BigUint::from(x as u8);
+        e.set(c, "code", BigUint::from(o.state.code()));
+        for (p, st) in [
+            ("init", FcState::Init),
+            ("load", FcState::Load),
+            ("inf", FcState::Inf),
+            ("loss", FcState::Loss),
+            ("bk", FcState::Bk),
+            ("wu", FcState::Wu),
+            ("fin", FcState::Fin),
+            ("read", FcState::Read),
+        ] {
+            e.set(c, p, b(o.state == st));
+        }
+        for (p, x) in [
+            ("fresh", o.fresh),
+            ("enter", o.enter),
+            ("ready", o.ready),
+            ("take", o.take),
+            ("sq_start", o.sq_start),
+            ("sq_cancel", o.sq_cancel),
+            ("sq_stall", o.sq_stall),
+            ("sq_gap", o.sq_gap),
+            ("sq_load", o.sq_load),
+            ("lc_prog", o.lc_prog),
+            ("wu_prog", o.wu_prog),
+            ("train", o.train),
+        ] {
+            e.set(c, p, b(x));
+        }
+        e.set(c, "sq_drain", BigUint::from(o.sq_drain));
+        e.set(c, "lc_seed", BigUint::from(o.lc_seed));
+        e.set(c, "cfg", BigUint::from(o.cfg));
+        e.set(c, "label", BigUint::from(o.label));
+    }
+    e
+}
