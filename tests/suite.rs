@@ -31,6 +31,7 @@ mod hardening;
 mod host;
 mod invariants;
 mod lc_forward;
+mod lc_rows;
 mod lel_model;
 mod lfsr;
 mod loss;

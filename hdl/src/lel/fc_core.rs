@@ -41,6 +41,7 @@ use super::cache_x4::CacheX4;
 use super::classification::Classification;
 use super::fc_fsm::FcFsm;
 use super::lc_forward::LcForward;
+use super::lc_rows::LcRows;
 use super::lc_weights::LcWeights;
 use super::lfsr::Lfsr;
 use super::loss::Loss;
@@ -204,7 +205,6 @@ pub struct FcCore<
     beat_split: LaneSplit<8, L, SW>,
     beat_join6: LaneJoin<6, L, WW>,
     act_split: LaneSplit<8, L, SW>,
-    lcin_split: LaneSplit<8, L, SW>,
     rd_split: LaneSplit<6, L, WW>,
     rd_sext: [SignExtend<6, 8>; L],
     rd_join: LaneJoin<8, L, SW>,
@@ -233,13 +233,7 @@ pub struct FcCore<
     inflight: DFF<Bits<6>>,
     po: DFF<Bits<10>>,
     lc_run: DFF<Bit>,
-    // LC rows (INF and BK).
-    nrow: DFF<Bits<16>>,
-    nword: DFF<Bits<10>>,
-    nlane: DFF<Bits<4>>,
-    lcrow_s1: DFF<Bit>,
-    lclane_s1: DFF<Bits<4>>,
-    bk_wait: DFF<Bits<2>>,
+    rows: LcRows<L, SW>,
     // BK: gradient writes.
     gk: DFF<Bits<2>>,
     ga: DFF<Bits<10>>,
@@ -258,9 +252,6 @@ pub struct FcCore<
     credit_take: Signal<Local, Bit>,
     credit_give: Signal<Local, Bit>,
     act_lane: Signal<Local, Bits<8>>,
-    lc_in: Signal<Local, Bits<8>>,
-    lc_mask: Signal<Local, Bit>,
-    lc_read: Signal<Local, Bit>,
     mm_out: Signal<Local, Bit>,
     tadd_out: Signal<Local, Bit>,
     pf_issue: Signal<Local, Bit>,
@@ -294,15 +285,12 @@ pub struct FcCore<
     c_last_piece: Constant<Bits<2>>,
     c_lane_bits: Constant<Bits<16>>,
     c_lane_mask: Constant<Bits<16>>,
-    c_last_lane: Constant<Bits<4>>,
     c_fifo_depth: Constant<Bits<6>>,
     c_two16: Constant<Bits<16>>,
     c_pf_end: Constant<Bits<16>>,
     c_lane_id: [Constant<Bits<4>>; L],
     c_ga_id: [Constant<Bits<10>>; L],
     one2: Constant<Bits<2>>,
-    two2: Constant<Bits<2>>,
-    one4: Constant<Bits<4>>,
     one6: Constant<Bits<6>>,
     one10: Constant<Bits<10>>,
     one16: Constant<Bits<16>>,
@@ -368,6 +356,7 @@ impl<
             classify_done: Default::default(),
             seq: Default::default(),
             fsm: Default::default(),
+            rows: Default::default(),
             wcache: CacheX4::new(q * f),
             acache: CacheX4::new(f / L),
             gcache: CacheX4::new(g),
@@ -395,7 +384,6 @@ impl<
             beat_split: Default::default(),
             beat_join6: Default::default(),
             act_split: Default::default(),
-            lcin_split: Default::default(),
             rd_split: Default::default(),
             rd_sext: array_init::array_init(|_| Default::default()),
             rd_join: Default::default(),
@@ -420,12 +408,6 @@ impl<
             inflight: Default::default(),
             po: Default::default(),
             lc_run: Default::default(),
-            nrow: Default::default(),
-            nword: Default::default(),
-            nlane: Default::default(),
-            lcrow_s1: Default::default(),
-            lclane_s1: Default::default(),
-            bk_wait: Default::default(),
             gk: Default::default(),
             ga: Default::default(),
             err_cur: array_init::array_init(|_| Default::default()),
@@ -440,9 +422,6 @@ impl<
             credit_take: Default::default(),
             credit_give: Default::default(),
             act_lane: Default::default(),
-            lc_in: Default::default(),
-            lc_mask: Default::default(),
-            lc_read: Default::default(),
             mm_out: Default::default(),
             tadd_out: Default::default(),
             pf_issue: Default::default(),
@@ -474,15 +453,12 @@ impl<
             c_last_piece: Constant::new(Bits::<2>::from((p - 1) as u64)),
             c_lane_bits: c16(L.trailing_zeros() as usize),
             c_lane_mask: c16(L - 1),
-            c_last_lane: Constant::new(Bits::<4>::from((L - 1) as u64)),
             c_fifo_depth: Constant::new(Bits::<6>::from(FC_FIFO_DEPTH as u64)),
             c_two16: c16(2),
             c_pf_end: c16(L + 2),
             c_lane_id: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             c_ga_id: array_init::array_init(|j| Constant::new(Bits::<10>::from(j as u64))),
             one2: Constant::new(Bits::<2>::from(1u64)),
-            two2: Constant::new(Bits::<2>::from(2u64)),
-            one4: Constant::new(Bits::<4>::from(1u64)),
             one6: Constant::new(Bits::<6>::from(1u64)),
             one10: Constant::new(Bits::<10>::from(1u64)),
             one16: c16(1),
@@ -515,8 +491,7 @@ impl<
         dff_setup!(
             self, clock, wr_en, wr_k, wr_addr, wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1,
             lane_s2, first_s1, last_s1, last_s2, addr_s1, addr_s2, addr_s3, addr_s4, inflight, po,
-            lc_run, nrow, nword, nlane, lcrow_s1, lclane_s1, bk_wait, gk, ga, pf_s1, pf_s2,
-            pflane_s1, pflane_s2, lc_q, lc_valid_q
+            lc_run, gk, ga, pf_s1, pf_s2, pflane_s1, pflane_s2, lc_q, lc_valid_q
         );
         for j in 0..L {
             self.err_cur[j].clock.next = self.clock.val();
@@ -526,10 +501,11 @@ impl<
         }
         // ---- Clocks and resets of the blocks.
         clock!(
-            self, clock, fsm, seq, wcache, acache, gcache, lcin, lcmask, matmul, lcw, lcf, loss,
-            tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
+            self, clock, fsm, rows, seq, wcache, acache, gcache, lcin, lcmask, matmul, lcw, lcf,
+            loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
         );
         self.fsm.reset.next = self.reset.val();
+        self.rows.reset.next = self.reset.val();
         self.seq.reset.next = self.reset.val();
         self.wcache.reset.next = self.reset.val();
         self.acache.reset.next = self.reset.val();
@@ -656,46 +632,20 @@ impl<
             }
         }
 
-        // ---- LC rows: INF (forward) after the last pass, BK (backward) after the loss.
-        self.lc_read.next = false;
-        if self.fsm.inf.val() & self.lc_run.q.val() & (self.nrow.q.val() != self.c_rows.val()) {
-            self.lc_read.next = true;
-        }
-        if self.fsm.bk.val()
-            & (self.bk_wait.q.val() == self.two2.val())
-            & (self.nrow.q.val() != self.c_rows.val())
-        {
-            self.lc_read.next = true;
-        }
-        if self.fsm.bk.val() & (self.bk_wait.q.val() != self.two2.val()) {
-            self.bk_wait.d.next = self.bk_wait.q.val() + self.one2.val();
-        }
-        self.lcin.read_address.next = self.nword.q.val();
-        self.lcmask.read_address.next = self.nword.q.val();
-        self.lcw.step.next = self.lc_read.val();
-        if self.lc_read.val() {
-            self.nrow.d.next = self.nrow.q.val() + self.one16.val();
-            self.nlane.d.next = self.nlane.q.val() + self.one4.val();
-            if self.nlane.q.val() == self.c_last_lane.val() {
-                self.nlane.d.next = 0.into();
-                self.nword.d.next = self.nword.q.val() + self.one10.val();
-            }
-        }
-        self.lcrow_s1.d.next = self.lc_read.val();
-        self.lclane_s1.d.next = self.nlane.q.val();
-        self.lcin_split.word.next = self.lcin.read_data.val();
-        self.lc_in.next = self.lcin_split.lanes[0].val();
-        self.lc_mask.next = self.lcmask.read_data.val().get_bit(0);
-        for j in 0..L {
-            if self.lclane_s1.q.val() == self.c_lane_id[j].val() {
-                self.lc_in.next = self.lcin_split.lanes[j].val();
-                self.lc_mask.next = self.lcmask.read_data.val().get_bit(j);
-            }
-        }
-        self.lcf.data_in.next = self.lc_in.val();
+        // ---- LC rows (`LcRows`): INF (forward) after the last pass, BK (backward).
+        self.rows.clear.next = self.fsm.enter.val();
+        self.rows.fwd.next = self.fsm.inf.val() & self.lc_run.q.val();
+        self.rows.bk.next = self.fsm.bk.val();
+        self.rows.rows.next = self.c_rows.val();
+        self.rows.lcin_data.next = self.lcin.read_data.val();
+        self.rows.mask_data.next = self.lcmask.read_data.val();
+        self.lcin.read_address.next = self.rows.word.val();
+        self.lcmask.read_address.next = self.rows.word.val();
+        self.lcw.step.next = self.rows.step.val();
+        self.lcf.data_in.next = self.rows.lc_in.val();
         self.lcf.weight.next = self.lcw.weights.val();
         self.lcf.instr.next = self.fsm.inf.val();
-        self.lcf.valid_in.next = self.lcrow_s1.q.val() & self.fsm.inf.val();
+        self.lcf.valid_in.next = self.rows.valid.val() & self.fsm.inf.val();
         self.lc_valid_q.d.next = false;
         if self.lcf.valid_out.val() & self.lc_run.q.val() & self.fsm.inf.val() {
             self.lc_q.d.next = self.lcf.data_out.val();
@@ -709,9 +659,9 @@ impl<
         self.loss.instr.next = self.fsm.loss.val();
         self.tadd.error.next = self.loss.data_out.val();
         self.tadd.weight.next = self.lcw.weights.val();
-        self.tadd.relu_mask.next = self.lc_mask.val();
+        self.tadd.relu_mask.next = self.rows.lc_mask.val();
         self.tadd.instr.next = self.fsm.bk.val();
-        self.tadd.valid_in.next = self.lcrow_s1.q.val() & self.fsm.bk.val();
+        self.tadd.valid_in.next = self.rows.valid.val() & self.fsm.bk.val();
         if self.tadd_out.val() {
             self.ga.d.next = self.ga.q.val() + self.one10.val();
             if self.ga.q.val() == self.c_grads.val() {
@@ -818,10 +768,6 @@ impl<
 
         // ---- Entering a state (at the edge that enters it): clear its counters.
         if self.fsm.enter.val() {
-            self.nrow.d.next = 0.into();
-            self.nword.d.next = 0.into();
-            self.nlane.d.next = 0.into();
-            self.bk_wait.d.next = 0.into();
             self.po.d.next = 0.into();
             self.lc_run.d.next = false;
             self.inflight.d.next = 0.into();
@@ -834,7 +780,6 @@ impl<
             self.rv_s2.d.next = false;
             self.rv_s3.d.next = false;
             self.rv_s4.d.next = false;
-            self.lcrow_s1.d.next = false;
             self.pf_s1.d.next = false;
             self.pf_s2.d.next = false;
             self.lc_valid_q.d.next = false;

@@ -38,6 +38,7 @@ pub mod instr {
     ];
 }
 pub mod lc_forward;
+pub mod lc_rows;
 pub mod lc_weights;
 pub mod lfsr;
 pub mod loss;

@@ -4,7 +4,7 @@
 use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
-    conv_channels, conv_load, conv_scan, fc_fsm, lc_forward, lfsr, loss, matmul, pl_fsm,
+    conv_channels, conv_load, conv_scan, fc_fsm, lc_forward, lc_rows, lfsr, loss, matmul, pl_fsm,
     pool_packer, pool_scan, result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles,
     weight_update, BlockModel, StimulusRequest,
 };
@@ -37,6 +37,7 @@ use edgelearn_hdl::lel::conv_load::ConvLoad;
 use edgelearn_hdl::lel::conv_scan::ConvScan;
 use edgelearn_hdl::lel::fc_fsm::FcFsm;
 use edgelearn_hdl::lel::lc_forward::LelLcForward;
+use edgelearn_hdl::lel::lc_rows::LcRows;
 use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
@@ -100,6 +101,8 @@ pub mod name {
     pub const LEL_PL_FSM: &str = "lel_pl_fsm";
     /// `lel_fc_fsm`.
     pub const LEL_FC_FSM: &str = "lel_fc_fsm";
+    /// `lel_lc_rows`.
+    pub const LEL_LC_ROWS: &str = "lel_lc_rows";
     /// `lel_result_tally`.
     pub const LEL_RESULT_TALLY: &str = "lel_result_tally";
     /// `lel_visit_cycles`.
@@ -436,6 +439,18 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => fc_fsm::thesis_stimulus(r.ports, r.seed),
                     false => fc_fsm::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_LC_ROWS,
+            "the FC core's walk over the local classifier's rows: one a cycle, lane by lane through the LC-input and mask words, forward in LS_INF and backward in LS_BK after its wait (spec §4.2)",
+            |n| boxed(n, LcRows::<{ lc_rows::LANES }, { 8 * lc_rows::LANES }>::default()),
+            BlockModel {
+                golden: lc_rows::expected,
+                stimulus: |r| match r.thesis {
+                    true => lc_rows::thesis_stimulus(r.ports, r.seed),
+                    false => lc_rows::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),
