@@ -24,6 +24,7 @@ mod core_cli;
 mod dedup;
 mod dut;
 mod emit;
+mod err_fetch;
 mod fc_core;
 mod fc_fsm;
 mod fusesoc;

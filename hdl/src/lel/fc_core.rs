@@ -39,6 +39,7 @@
 
 use super::cache_x4::CacheX4;
 use super::classification::Classification;
+use super::err_fetch::ErrFetch;
 use super::fc_fsm::FcFsm;
 use super::lc_forward::LcForward;
 use super::lc_rows::LcRows;
@@ -208,7 +209,6 @@ pub struct FcCore<
     rd_split: LaneSplit<6, L, WW>,
     rd_sext: [SignExtend<6, 8>; L],
     rd_join: LaneJoin<8, L, SW>,
-    err_join: LaneJoin<8, L, SW>,
     fsm: FcFsm,
     // INIT / LOAD write pipeline.
     wr_en: DFF<Bit>,
@@ -234,16 +234,9 @@ pub struct FcCore<
     po: DFF<Bits<10>>,
     lc_run: DFF<Bit>,
     rows: LcRows<L, SW>,
+    errs: ErrFetch<L, SW>,
     // BK: gradient writes.
-    gk: DFF<Bits<2>>,
-    ga: DFF<Bits<10>>,
     // WU: errors of the current and the next pass.
-    err_cur: [DFF<Bits<8>>; L],
-    err_next: [DFF<Bits<8>>; L],
-    pf_s1: DFF<Bit>,
-    pf_s2: DFF<Bit>,
-    pflane_s1: DFF<Bits<4>>,
-    pflane_s2: DFF<Bits<4>>,
     // Results.
     lc_q: DFF<Bits<CW>>,
     lc_valid_q: DFF<Bit>,
@@ -254,11 +247,6 @@ pub struct FcCore<
     act_lane: Signal<Local, Bits<8>>,
     mm_out: Signal<Local, Bit>,
     tadd_out: Signal<Local, Bit>,
-    pf_issue: Signal<Local, Bit>,
-    pf_piece: Signal<Local, Bits<2>>,
-    pf_pass: Signal<Local, Bits<16>>,
-    pf_idx: Signal<Local, Bits<16>>,
-    pf_addr: Signal<Local, Bits<16>>,
     act_word: Signal<Local, Bits<16>>,
     seq_lane: Signal<Local, Bits<16>>,
     // Values of block inputs and outputs, settled before their one assignment.
@@ -286,16 +274,10 @@ pub struct FcCore<
     c_lane_bits: Constant<Bits<16>>,
     c_lane_mask: Constant<Bits<16>>,
     c_fifo_depth: Constant<Bits<6>>,
-    c_two16: Constant<Bits<16>>,
-    c_pf_end: Constant<Bits<16>>,
     c_lane_id: [Constant<Bits<4>>; L],
-    c_ga_id: [Constant<Bits<10>>; L],
-    one2: Constant<Bits<2>>,
     one6: Constant<Bits<6>>,
     one10: Constant<Bits<10>>,
     one16: Constant<Bits<16>>,
-    zero1: Constant<Bit>,
-    one1: Constant<Bit>,
     _shape: FcCoreShape,
 }
 
@@ -357,6 +339,7 @@ impl<
             seq: Default::default(),
             fsm: Default::default(),
             rows: Default::default(),
+            errs: Default::default(),
             wcache: CacheX4::new(q * f),
             acache: CacheX4::new(f / L),
             gcache: CacheX4::new(g),
@@ -387,7 +370,6 @@ impl<
             rd_split: Default::default(),
             rd_sext: array_init::array_init(|_| Default::default()),
             rd_join: Default::default(),
-            err_join: Default::default(),
             wr_en: Default::default(),
             wr_k: Default::default(),
             wr_addr: Default::default(),
@@ -408,14 +390,6 @@ impl<
             inflight: Default::default(),
             po: Default::default(),
             lc_run: Default::default(),
-            gk: Default::default(),
-            ga: Default::default(),
-            err_cur: array_init::array_init(|_| Default::default()),
-            err_next: array_init::array_init(|_| Default::default()),
-            pf_s1: Default::default(),
-            pf_s2: Default::default(),
-            pflane_s1: Default::default(),
-            pflane_s2: Default::default(),
             lc_q: Default::default(),
             lc_valid_q: Default::default(),
             credit: Default::default(),
@@ -424,11 +398,6 @@ impl<
             act_lane: Default::default(),
             mm_out: Default::default(),
             tadd_out: Default::default(),
-            pf_issue: Default::default(),
-            pf_piece: Default::default(),
-            pf_pass: Default::default(),
-            pf_idx: Default::default(),
-            pf_addr: Default::default(),
             act_word: Default::default(),
             seq_lane: Default::default(),
             sq_passes: Default::default(),
@@ -454,16 +423,10 @@ impl<
             c_lane_bits: c16(L.trailing_zeros() as usize),
             c_lane_mask: c16(L - 1),
             c_fifo_depth: Constant::new(Bits::<6>::from(FC_FIFO_DEPTH as u64)),
-            c_two16: c16(2),
-            c_pf_end: c16(L + 2),
             c_lane_id: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
-            c_ga_id: array_init::array_init(|j| Constant::new(Bits::<10>::from(j as u64))),
-            one2: Constant::new(Bits::<2>::from(1u64)),
             one6: Constant::new(Bits::<6>::from(1u64)),
             one10: Constant::new(Bits::<10>::from(1u64)),
             one16: c16(1),
-            zero1: Constant::new(false),
-            one1: Constant::new(true),
             _shape: shape,
         }
     }
@@ -491,21 +454,16 @@ impl<
         dff_setup!(
             self, clock, wr_en, wr_k, wr_addr, wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1,
             lane_s2, first_s1, last_s1, last_s2, addr_s1, addr_s2, addr_s3, addr_s4, inflight, po,
-            lc_run, gk, ga, pf_s1, pf_s2, pflane_s1, pflane_s2, lc_q, lc_valid_q
+            lc_run, lc_q, lc_valid_q
         );
-        for j in 0..L {
-            self.err_cur[j].clock.next = self.clock.val();
-            self.err_next[j].clock.next = self.clock.val();
-            self.err_cur[j].d.next = self.err_cur[j].q.val();
-            self.err_next[j].d.next = self.err_next[j].q.val();
-        }
         // ---- Clocks and resets of the blocks.
         clock!(
-            self, clock, fsm, rows, seq, wcache, acache, gcache, lcin, lcmask, matmul, lcw, lcf,
-            loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
+            self, clock, fsm, rows, errs, seq, wcache, acache, gcache, lcin, lcmask, matmul, lcw,
+            lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
         );
         self.fsm.reset.next = self.reset.val();
         self.rows.reset.next = self.reset.val();
+        self.errs.reset.next = self.reset.val();
         self.seq.reset.next = self.reset.val();
         self.wcache.reset.next = self.reset.val();
         self.acache.reset.next = self.reset.val();
@@ -536,9 +494,7 @@ impl<
         self.fsm.wr_busy.next = self.wr_en.q.val();
         self.fsm.credit.next = self.credit.val();
         self.fsm.lc_done.next = self.lcf.valid_out.val() & self.lc_run.q.val();
-        self.fsm.bk_done.next = self.tadd_out.val()
-            & (self.gk.q.val() == self.c_last_piece.val())
-            & (self.ga.q.val() == self.c_grads.val());
+        self.fsm.bk_done.next = self.errs.last_grad.val();
         self.fsm.drained.next = !self.inflight.q.val().any() & !self.fifo.count.val().any();
         // LOAD's sequence is one pass of F/L activation words per piece.
         self.sq_passes.next = self.c_passes.val();
@@ -662,31 +618,28 @@ impl<
         self.tadd.relu_mask.next = self.rows.lc_mask.val();
         self.tadd.instr.next = self.fsm.bk.val();
         self.tadd.valid_in.next = self.rows.valid.val() & self.fsm.bk.val();
-        if self.tadd_out.val() {
-            self.ga.d.next = self.ga.q.val() + self.one10.val();
-            if self.ga.q.val() == self.c_grads.val() {
-                self.ga.d.next = 0.into();
-                self.gk.d.next = self.gk.q.val() + self.one2.val();
-            }
-            if !self.gk.q.val().any() {
-                for j in 0..L {
-                    if self.ga.q.val() == self.c_ga_id[j].val() {
-                        self.err_next[j].d.next = self.tadd.data_out.val();
-                    }
-                }
-            }
-        }
+        // Errors into the gradient cache, and a pass ahead out of it in WU (`ErrFetch`).
+        self.errs.clear.next = self.fsm.enter.val();
+        self.errs.grad_valid.next = self.tadd_out.val();
+        self.errs.grad.next = self.tadd.data_out.val();
+        self.errs.wu.next = self.fsm.wu.val();
+        self.errs.pass_start.next = self.rv_s1.q.val() & self.first_s1.q.val();
+        self.errs.seq_emit.next = self.seq.emit.val();
+        self.errs.seq_index.next = self.seq.index.val();
+        self.errs.seq_piece.next = self.seq.piece.val();
+        self.errs.seq_pass.next = self.seq.pass.val();
+        self.errs.gdata.next = self.gcache.data_out1.val();
+        self.errs.passes.next = self.c_passes.val();
+        self.errs.last_piece.next = self.c_last_piece.val();
+        self.errs.grads.next = self.c_grads.val();
+        self.g_sel.next = self.errs.g_sel.val();
+        self.gcache.addr0.next = self.errs.g_addr0.val();
+        self.gcache.data_in0.next = self.tadd.data_out.val();
+        self.gcache.wr_en.next = self.errs.g_we.val();
+        self.gcache.addr1.next = self.errs.g_addr1.val();
 
         // ---- WU: read, update, write back four cycles later; errors fetched a pass ahead.
         self.lfsr_wu.instr.next = self.rv_s1.q.val() & self.fsm.wu.val();
-        if self.rv_s1.q.val() & self.first_s1.q.val() & self.fsm.wu.val() {
-            for j in 0..L {
-                self.err_cur[j].d.next = self.err_next[j].q.val();
-            }
-        }
-        for j in 0..L {
-            self.err_join.lanes[j].next = self.err_cur[j].q.val();
-        }
         // Operand isolation: outside WU the weight update sees zeros (its result is written
         // back only in WU).
         self.wu.weight_in.next = 0.into();
@@ -695,7 +648,7 @@ impl<
             self.wu.weight_in.next = self.wcache.data_out1.val();
             self.wu.data_in.next = self.act_lane.val();
         }
-        self.wu.err.next = self.err_join.word.val();
+        self.wu.err.next = self.errs.err.val();
         self.wu.rnd.next = self.lfsr_wu.out.val();
         self.wu.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
         self.wu.instr.next = self.rv_s2.q.val() & self.fsm.wu.val();
@@ -703,40 +656,6 @@ impl<
             self.w_we.next = self.rv_s4.q.val();
             self.w_waddr.next = self.addr_s4.q.val();
             self.w_wdata.next = self.wu.weight_out.val();
-        }
-        // Next pass: (piece, pass + 1), or (piece + 1, 0) after a piece's last pass.
-        self.pf_piece.next = self.seq.piece.val();
-        self.pf_pass.next = self.seq.pass.val() + self.one16.val();
-        if self.pf_pass.val() == self.c_passes.val() {
-            self.pf_piece.next = self.seq.piece.val() + self.one2.val();
-            self.pf_pass.next = 0.into();
-        }
-        self.pf_idx.next = self.seq.index.val() - self.c_two16.val();
-        self.pf_issue.next = self.fsm.wu.val()
-            & self.seq.emit.val()
-            & (self.seq.index.val() >= self.c_two16.val())
-            & (self.seq.index.val() < self.c_pf_end.val())
-            & !((self.seq.piece.val() == self.c_last_piece.val())
-                & ((self.seq.pass.val() + self.one16.val()) == self.c_passes.val()));
-        self.pf_addr.next = (self.pf_pass.val() << self.c_lane_bits.val()) + self.pf_idx.val();
-        self.g_sel.next = self.gk.q.val();
-        self.gcache.addr0.next = self.ga.q.val();
-        self.gcache.data_in0.next = self.tadd.data_out.val();
-        self.gcache.wr_en.next = self.tadd_out.val();
-        self.gcache.addr1.next = bit_cast::<10, 16>(self.pf_addr.val());
-        if self.fsm.wu.val() {
-            self.g_sel.next = self.pf_piece.val();
-        }
-        self.pf_s1.d.next = self.pf_issue.val();
-        self.pf_s2.d.next = self.pf_s1.q.val();
-        self.pflane_s1.d.next = bit_cast::<4, 16>(self.pf_idx.val());
-        self.pflane_s2.d.next = self.pflane_s1.q.val();
-        if self.pf_s2.q.val() {
-            for j in 0..L {
-                if self.pflane_s2.q.val() == self.c_lane_id[j].val() {
-                    self.err_next[j].d.next = self.gcache.data_out1.val();
-                }
-            }
         }
 
         // ---- READ: weight words out in INIT's format.
@@ -771,8 +690,6 @@ impl<
             self.po.d.next = 0.into();
             self.lc_run.d.next = false;
             self.inflight.d.next = 0.into();
-            self.gk.d.next = 0.into();
-            self.ga.d.next = 0.into();
         }
         if self.reset.val() {
             self.wr_en.d.next = false;
@@ -780,8 +697,6 @@ impl<
             self.rv_s2.d.next = false;
             self.rv_s3.d.next = false;
             self.rv_s4.d.next = false;
-            self.pf_s1.d.next = false;
-            self.pf_s2.d.next = false;
             self.lc_valid_q.d.next = false;
             self.lc_q.d.next = 0.into();
         }

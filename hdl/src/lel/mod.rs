@@ -7,6 +7,7 @@ pub mod conv_core;
 pub mod conv_load;
 pub mod conv_scan;
 pub mod dot_tree;
+pub mod err_fetch;
 pub mod fc_core;
 pub mod fc_fsm;
 

@@ -14,6 +14,7 @@ pub mod cnn_fc_update;
 pub mod conv_channels;
 pub mod conv_load;
 pub mod conv_scan;
+pub mod err_fetch;
 pub mod fc_fsm;
 pub mod lc_forward;
 pub mod lc_rows;

@@ -4,9 +4,9 @@
 use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
-    conv_channels, conv_load, conv_scan, fc_fsm, lc_forward, lc_rows, lfsr, loss, matmul, pl_fsm,
-    pool_packer, pool_scan, result_tally, tree_adder, tree_comparator, triout_cache, visit_cycles,
-    weight_update, BlockModel, StimulusRequest,
+    conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, lc_forward, lc_rows, lfsr, loss,
+    matmul, pl_fsm, pool_packer, pool_scan, result_tally, tree_adder, tree_comparator,
+    triout_cache, visit_cycles, weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -35,6 +35,7 @@ use edgelearn_hdl::lel::classification::LelClassification;
 use edgelearn_hdl::lel::conv_channels::ConvChannels;
 use edgelearn_hdl::lel::conv_load::ConvLoad;
 use edgelearn_hdl::lel::conv_scan::ConvScan;
+use edgelearn_hdl::lel::err_fetch::ErrFetch;
 use edgelearn_hdl::lel::fc_fsm::FcFsm;
 use edgelearn_hdl::lel::lc_forward::LelLcForward;
 use edgelearn_hdl::lel::lc_rows::LcRows;
@@ -101,6 +102,8 @@ pub mod name {
     pub const LEL_PL_FSM: &str = "lel_pl_fsm";
     /// `lel_fc_fsm`.
     pub const LEL_FC_FSM: &str = "lel_fc_fsm";
+    /// `lel_err_fetch`.
+    pub const LEL_ERR_FETCH: &str = "lel_err_fetch";
     /// `lel_lc_rows`.
     pub const LEL_LC_ROWS: &str = "lel_lc_rows";
     /// `lel_result_tally`.
@@ -451,6 +454,18 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => lc_rows::thesis_stimulus(r.ports, r.seed),
                     false => lc_rows::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_ERR_FETCH,
+            "the FC core's errors: LS_BK's into the gradient cache piece by piece, LS_WU's read a pass ahead of the weight update and switched at each pass's start (spec §4.2)",
+            |n| boxed(n, ErrFetch::<{ err_fetch::LANES }, { 8 * err_fetch::LANES }>::default()),
+            BlockModel {
+                golden: err_fetch::expected,
+                stimulus: |r| match r.thesis {
+                    true => err_fetch::thesis_stimulus(r.ports, r.seed),
+                    false => err_fetch::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),
