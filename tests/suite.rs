@@ -43,6 +43,7 @@ mod platform_axi;
 mod platform_cli;
 mod pool_packer;
 mod pool_scan;
+mod read_pipe;
 mod regress;
 mod regs;
 mod result_tally;

@@ -47,6 +47,7 @@ use super::lc_weights::LcWeights;
 use super::lfsr::Lfsr;
 use super::loss::Loss;
 use super::matmul::MatMul;
+use super::read_pipe::ReadPipe;
 use super::stream_fifo::StreamFifo;
 use super::tree_adder::TreeAdder;
 use super::weight_update::WeightUpdate;
@@ -205,7 +206,6 @@ pub struct FcCore<
     gate_wu: SimGate<SW, WW, 32, 1>,
     beat_split: LaneSplit<8, L, SW>,
     beat_join6: LaneJoin<6, L, WW>,
-    act_split: LaneSplit<8, L, SW>,
     rd_split: LaneSplit<6, L, WW>,
     rd_sext: [SignExtend<6, 8>; L],
     rd_join: LaneJoin<8, L, SW>,
@@ -215,20 +215,7 @@ pub struct FcCore<
     wr_k: DFF<Bits<2>>,
     wr_addr: DFF<Bits<16>>,
     wr_data: DFF<Bits<SW>>,
-    // Read pipeline of INF, WU and READ (stage s = cycles after the address).
-    rv_s1: DFF<Bit>,
-    rv_s2: DFF<Bit>,
-    rv_s3: DFF<Bit>,
-    rv_s4: DFF<Bit>,
-    lane_s1: DFF<Bits<4>>,
-    lane_s2: DFF<Bits<4>>,
-    first_s1: DFF<Bit>,
-    last_s1: DFF<Bit>,
-    last_s2: DFF<Bit>,
-    addr_s1: DFF<Bits<16>>,
-    addr_s2: DFF<Bits<16>>,
-    addr_s3: DFF<Bits<16>>,
-    addr_s4: DFF<Bits<16>>,
+    rd: ReadPipe<L, SW>,
     // INF: passes in flight, passes out, LC phase.
     inflight: DFF<Bits<6>>,
     po: DFF<Bits<10>>,
@@ -244,11 +231,8 @@ pub struct FcCore<
     credit: Signal<Local, Bit>,
     credit_take: Signal<Local, Bit>,
     credit_give: Signal<Local, Bit>,
-    act_lane: Signal<Local, Bits<8>>,
     mm_out: Signal<Local, Bit>,
     tadd_out: Signal<Local, Bit>,
-    act_word: Signal<Local, Bits<16>>,
-    seq_lane: Signal<Local, Bits<16>>,
     // Values of block inputs and outputs, settled before their one assignment.
     sq_passes: Signal<Local, Bits<16>>,
     sq_words: Signal<Local, Bits<16>>,
@@ -271,10 +255,7 @@ pub struct FcCore<
     c_rows: Constant<Bits<16>>,
     c_grads: Constant<Bits<10>>,
     c_last_piece: Constant<Bits<2>>,
-    c_lane_bits: Constant<Bits<16>>,
-    c_lane_mask: Constant<Bits<16>>,
     c_fifo_depth: Constant<Bits<6>>,
-    c_lane_id: [Constant<Bits<4>>; L],
     one6: Constant<Bits<6>>,
     one10: Constant<Bits<10>>,
     one16: Constant<Bits<16>>,
@@ -340,6 +321,7 @@ impl<
             fsm: Default::default(),
             rows: Default::default(),
             errs: Default::default(),
+            rd: Default::default(),
             wcache: CacheX4::new(q * f),
             acache: CacheX4::new(f / L),
             gcache: CacheX4::new(g),
@@ -366,7 +348,6 @@ impl<
             gate_wu: SimGate::new(&["wu", "lfsr_wu"]),
             beat_split: Default::default(),
             beat_join6: Default::default(),
-            act_split: Default::default(),
             rd_split: Default::default(),
             rd_sext: array_init::array_init(|_| Default::default()),
             rd_join: Default::default(),
@@ -374,19 +355,6 @@ impl<
             wr_k: Default::default(),
             wr_addr: Default::default(),
             wr_data: Default::default(),
-            rv_s1: Default::default(),
-            rv_s2: Default::default(),
-            rv_s3: Default::default(),
-            rv_s4: Default::default(),
-            lane_s1: Default::default(),
-            lane_s2: Default::default(),
-            first_s1: Default::default(),
-            last_s1: Default::default(),
-            last_s2: Default::default(),
-            addr_s1: Default::default(),
-            addr_s2: Default::default(),
-            addr_s3: Default::default(),
-            addr_s4: Default::default(),
             inflight: Default::default(),
             po: Default::default(),
             lc_run: Default::default(),
@@ -395,11 +363,8 @@ impl<
             credit: Default::default(),
             credit_take: Default::default(),
             credit_give: Default::default(),
-            act_lane: Default::default(),
             mm_out: Default::default(),
             tadd_out: Default::default(),
-            act_word: Default::default(),
-            seq_lane: Default::default(),
             sq_passes: Default::default(),
             sq_words: Default::default(),
             f_push: Default::default(),
@@ -420,10 +385,7 @@ impl<
             c_rows: c16(o),
             c_grads: Constant::new(Bits::<10>::from((g - 1) as u64)),
             c_last_piece: Constant::new(Bits::<2>::from((p - 1) as u64)),
-            c_lane_bits: c16(L.trailing_zeros() as usize),
-            c_lane_mask: c16(L - 1),
             c_fifo_depth: Constant::new(Bits::<6>::from(FC_FIFO_DEPTH as u64)),
-            c_lane_id: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
             one6: Constant::new(Bits::<6>::from(1u64)),
             one10: Constant::new(Bits::<10>::from(1u64)),
             one16: c16(1),
@@ -452,18 +414,17 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wr_en, wr_k, wr_addr, wr_data, rv_s1, rv_s2, rv_s3, rv_s4, lane_s1,
-            lane_s2, first_s1, last_s1, last_s2, addr_s1, addr_s2, addr_s3, addr_s4, inflight, po,
-            lc_run, lc_q, lc_valid_q
+            self, clock, wr_en, wr_k, wr_addr, wr_data, inflight, po, lc_run, lc_q, lc_valid_q
         );
         // ---- Clocks and resets of the blocks.
         clock!(
-            self, clock, fsm, rows, errs, seq, wcache, acache, gcache, lcin, lcmask, matmul, lcw,
-            lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
+            self, clock, fsm, rows, errs, rd, seq, wcache, acache, gcache, lcin, lcmask, matmul,
+            lcw, lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
         );
         self.fsm.reset.next = self.reset.val();
         self.rows.reset.next = self.reset.val();
         self.errs.reset.next = self.reset.val();
+        self.rd.reset.next = self.reset.val();
         self.seq.reset.next = self.reset.val();
         self.wcache.reset.next = self.reset.val();
         self.acache.reset.next = self.reset.val();
@@ -528,35 +489,19 @@ impl<
         self.w_sel.next = self.wr_k.q.val();
         self.a_sel.next = self.wr_k.q.val();
 
-        // ---- Reads: the word the sequencer issues, and its activation word and lane.
-        self.act_word.next = self.seq.index.val() >> self.c_lane_bits.val();
-        self.seq_lane.next = self.seq.index.val() & self.c_lane_mask.val();
+        // ---- Reads (`ReadPipe`): the word the sequencer issues, its activation, its stages.
+        self.rd.issue.next =
+            self.seq.emit.val() & (self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val());
+        self.rd.index.next = self.seq.index.val();
+        self.rd.first.next = self.seq.first.val();
+        self.rd.last.next = self.seq.last.val();
+        self.rd.addr.next = self.seq.addr.val();
+        self.rd.act_data.next = self.acache.data_out1.val();
         self.wcache.addr1.next = self.seq.addr.val();
-        self.acache.addr1.next = bit_cast::<12, 16>(self.act_word.val());
+        self.acache.addr1.next = self.rd.act_addr.val();
         if self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val() {
             self.w_sel.next = self.seq.piece.val();
             self.a_sel.next = self.seq.piece.val();
-        }
-        self.rv_s1.d.next =
-            self.seq.emit.val() & (self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val());
-        self.rv_s2.d.next = self.rv_s1.q.val();
-        self.rv_s3.d.next = self.rv_s2.q.val();
-        self.rv_s4.d.next = self.rv_s3.q.val();
-        self.lane_s1.d.next = bit_cast::<4, 16>(self.seq_lane.val());
-        self.lane_s2.d.next = self.lane_s1.q.val();
-        self.first_s1.d.next = self.seq.first.val();
-        self.last_s1.d.next = self.seq.last.val();
-        self.last_s2.d.next = self.last_s1.q.val();
-        self.addr_s1.d.next = self.seq.addr.val();
-        self.addr_s2.d.next = self.addr_s1.q.val();
-        self.addr_s3.d.next = self.addr_s2.q.val();
-        self.addr_s4.d.next = self.addr_s3.q.val();
-        self.act_split.word.next = self.acache.data_out1.val();
-        self.act_lane.next = self.act_split.lanes[0].val();
-        for j in 0..L {
-            if self.lane_s2.q.val() == self.c_lane_id[j].val() {
-                self.act_lane.next = self.act_split.lanes[j].val();
-            }
         }
 
         // ---- INF: matmul bursts, one per pass.
@@ -565,11 +510,11 @@ impl<
         self.matmul.data_in.next = 0.into();
         self.matmul.weight.next = 0.into();
         if self.fsm.inf.val() {
-            self.matmul.data_in.next = self.act_lane.val();
+            self.matmul.data_in.next = self.rd.act_lane.val();
             self.matmul.weight.next = self.wcache.data_out1.val();
         }
         self.matmul.instr.next = self.fsm.inf.val();
-        self.matmul.valid_in.next = self.rv_s2.q.val() & self.fsm.inf.val();
+        self.matmul.valid_in.next = self.rd.v2.val() & self.fsm.inf.val();
         self.matmul.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
         self.matmul.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
         self.mm_out.next = self.matmul.valid_out.val() & self.fsm.inf.val();
@@ -623,7 +568,7 @@ impl<
         self.errs.grad_valid.next = self.tadd_out.val();
         self.errs.grad.next = self.tadd.data_out.val();
         self.errs.wu.next = self.fsm.wu.val();
-        self.errs.pass_start.next = self.rv_s1.q.val() & self.first_s1.q.val();
+        self.errs.pass_start.next = self.rd.start1.val();
         self.errs.seq_emit.next = self.seq.emit.val();
         self.errs.seq_index.next = self.seq.index.val();
         self.errs.seq_piece.next = self.seq.piece.val();
@@ -639,22 +584,22 @@ impl<
         self.gcache.addr1.next = self.errs.g_addr1.val();
 
         // ---- WU: read, update, write back four cycles later; errors fetched a pass ahead.
-        self.lfsr_wu.instr.next = self.rv_s1.q.val() & self.fsm.wu.val();
+        self.lfsr_wu.instr.next = self.rd.v1.val() & self.fsm.wu.val();
         // Operand isolation: outside WU the weight update sees zeros (its result is written
         // back only in WU).
         self.wu.weight_in.next = 0.into();
         self.wu.data_in.next = 0.into();
         if self.fsm.wu.val() {
             self.wu.weight_in.next = self.wcache.data_out1.val();
-            self.wu.data_in.next = self.act_lane.val();
+            self.wu.data_in.next = self.rd.act_lane.val();
         }
         self.wu.err.next = self.errs.err.val();
         self.wu.rnd.next = self.lfsr_wu.out.val();
         self.wu.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
-        self.wu.instr.next = self.rv_s2.q.val() & self.fsm.wu.val();
+        self.wu.instr.next = self.rd.v2.val() & self.fsm.wu.val();
         if self.fsm.wu.val() {
-            self.w_we.next = self.rv_s4.q.val();
-            self.w_waddr.next = self.addr_s4.q.val();
+            self.w_we.next = self.rd.v4.val();
+            self.w_waddr.next = self.rd.addr4.val();
             self.w_wdata.next = self.wu.weight_out.val();
         }
 
@@ -664,16 +609,16 @@ impl<
             self.rd_sext[j].data_in.next = self.rd_split.lanes[j].val();
             self.rd_join.lanes[j].next = self.rd_sext[j].data_out.val();
         }
-        if self.fsm.read.val() & self.rv_s2.q.val() {
+        if self.fsm.read.val() & self.rd.v2.val() {
             self.f_push.next = true;
             self.f_data.next = self.rd_join.word.val();
             self.f_user.next = 0.into();
-            self.f_last.next = self.last_s2.q.val();
+            self.f_last.next = self.rd.last2.val();
         }
         // Results on their way to the output FIFO: passes in INF, words in READ.
         self.credit_take.next = self.seq.emit.val()
             & ((self.fsm.inf.val() & self.seq.first.val()) | self.fsm.read.val());
-        self.credit_give.next = self.mm_out.val() | (self.fsm.read.val() & self.rv_s2.q.val());
+        self.credit_give.next = self.mm_out.val() | (self.fsm.read.val() & self.rd.v2.val());
         if self.credit_take.val() & !self.credit_give.val() {
             self.inflight.d.next = self.inflight.q.val() + self.one6.val();
         }
@@ -693,10 +638,6 @@ impl<
         }
         if self.reset.val() {
             self.wr_en.d.next = false;
-            self.rv_s1.d.next = false;
-            self.rv_s2.d.next = false;
-            self.rv_s3.d.next = false;
-            self.rv_s4.d.next = false;
             self.lc_valid_q.d.next = false;
             self.lc_q.d.next = 0.into();
         }

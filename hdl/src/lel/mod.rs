@@ -54,6 +54,7 @@ pub mod platform_regs;
 pub mod pool_packer;
 pub mod pool_scan;
 pub mod quant_relu;
+pub mod read_pipe;
 pub mod result_tally;
 pub mod stream_fifo;
 pub mod stream_slice;

@@ -24,6 +24,7 @@ pub mod matmul;
 pub mod pl_fsm;
 pub mod pool_packer;
 pub mod pool_scan;
+pub mod read_pipe;
 pub mod result_tally;
 pub mod tree_adder;
 pub mod tree_comparator;

@@ -24,6 +24,7 @@ pub mod packet_fifo;
 pub mod pl_fsm;
 pub mod pool_packer;
 pub mod pool_scan;
+pub mod read_pipe;
 pub mod result_tally;
 pub mod sim_gate;
 pub mod stream_fifo;

@@ -5,7 +5,7 @@ use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
     conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, lc_forward, lc_rows, lfsr, loss,
-    matmul, pl_fsm, pool_packer, pool_scan, result_tally, tree_adder, tree_comparator,
+    matmul, pl_fsm, pool_packer, pool_scan, read_pipe, result_tally, tree_adder, tree_comparator,
     triout_cache, visit_cycles, weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
@@ -45,6 +45,7 @@ use edgelearn_hdl::lel::matmul::LelMatmul;
 use edgelearn_hdl::lel::pl_fsm::PlFsm;
 use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::pool_scan::PoolScan;
+use edgelearn_hdl::lel::read_pipe::ReadPipe;
 use edgelearn_hdl::lel::result_tally::ResultTally;
 use edgelearn_hdl::lel::tree_adder::LelTreeAdder;
 use edgelearn_hdl::lel::tree_adder_conv::LelTreeAdderConv;
@@ -104,6 +105,8 @@ pub mod name {
     pub const LEL_FC_FSM: &str = "lel_fc_fsm";
     /// `lel_err_fetch`.
     pub const LEL_ERR_FETCH: &str = "lel_err_fetch";
+    /// `lel_read_pipe`.
+    pub const LEL_READ_PIPE: &str = "lel_read_pipe";
     /// `lel_lc_rows`.
     pub const LEL_LC_ROWS: &str = "lel_lc_rows";
     /// `lel_result_tally`.
@@ -466,6 +469,18 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => err_fetch::thesis_stimulus(r.ports, r.seed),
                     false => err_fetch::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_READ_PIPE,
+            "the FC core's read pipeline of LS_INF, LS_WU and LS_READ: a read word's stages while the caches answer, its activation picked out of the activation word at stage 2 (spec §4.2)",
+            |n| boxed(n, ReadPipe::<{ read_pipe::LANES }, { 8 * read_pipe::LANES }>::default()),
+            BlockModel {
+                golden: read_pipe::expected,
+                stimulus: |r| match r.thesis {
+                    true => read_pipe::thesis_stimulus(r.ports, r.seed),
+                    false => read_pipe::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),

@@ -1,0 +1,115 @@
+//! `lel_read_pipe`: the FC core's read pipeline as the core drives it (the thesis FC0's
+//! passes: F 600 words a pass, 4 lanes, a one-cycle gap after each pass, the activation
+//! cache answering with corner and random words; only a few passes), random traffic (every
+//! input random, rare resets), and the golden trace.
+
+use super::{blank, View, CORNERS_8};
+use crate::golden::read_pipe::{ReadPipe, ReadPipeIn};
+use crate::rtl::designs::name::LEL_READ_PIPE;
+use edgelearn_sim::value::from_signed;
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
+use num_bigint::BigUint;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Lanes of the registered block (the thesis core's).
+pub const LANES: usize = 4;
+
+fn push(s: &mut Stimulus, i: &ReadPipeIn) -> Result<()> {
+    let lanes: Vec<i64> = i.act_data.iter().map(|&v| v as i64).collect();
+    s.row()
+        .bit("reset", i.reset)?
+        .bit("issue", i.issue)?
+        .set("index", i.index)?
+        .bit("first", i.first)?
+        .bit("last", i.last)?
+        .set("addr", i.addr)?
+        .set_lanes("act_data", &lanes)?
+        .push()
+}
+
+fn act(rng: &mut Xoshiro256PlusPlus) -> Vec<i8> {
+    (0..LANES)
+        .map(|_| match rng.random_range(0..3) {
+            0 => CORNERS_8[rng.random_range(0..CORNERS_8.len())] as i8,
+            _ => rng.random(),
+        })
+        .collect()
+}
+
+/// Three passes of FC0 (F 600 words each, weight addresses running on), the last word of
+/// the third flagged as the sequence's last, a gap cycle after each pass.
+pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_READ_PIPE, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut i = ReadPipeIn {
+        reset: true,
+        act_data: act(&mut rng),
+        ..Default::default()
+    };
+    push(&mut s, &i)?;
+    i.reset = false;
+    let (words, passes) = (600u16, 3u16);
+    for pass in 0..passes {
+        for index in 0..=words {
+            let gap = index == words;
+            i.issue = !gap;
+            i.index = if gap { 0 } else { index };
+            i.first = index == 0;
+            i.last = pass == passes - 1 && index == words - 1;
+            i.addr = pass * words + index;
+            i.act_data = act(&mut rng);
+            push(&mut s, &i)?;
+        }
+    }
+    Ok(s)
+}
+
+/// Random traffic: every input random, rare resets.
+pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_READ_PIPE, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for c in 0..=cycles {
+        let i = ReadPipeIn {
+            reset: c == 0 || rng.random_range(0..200) == 0,
+            issue: rng.random(),
+            index: rng.random(),
+            first: rng.random(),
+            last: rng.random(),
+            addr: rng.random(),
+            act_data: act(&mut rng),
+        };
+        push(&mut s, &i)?;
+    }
+    Ok(s)
+}
+
+/// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
+pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = ReadPipe::new(LANES);
+    for c in 0..stim.len() {
+        let i = ReadPipeIn {
+            reset: v.bit(c, "reset"),
+            issue: v.bit(c, "issue"),
+            index: v.unsigned(c, "index") as u16,
+            first: v.bit(c, "first"),
+            last: v.bit(c, "last"),
+            addr: v.unsigned(c, "addr") as u16,
+            act_data: v.lanes(c, "act_data").iter().map(|&x| x as i8).collect(),
+        };
+        m.step(&i);
+        let o = m.outputs(&i);
+        let b = |x: bool| BigUint::from(x as u8);
+        e.set(c, "act_addr", BigUint::from(o.act_addr));
+        e.set(c, "v1", b(o.v[0]));
+        e.set(c, "v2", b(o.v[1]));
+        e.set(c, "v4", b(o.v[2]));
+        e.set(c, "start1", b(o.start1));
+        e.set(c, "last2", b(o.last2));
+        e.set(c, "addr4", BigUint::from(o.addr4));
+        e.set(c, "act_lane", from_signed(o.act_lane as i64, 8));
+    }
+    e
+}
