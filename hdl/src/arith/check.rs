@@ -224,13 +224,3 @@ crate::dut_io! {
         ],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arith_check_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("arith_check", ArithCheck::default());
-    }
-}

@@ -124,13 +124,3 @@ crate::dut_io! {
         notes: [lc_out: (true, N), max_lc_out: (true, 1)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classification_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("classification", LelClassification::default());
-    }
-}

@@ -128,13 +128,3 @@ crate::dut_io! {
         notes: [data_in: (true, 1), weight: (true, N), data_out: (true, N)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lc_forward_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("lc_forward", LelLcForward::default());
-    }
-}

@@ -175,13 +175,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lfsr_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("lfsr", Lfsr::<60>::default());
-    }
-}

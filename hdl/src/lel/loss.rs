@@ -168,13 +168,3 @@ crate::dut_io! {
         notes: [data_in: (true, N), data_out: (true, N)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn loss_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("loss", LelLoss::default());
-    }
-}

@@ -259,13 +259,3 @@ crate::dut_io! {
         ],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn matmul_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("matmul", LelMatmul::default());
-    }
-}

@@ -129,13 +129,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pool_packer_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("pool_packer", PoolPacker::default());
-    }
-}

@@ -112,13 +112,3 @@ crate::dut_io! {
         notes: [error: (true, N), weight: (true, N), data_out: (true, 1)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tree_adder_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("tree_adder", LelTreeAdder::default());
-    }
-}

@@ -117,13 +117,3 @@ crate::dut_io! {
         notes: [data_in: (true, N), weight: (true, N), data_out: (true, 1)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tree_adder_conv_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("tree_adder_conv", LelTreeAdderConv::default());
-    }
-}

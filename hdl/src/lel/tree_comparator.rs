@@ -144,13 +144,3 @@ crate::dut_io! {
         notes: [data_in: (true, N), data_out: (true, 1)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tree_comparator_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("tree_comparator", LelTreeComparator::default());
-    }
-}

@@ -342,13 +342,3 @@ crate::dut_io! {
         memories: [banks],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn triout_cache_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("triout_cache", LelTrioutCache::new(3, 32));
-    }
-}

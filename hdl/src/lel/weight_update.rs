@@ -175,13 +175,3 @@ crate::dut_io! {
         ],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn weight_update_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("weight_update", LelWeightUpdate::default());
-    }
-}

@@ -177,13 +177,3 @@ crate::dut_io! {
         memories: [bias, acc],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn acc_mem_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("acc_mem", AccMem::new(512));
-    }
-}

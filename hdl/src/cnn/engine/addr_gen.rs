@@ -359,13 +359,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn addr_gen_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("addr_gen", AddrGen::default());
-    }
-}

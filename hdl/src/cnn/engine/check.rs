@@ -142,13 +142,3 @@ crate::dut_io! {
         ],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cnn_engine_check_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("cnn_engine_check", CnnEngineCheck::default());
-    }
-}

@@ -255,13 +255,3 @@ crate::dut_io! {
         memories: [lcycles],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn layer_seq_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("layer_seq", LayerSeq::default());
-    }
-}

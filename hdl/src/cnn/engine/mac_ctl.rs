@@ -317,13 +317,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mac_ctl_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("mac_ctl", MacCtl::default());
-    }
-}

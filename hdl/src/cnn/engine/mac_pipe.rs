@@ -136,13 +136,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mac_pipe_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("mac_pipe", MacPipe::default());
-    }
-}

@@ -157,13 +157,3 @@ crate::dut_io! {
         notes: [value: (true, 1), avg: (true, 1), sum: (true, 1), result: (true, 1)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reduce_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("reduce", Reduce::default());
-    }
-}

@@ -66,13 +66,3 @@ crate::dut_io! {
         notes: [value: (true, 1), window: (true, 9)],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn window_buf_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("window_buf", WindowBuf::default());
-    }
-}

@@ -156,13 +156,3 @@ crate::dut_io! {
         notes: [],
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn window_ctl_is_synthesizable() {
-        crate::synth_check::assert_synthesizable("window_ctl", WindowCtl::default());
-    }
-}
