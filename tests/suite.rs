@@ -27,6 +27,7 @@ mod emit;
 mod err_fetch;
 mod fc_core;
 mod fc_fsm;
+mod fc_out;
 mod fusesoc;
 mod hardening;
 mod host;

@@ -41,6 +41,7 @@ use super::cache_x4::CacheX4;
 use super::classification::Classification;
 use super::err_fetch::ErrFetch;
 use super::fc_fsm::FcFsm;
+use super::fc_out::FcOut;
 use super::lc_forward::LcForward;
 use super::lc_rows::LcRows;
 use super::lc_weights::LcWeights;
@@ -54,7 +55,6 @@ use super::weight_update::WeightUpdate;
 use super::word_seq::WordSeq;
 use crate::arith::lane_join::LaneJoin;
 use crate::arith::lane_split::LaneSplit;
-use crate::arith::sext::SignExtend;
 use crate::mem::sdp_ram::SdpRam;
 use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
@@ -62,8 +62,7 @@ use rust_hdl::prelude::*;
 /// The thesis FC core: 4 lanes, 10 classes.
 pub type LelFcCore = FcCore<4, 10, 32, 24, 56, 96, 230, 60, 80>;
 
-/// Output FIFO depth (beats).
-pub const FC_FIFO_DEPTH: usize = 8;
+pub use super::fc_out::FC_FIFO_DEPTH;
 
 pub use super::fc_fsm::FcState;
 
@@ -204,42 +203,27 @@ pub struct FcCore<
     gate_lc: SimGate<32, 1, 1, 1>,
     gate_bk: SimGate<BW, 13, 1, 1>,
     gate_wu: SimGate<SW, WW, 32, 1>,
+    // Sequencing: the LS_* FSM, then each phase's block (the word sequencer `seq` above).
+    fsm: FcFsm,
+    rd: ReadPipe<L, SW>,
+    out: FcOut<L, SW, WW>,
+    rows: LcRows<L, SW>,
+    errs: ErrFetch<L, SW>,
+    // INIT / LOAD write pipeline: one register between the stream and the cache.
     beat_split: LaneSplit<8, L, SW>,
     beat_join6: LaneJoin<6, L, WW>,
-    rd_split: LaneSplit<6, L, WW>,
-    rd_sext: [SignExtend<6, 8>; L],
-    rd_join: LaneJoin<8, L, SW>,
-    fsm: FcFsm,
-    // INIT / LOAD write pipeline.
     wr_en: DFF<Bit>,
     wr_k: DFF<Bits<2>>,
     wr_addr: DFF<Bits<16>>,
     wr_data: DFF<Bits<SW>>,
-    rd: ReadPipe<L, SW>,
-    // INF: passes in flight, passes out, LC phase.
-    inflight: DFF<Bits<6>>,
-    po: DFF<Bits<10>>,
-    lc_run: DFF<Bit>,
-    rows: LcRows<L, SW>,
-    errs: ErrFetch<L, SW>,
-    // BK: gradient writes.
-    // WU: errors of the current and the next pass.
-    // Results.
+    // The LC result of the last image.
     lc_q: DFF<Bits<CW>>,
     lc_valid_q: DFF<Bit>,
     // Combinational helpers.
-    credit: Signal<Local, Bit>,
-    credit_take: Signal<Local, Bit>,
-    credit_give: Signal<Local, Bit>,
-    mm_out: Signal<Local, Bit>,
     tadd_out: Signal<Local, Bit>,
     // Values of block inputs and outputs, settled before their one assignment.
     sq_passes: Signal<Local, Bits<16>>,
     sq_words: Signal<Local, Bits<16>>,
-    f_push: Signal<Local, Bit>,
-    f_data: Signal<Local, Bits<SW>>,
-    f_user: Signal<Local, Bits<4>>,
-    f_last: Signal<Local, Bit>,
     w_sel: Signal<Local, Bits<2>>,
     w_we: Signal<Local, Bit>,
     w_waddr: Signal<Local, Bits<16>>,
@@ -255,9 +239,6 @@ pub struct FcCore<
     c_rows: Constant<Bits<16>>,
     c_grads: Constant<Bits<10>>,
     c_last_piece: Constant<Bits<2>>,
-    c_fifo_depth: Constant<Bits<6>>,
-    one6: Constant<Bits<6>>,
-    one10: Constant<Bits<10>>,
     one16: Constant<Bits<16>>,
     _shape: FcCoreShape,
 }
@@ -322,6 +303,7 @@ impl<
             rows: Default::default(),
             errs: Default::default(),
             rd: Default::default(),
+            out: Default::default(),
             wcache: CacheX4::new(q * f),
             acache: CacheX4::new(f / L),
             gcache: CacheX4::new(g),
@@ -348,29 +330,15 @@ impl<
             gate_wu: SimGate::new(&["wu", "lfsr_wu"]),
             beat_split: Default::default(),
             beat_join6: Default::default(),
-            rd_split: Default::default(),
-            rd_sext: array_init::array_init(|_| Default::default()),
-            rd_join: Default::default(),
             wr_en: Default::default(),
             wr_k: Default::default(),
             wr_addr: Default::default(),
             wr_data: Default::default(),
-            inflight: Default::default(),
-            po: Default::default(),
-            lc_run: Default::default(),
             lc_q: Default::default(),
             lc_valid_q: Default::default(),
-            credit: Default::default(),
-            credit_take: Default::default(),
-            credit_give: Default::default(),
-            mm_out: Default::default(),
             tadd_out: Default::default(),
             sq_passes: Default::default(),
             sq_words: Default::default(),
-            f_push: Default::default(),
-            f_data: Default::default(),
-            f_user: Default::default(),
-            f_last: Default::default(),
             w_sel: Default::default(),
             w_we: Default::default(),
             w_waddr: Default::default(),
@@ -385,9 +353,6 @@ impl<
             c_rows: c16(o),
             c_grads: Constant::new(Bits::<10>::from((g - 1) as u64)),
             c_last_piece: Constant::new(Bits::<2>::from((p - 1) as u64)),
-            c_fifo_depth: Constant::new(Bits::<6>::from(FC_FIFO_DEPTH as u64)),
-            one6: Constant::new(Bits::<6>::from(1u64)),
-            one10: Constant::new(Bits::<10>::from(1u64)),
             one16: c16(1),
             _shape: shape,
         }
@@ -413,13 +378,12 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, wr_en, wr_k, wr_addr, wr_data, inflight, po, lc_run, lc_q, lc_valid_q
-        );
+        dff_setup!(self, clock, wr_en, wr_k, wr_addr, wr_data, lc_q, lc_valid_q);
         // ---- Clocks and resets of the blocks.
         clock!(
-            self, clock, fsm, rows, errs, rd, seq, wcache, acache, gcache, lcin, lcmask, matmul,
-            lcw, lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk, gate_wu
+            self, clock, fsm, rows, errs, rd, out, seq, wcache, acache, gcache, lcin, lcmask,
+            matmul, lcw, lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk,
+            gate_wu
         );
         self.fsm.reset.next = self.reset.val();
         self.rows.reset.next = self.reset.val();
@@ -440,8 +404,6 @@ impl<
         self.fifo.reset.next = self.reset.val();
 
         // ---- FSM (`FcFsm`): the instruction, the stream's handshake and each phase's end.
-        self.credit.next =
-            (self.fifo.count.val() + self.inflight.q.val()) < self.c_fifo_depth.val();
         self.tadd_out.next = self.tadd.valid_out.val() & self.fsm.bk.val();
         self.fsm.instr.next = self.instr.val();
         self.fsm.s_tvalid.next = self.s_tvalid.val();
@@ -453,10 +415,10 @@ impl<
         self.fsm.seq_first.next = self.seq.first.val();
         self.fsm.seq_done.next = self.seq.done.val();
         self.fsm.wr_busy.next = self.wr_en.q.val();
-        self.fsm.credit.next = self.credit.val();
-        self.fsm.lc_done.next = self.lcf.valid_out.val() & self.lc_run.q.val();
+        self.fsm.credit.next = self.out.credit.val();
+        self.fsm.lc_done.next = self.lcf.valid_out.val() & self.out.lc_run.val();
         self.fsm.bk_done.next = self.errs.last_grad.val();
-        self.fsm.drained.next = !self.inflight.q.val().any() & !self.fifo.count.val().any();
+        self.fsm.drained.next = self.out.drained.val();
         // LOAD's sequence is one pass of F/L activation words per piece.
         self.sq_passes.next = self.c_passes.val();
         self.sq_words.next = self.c_words.val();
@@ -469,10 +431,6 @@ impl<
         self.wr_data.d.next = self.s_tdata.val();
         self.wr_k.d.next = self.seq.piece.val();
         self.wr_addr.d.next = self.seq.addr.val();
-        self.f_push.next = false;
-        self.f_data.next = self.matmul.output_to_fc.val();
-        self.f_user.next = self.fsm.label.val();
-        self.f_last.next = false;
         self.fifo.out_ready.next = self.m_tready.val();
 
         // ---- INIT / LOAD writes (one register between the stream and the cache).
@@ -517,25 +475,16 @@ impl<
         self.matmul.valid_in.next = self.rd.v2.val() & self.fsm.inf.val();
         self.matmul.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
         self.matmul.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
-        self.mm_out.next = self.matmul.valid_out.val() & self.fsm.inf.val();
-        self.lcin.write_enable.next = self.mm_out.val();
-        self.lcin.write_address.next = self.po.q.val();
+        self.lcin.write_enable.next = self.out.lc_we.val();
+        self.lcin.write_address.next = self.out.lc_addr.val();
         self.lcin.write_data.next = self.matmul.output_to_lc.val();
-        self.lcmask.write_enable.next = self.mm_out.val();
-        self.lcmask.write_address.next = self.po.q.val();
+        self.lcmask.write_enable.next = self.out.lc_we.val();
+        self.lcmask.write_address.next = self.out.lc_addr.val();
         self.lcmask.write_data.next = self.matmul.relu_mask.val();
-        if self.mm_out.val() {
-            self.f_push.next = true;
-            self.f_last.next = self.po.q.val() == self.c_out_passes.val();
-            self.po.d.next = self.po.q.val() + self.one10.val();
-            if self.po.q.val() == self.c_out_passes.val() {
-                self.lc_run.d.next = true;
-            }
-        }
 
         // ---- LC rows (`LcRows`): INF (forward) after the last pass, BK (backward).
         self.rows.clear.next = self.fsm.enter.val();
-        self.rows.fwd.next = self.fsm.inf.val() & self.lc_run.q.val();
+        self.rows.fwd.next = self.fsm.inf.val() & self.out.lc_run.val();
         self.rows.bk.next = self.fsm.bk.val();
         self.rows.rows.next = self.c_rows.val();
         self.rows.lcin_data.next = self.lcin.read_data.val();
@@ -548,7 +497,7 @@ impl<
         self.lcf.instr.next = self.fsm.inf.val();
         self.lcf.valid_in.next = self.rows.valid.val() & self.fsm.inf.val();
         self.lc_valid_q.d.next = false;
-        if self.lcf.valid_out.val() & self.lc_run.q.val() & self.fsm.inf.val() {
+        if self.lcf.valid_out.val() & self.out.lc_run.val() & self.fsm.inf.val() {
             self.lc_q.d.next = self.lcf.data_out.val();
             self.lc_valid_q.d.next = true;
         }
@@ -603,39 +552,26 @@ impl<
             self.w_wdata.next = self.wu.weight_out.val();
         }
 
-        // ---- READ: weight words out in INIT's format.
-        self.rd_split.word.next = self.wcache.data_out1.val();
-        for j in 0..L {
-            self.rd_sext[j].data_in.next = self.rd_split.lanes[j].val();
-            self.rd_join.lanes[j].next = self.rd_sext[j].data_out.val();
-        }
-        if self.fsm.read.val() & self.rd.v2.val() {
-            self.f_push.next = true;
-            self.f_data.next = self.rd_join.word.val();
-            self.f_user.next = 0.into();
-            self.f_last.next = self.rd.last2.val();
-        }
-        // Results on their way to the output FIFO: passes in INF, words in READ.
-        self.credit_take.next = self.seq.emit.val()
-            & ((self.fsm.inf.val() & self.seq.first.val()) | self.fsm.read.val());
-        self.credit_give.next = self.mm_out.val() | (self.fsm.read.val() & self.rd.v2.val());
-        if self.credit_take.val() & !self.credit_give.val() {
-            self.inflight.d.next = self.inflight.q.val() + self.one6.val();
-        }
-        if self.credit_give.val() & !self.credit_take.val() {
-            self.inflight.d.next = self.inflight.q.val() - self.one6.val();
-        }
+        // ---- The output FIFO's beats (`FcOut`): INF's passes, READ's weight words.
+        self.out.clear.next = self.fsm.enter.val();
+        self.out.inf.next = self.fsm.inf.val();
+        self.out.read.next = self.fsm.read.val();
+        self.out.mm_valid.next = self.matmul.valid_out.val();
+        self.out.mm_fc.next = self.matmul.output_to_fc.val();
+        self.out.label.next = self.fsm.label.val();
+        self.out.rd_v2.next = self.rd.v2.val();
+        self.out.rd_last2.next = self.rd.last2.val();
+        self.out.weight.next = self.wcache.data_out1.val();
+        self.out.seq_emit.next = self.seq.emit.val();
+        self.out.seq_first.next = self.seq.first.val();
+        self.out.fifo_count.next = self.fifo.count.val();
+        self.out.out_passes.next = self.c_out_passes.val();
 
         // ---- Classification of the LC result.
         self.classify.lc_out.next = self.lc_q.q.val();
         self.classify.en.next = self.lc_valid_q.q.val();
 
         // ---- Entering a state (at the edge that enters it): clear its counters.
-        if self.fsm.enter.val() {
-            self.po.d.next = 0.into();
-            self.lc_run.d.next = false;
-            self.inflight.d.next = 0.into();
-        }
         if self.reset.val() {
             self.wr_en.d.next = false;
             self.lc_valid_q.d.next = false;
@@ -674,7 +610,7 @@ impl<
             | (bit_cast::<32, 17>(self.lcw.seed.val()) << 11)
             | (bit_cast::<32, 1>(self.lcw.prog.val().into()) << 28)
             | (bit_cast::<32, 1>(self.lcw.step.val().into()) << 29)
-            | (bit_cast::<32, 1>(self.lc_run.q.val().into()) << 30)
+            | (bit_cast::<32, 1>(self.out.lc_run.val().into()) << 30)
             | (bit_cast::<32, 1>(self.fsm.inf.val().into()) << 31);
         // The tree adder's error is the loss's output, inside the group; the classification
         // runs ten cycles after `en`, well inside the gate's hold.
@@ -726,10 +662,10 @@ impl<
         self.lcw.seed.next = self.fsm.lc_seed.val();
         self.lcw.prog.next = self.fsm.lc_prog.val();
         self.lfsr_wu.prog.next = self.fsm.wu_prog.val();
-        self.fifo.push.next = self.f_push.val();
-        self.fifo.in_data.next = self.f_data.val();
-        self.fifo.in_user.next = self.f_user.val();
-        self.fifo.in_last.next = self.f_last.val();
+        self.fifo.push.next = self.out.push.val();
+        self.fifo.in_data.next = self.out.data.val();
+        self.fifo.in_user.next = self.out.user.val();
+        self.fifo.in_last.next = self.out.last.val();
         self.wcache.p_sel.next = self.w_sel.val();
         self.wcache.wr_en.next = self.w_we.val();
         self.wcache.addr0.next = self.w_waddr.val();

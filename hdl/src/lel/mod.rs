@@ -10,6 +10,7 @@ pub mod dot_tree;
 pub mod err_fetch;
 pub mod fc_core;
 pub mod fc_fsm;
+pub mod fc_out;
 
 /// The `instr` codes of the cores and of the platform's CTRL.INSTR (spec §4.6; I_READ is
 /// ours), from the register map (`hdl/regs/lel_platform.toml`): the RTL's decoders, the

@@ -15,6 +15,7 @@ pub mod conv_load;
 pub mod conv_scan;
 pub mod err_fetch;
 pub mod fc_fsm;
+pub mod fc_out;
 pub mod lc_forward;
 pub mod lc_rows;
 pub mod lfsr;

@@ -4,9 +4,9 @@
 use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
-    conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, lc_forward, lc_rows, lfsr, loss,
-    matmul, pl_fsm, pool_packer, pool_scan, read_pipe, result_tally, tree_adder, tree_comparator,
-    triout_cache, visit_cycles, weight_update, BlockModel, StimulusRequest,
+    conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_rows, lfsr,
+    loss, matmul, pl_fsm, pool_packer, pool_scan, read_pipe, result_tally, tree_adder,
+    tree_comparator, triout_cache, visit_cycles, weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -37,6 +37,7 @@ use edgelearn_hdl::lel::conv_load::ConvLoad;
 use edgelearn_hdl::lel::conv_scan::ConvScan;
 use edgelearn_hdl::lel::err_fetch::ErrFetch;
 use edgelearn_hdl::lel::fc_fsm::FcFsm;
+use edgelearn_hdl::lel::fc_out::FcOut;
 use edgelearn_hdl::lel::lc_forward::LelLcForward;
 use edgelearn_hdl::lel::lc_rows::LcRows;
 use edgelearn_hdl::lel::lfsr::Lfsr;
@@ -107,6 +108,8 @@ pub mod name {
     pub const LEL_ERR_FETCH: &str = "lel_err_fetch";
     /// `lel_read_pipe`.
     pub const LEL_READ_PIPE: &str = "lel_read_pipe";
+    /// `lel_fc_out`.
+    pub const LEL_FC_OUT: &str = "lel_fc_out";
     /// `lel_lc_rows`.
     pub const LEL_LC_ROWS: &str = "lel_lc_rows";
     /// `lel_result_tally`.
@@ -481,6 +484,21 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => read_pipe::thesis_stimulus(r.ports, r.seed),
                     false => read_pipe::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_FC_OUT,
+            "the FC core's output feed: LS_INF's pass results with the label and their LC-memory writes, LS_READ's weight words sign-extended as INIT takes them, and the credit that starts a pass only with room in the output FIFO (spec §4.2)",
+            |n| {
+                const L: usize = fc_out::LANES;
+                boxed(n, FcOut::<L, { 8 * L }, { 6 * L }>::default())
+            },
+            BlockModel {
+                golden: fc_out::expected,
+                stimulus: |r| match r.thesis {
+                    true => fc_out::thesis_stimulus(r.ports, r.seed),
+                    false => fc_out::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),

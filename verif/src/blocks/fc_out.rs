@@ -1,0 +1,164 @@
+//! `lel_fc_out`: the FC core's output feed as the core drives it (the thesis FC0's LS_INF,
+//! O 480 outputs in 120 passes, 6 words a pass instead of 600, each pass's result 5 cycles
+//! after its last word; then LS_READ of 300 weight words; an output FIFO drained at random
+//! modelled here, so the credit stalls the passes), random traffic (every input random),
+//! and the golden trace.
+
+use super::{blank, View, CORNERS_6, CORNERS_8};
+use crate::golden::fc_out::{FcOut, FcOutIn};
+use crate::rtl::designs::name::LEL_FC_OUT;
+use edgelearn_sim::value::from_signed;
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
+use num_bigint::BigUint;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Lanes of the registered block (the thesis core's).
+pub const LANES: usize = 4;
+
+fn push(s: &mut Stimulus, i: &FcOutIn) -> Result<()> {
+    let lanes = |v: &[i8]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
+    s.row()
+        .bit("clear", i.clear)?
+        .bit("inf", i.inf)?
+        .bit("read", i.read)?
+        .bit("mm_valid", i.mm_valid)?
+        .set_lanes("mm_fc", &lanes(&i.mm_fc))?
+        .set("label", i.label)?
+        .bit("rd_v2", i.rd_v2)?
+        .bit("rd_last2", i.rd_last2)?
+        .set_lanes("weight", &lanes(&i.weight))?
+        .bit("seq_emit", i.seq_emit)?
+        .bit("seq_first", i.seq_first)?
+        .set("fifo_count", i.fifo_count)?
+        .set("out_passes", i.out_passes)?
+        .push()
+}
+
+fn lanes(rng: &mut Xoshiro256PlusPlus, corners: &[i64], bits: u32) -> Vec<i8> {
+    (0..LANES)
+        .map(|_| match rng.random_range(0..3) {
+            0 => corners[rng.random_range(0..corners.len())] as i8,
+            _ => (rng.random::<i8>() << (8 - bits)) >> (8 - bits),
+        })
+        .collect()
+}
+
+/// FC0's INF and a READ (module doc).
+pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_FC_OUT, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (passes, words, latency) = (120u16, 6u16, 5usize);
+    let mut m = FcOut::default();
+    let mut i = FcOutIn {
+        label: 3,
+        out_passes: passes - 1,
+        ..Default::default()
+    };
+    // Cycles at which a pass's result (INF) or a word at stage 2 (READ) arrives.
+    let mut due: Vec<(usize, bool)> = vec![];
+    let mut cycle = 0usize;
+    for read in [false, true] {
+        (i.inf, i.read, i.clear) = (!read, read, true);
+        let total = if read { 300 } else { passes * words };
+        let mut issued = 0u16;
+        while issued < total || !due.is_empty() || cycle % 7 != 0 {
+            i.mm_fc = lanes(&mut rng, &CORNERS_8, 8);
+            i.weight = lanes(&mut rng, &CORNERS_6, 6);
+            let o = m.outputs(&i);
+            // The sequencer: a pass's first word (a READ word) only with credit.
+            let first = !read && issued % words == 0;
+            i.seq_emit = issued < total && (o.credit || !(first || read)) && !i.clear;
+            i.seq_first = first;
+            let now: Vec<bool> = due.iter().filter(|d| d.0 == cycle).map(|d| d.1).collect();
+            due.retain(|d| d.0 != cycle);
+            (i.mm_valid, i.rd_v2, i.rd_last2) = (false, false, false);
+            if let Some(&last) = now.first() {
+                (i.mm_valid, i.rd_v2, i.rd_last2) = (!read, read, last);
+            }
+            let o = m.outputs(&i);
+            push(&mut s, &i)?;
+            m.step(&i);
+            if i.seq_emit {
+                issued += 1;
+                if read {
+                    due.push((cycle + 2, issued == total));
+                } else if issued % words == 0 {
+                    due.push((cycle + latency, false));
+                }
+            }
+            // The FIFO: a beat in per push, one out on about two cycles in three.
+            let pop = i.fifo_count > 0 && rng.random_range(0..3) != 0;
+            i.fifo_count = i.fifo_count + o.push as u8 - pop as u8;
+            i.clear = false;
+            cycle += 1;
+        }
+    }
+    Ok(s)
+}
+
+/// Random traffic: every input random.
+pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(LEL_FC_OUT, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for c in 0..=cycles {
+        let i = FcOutIn {
+            clear: c == 0 || rng.random_range(0..50) == 0,
+            inf: rng.random(),
+            read: rng.random(),
+            mm_valid: rng.random(),
+            mm_fc: lanes(&mut rng, &CORNERS_8, 8),
+            label: rng.random_range(0..16),
+            rd_v2: rng.random(),
+            rd_last2: rng.random(),
+            weight: lanes(&mut rng, &CORNERS_6, 6),
+            seq_emit: rng.random(),
+            seq_first: rng.random(),
+            fifo_count: rng.random_range(0..10),
+            out_passes: rng.random_range(0..8),
+        };
+        push(&mut s, &i)?;
+    }
+    Ok(s)
+}
+
+/// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
+pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = FcOut::default();
+    let i8s = |v: Vec<i64>| v.into_iter().map(|x| x as i8).collect::<Vec<_>>();
+    for c in 0..stim.len() {
+        let i = FcOutIn {
+            clear: v.bit(c, "clear"),
+            inf: v.bit(c, "inf"),
+            read: v.bit(c, "read"),
+            mm_valid: v.bit(c, "mm_valid"),
+            mm_fc: i8s(v.lanes(c, "mm_fc")),
+            label: v.unsigned(c, "label") as u8,
+            rd_v2: v.bit(c, "rd_v2"),
+            rd_last2: v.bit(c, "rd_last2"),
+            weight: i8s(v.lanes(c, "weight")),
+            seq_emit: v.bit(c, "seq_emit"),
+            seq_first: v.bit(c, "seq_first"),
+            fifo_count: v.unsigned(c, "fifo_count") as u8,
+            out_passes: v.unsigned(c, "out_passes") as u16,
+        };
+        m.step(&i);
+        let o = m.outputs(&i);
+        let b = |x: bool| BigUint::from(x as u8);
+        let data = o.data.iter().rev().fold(BigUint::default(), |w, &x| {
+            (w << 8) | from_signed(x as i64, 8)
+        });
+        e.set(c, "push", b(o.push));
+        e.set(c, "data", data);
+        e.set(c, "user", BigUint::from(o.user));
+        e.set(c, "last", b(o.last));
+        e.set(c, "lc_we", b(o.lc_we));
+        e.set(c, "lc_addr", BigUint::from(o.lc_addr));
+        e.set(c, "lc_run", b(o.lc_run));
+        e.set(c, "credit", b(o.credit));
+        e.set(c, "drained", b(o.drained));
+    }
+    e
+}
