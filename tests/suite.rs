@@ -39,6 +39,7 @@ mod lfsr;
 mod loss;
 mod matmul;
 mod pl_fsm;
+mod pl_regs;
 mod platform;
 mod platform_axi;
 mod platform_cli;

@@ -53,6 +53,7 @@ use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCoreShape, LelFcCore};
 use super::packet_fifo::PacketFifo;
 use super::pl_fsm::PlFsm;
+use super::pl_regs::PlRegs;
 use super::result_tally::ResultTally;
 use super::stream_slice::StreamSlice;
 use super::visit_cycles::VisitCycles;
@@ -69,20 +70,6 @@ const FC_WATCH_HI: usize = 44;
 /// The register file: word addresses (byte address / 4) and fields, generated from
 /// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
 pub use super::platform_regs as regs;
-
-// `LrTable`'s write decode: 16 entries from a multiple of 16.
-const _: () = assert!(
-    regs::LR_TABLE.is_multiple_of(16) && regs::LR_TABLE_COUNT == 16,
-    "the LR table decode needs 16 entries from a multiple of 16"
-);
-
-/// MODEL_CFG's writable bits (its fields in the register map).
-fn cfg_write_mask() -> u32 {
-    regs::REGISTERS
-        .iter()
-        .find(|r| r.word == regs::MODEL_CFG)
-        .map_or(u32::MAX, |r| r.write_mask)
-}
 
 pub use super::pl_fsm::PlState;
 
@@ -233,17 +220,7 @@ pub struct PlatformCore {
     mid_fifo: PacketFifo,
     out_fifo: PacketFifo,
     fsm: PlFsm,
-    // Registers.
-    model_cfg: DFF<Bits<32>>,
-    seed_lc0: DFF<Bits<17>>,
-    seed_wu0: DFF<Bits<17>>,
-    seed_lc1: DFF<Bits<17>>,
-    seed_wu1: DFF<Bits<17>>,
-    n_train: DFF<Bits<32>>,
-    n_test: DFF<Bits<32>>,
-    epoch: DFF<Bits<32>>,
-    lr_len: DFF<Bits<5>>,
-    lr_tab: LrTable,
+    regs: PlRegs,
     // Counters.
     tally0: ResultTally,
     tally1: ResultTally,
@@ -251,27 +228,18 @@ pub struct PlatformCore {
     visit_fc0: VisitCycles,
     visit_fc1: VisitCycles,
     // Combinational values, settled before their one assignment (D-HDLGEN).
-    cfg_eff: Signal<Local, Bits<32>>,
-    lr_idx: Signal<Local, Bits<32>>,
     in_take: Signal<Local, Bit>,
     fifo_rst: Signal<Local, Bit>,
     status: Signal<Local, Bits<32>>,
-    wr: Signal<Local, Bit>,
     // Constants.
     c_mid_depth: Constant<Bits<16>>,
     c_depths: [Constant<Bits<32>>; 3],
     c_fc0_words: Constant<Bits<32>>,
     c_fc1_words: Constant<Bits<32>>,
     c_id: Constant<Bits<32>>,
-    c_addr: [Constant<Bits<8>>; 32],
-    c_lr_id: [Constant<Bits<32>>; 16],
-    c_lr_base: Constant<Bits<8>>,
-    c_lr_mask: Constant<Bits<32>>,
-    c_cfg_mask: Constant<Bits<32>>,
     c_img_beats: Constant<Bits<16>>,
     s_idle: Constant<Bits<4>>,
     one32: Constant<Bits<32>>,
-    sixteen5: Constant<Bits<5>>,
     _shape: PlatformShape,
 }
 
@@ -322,41 +290,23 @@ impl PlatformCore {
                 (d_mid - shape.conv_beats() - CONV_FIFO_DEPTH) as u16,
                 regs::FLUSH_CYCLES as u8,
             ),
-            model_cfg: Default::default(),
-            seed_lc0: Default::default(),
-            seed_wu0: Default::default(),
-            seed_lc1: Default::default(),
-            seed_wu1: Default::default(),
-            n_train: Default::default(),
-            n_test: Default::default(),
-            epoch: Default::default(),
-            lr_len: Default::default(),
-            lr_tab: LrTable::default(),
+            regs: Default::default(),
             tally0: Default::default(),
             tally1: Default::default(),
             visit_conv: Default::default(),
             visit_fc0: Default::default(),
             visit_fc1: Default::default(),
-            cfg_eff: Default::default(),
-            lr_idx: Default::default(),
             in_take: Default::default(),
             fifo_rst: Default::default(),
             status: Default::default(),
-            wr: Default::default(),
             c_mid_depth: c16(d_mid),
             c_depths: [c32(d_in as u64), c32(d_mid as u64), c32(d_out as u64)],
             c_fc0_words: c32(shape.fc_words(0) as u64),
             c_fc1_words: c32(shape.fc_words(1) as u64),
             c_id: c32(regs::ID_VALUE as u64),
-            c_addr: array_init::array_init(|j| Constant::new(Bits::<8>::from(j as u64))),
-            c_lr_id: array_init::array_init(|j| c32(j as u64)),
-            c_lr_base: Constant::new(Bits::<8>::from(regs::LR_TABLE as u64)),
-            c_lr_mask: c32(!((7u64 << 6) | (7u64 << 18)) & 0xffff_ffff),
-            c_cfg_mask: Constant::new(Bits::<32>::from(cfg_write_mask() as u64)),
             c_img_beats: c16(shape.image_beats()),
             s_idle: Constant::new(Bits::<4>::from(0u64)),
             one32: c32(1),
-            sixteen5: Constant::new(Bits::<5>::from(16u64)),
             _shape: shape,
         }
     }
@@ -370,13 +320,7 @@ impl PlatformCore {
 impl Logic for PlatformCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, model_cfg, seed_lc0, seed_wu0, seed_lc1, seed_wu1, n_train, n_test, epoch,
-            lr_len
-        );
-        clock!(self, clock, fsm, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
-        self.lr_tab.clock.next = self.clock.val();
-        self.lr_tab.reset.next = self.reset.val();
+        clock!(self, clock, regs, fsm, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
         self.gate_conv.clock.next = self.clock.val();
         self.gate_fc0.clock.next = self.clock.val();
         self.gate_fc1.clock.next = self.clock.val();
@@ -397,32 +341,19 @@ impl Logic for PlatformCore {
         self.fc0.reset.next = self.rst_fc0.q.val();
         self.fc1.reset.next = self.rst_fc1.q.val();
 
-        // ---- The configuration the cores see: LR fields from the table (§7-23).
-        self.lr_idx.next = self.epoch.q.val();
-        if bit_cast::<32, 5>(self.lr_len.q.val()) <= self.epoch.q.val() {
-            self.lr_idx.next = bit_cast::<32, 5>(self.lr_len.q.val()) - self.one32.val();
-        }
-        if self.lr_len.q.val() > self.sixteen5.val() {
-            self.lr_idx.next = self.c_lr_id[15].val();
-            if self.epoch.q.val() < self.c_lr_id[15].val() {
-                self.lr_idx.next = self.epoch.q.val();
-            }
-        }
-        self.lr_tab.idx.next = self.lr_idx.val();
-        self.cfg_eff.next = self.model_cfg.q.val();
-        if self.lr_len.q.val().any() {
-            self.cfg_eff.next = (self.model_cfg.q.val() & self.c_lr_mask.val())
-                | (bit_cast::<32, 3>(self.lr_tab.pick.val().get_bits::<3>(0)) << 6)
-                | (bit_cast::<32, 3>(self.lr_tab.pick.val().get_bits::<3>(3)) << 18);
-        }
+        // ---- The registers (`PlRegs`): writes, the LR table and the configuration the cores
+        // see (CFG_ACTIVE).
+        self.regs.reset.next = self.reset.val();
+        self.regs.we.next = self.reg_we.val();
+        self.regs.addr.next = self.reg_addr.val();
+        self.regs.wdata.next = self.reg_wdata.val();
 
         // ---- The PL FSM: CTRL's instructions to the cores, the stream routes, the run counts.
-        self.wr.next = self.reg_we.val() & (self.reg_addr.val() == self.c_addr[0].val());
         self.fsm.reset.next = self.reset.val();
-        self.fsm.ctrl.next = self.wr.val();
+        self.fsm.ctrl.next = self.regs.ctrl.val();
         self.fsm.instr.next = self.reg_wdata.val().get_bits::<3>(0);
-        self.fsm.n_train.next = self.n_train.q.val();
-        self.fsm.n_test.next = self.n_test.q.val();
+        self.fsm.n_train.next = self.regs.n_train.val();
+        self.fsm.n_test.next = self.regs.n_test.val();
         self.fsm.conv_state.next = self.conv.conv_state.val();
         self.fsm.fc0_state.next = self.fc0.layer_state.val();
         self.fsm.fc1_state.next = self.fc1.layer_state.val();
@@ -457,56 +388,9 @@ impl Logic for PlatformCore {
         self.visit_fc1.reset.next = self.reset.val();
         self.visit_fc1.busy.next = self.fc1.layer_state.val() != self.s_idle.val();
 
-        // ---- Register writes (CTRL is handled by the FSM).
-        if self.reg_we.val() {
-            if self.reg_addr.val() == self.c_addr[2].val() {
-                self.model_cfg.d.next = self.reg_wdata.val() & self.c_cfg_mask.val();
-            }
-            if self.reg_addr.val() == self.c_addr[3].val() {
-                self.seed_lc0.d.next = self.reg_wdata.val().get_bits::<17>(0);
-            }
-            if self.reg_addr.val() == self.c_addr[4].val() {
-                self.seed_wu0.d.next = self.reg_wdata.val().get_bits::<17>(0);
-            }
-            if self.reg_addr.val() == self.c_addr[5].val() {
-                self.seed_lc1.d.next = self.reg_wdata.val().get_bits::<17>(0);
-            }
-            if self.reg_addr.val() == self.c_addr[6].val() {
-                self.seed_wu1.d.next = self.reg_wdata.val().get_bits::<17>(0);
-            }
-            if self.reg_addr.val() == self.c_addr[7].val() {
-                self.n_train.d.next = self.reg_wdata.val();
-            }
-            if self.reg_addr.val() == self.c_addr[8].val() {
-                self.n_test.d.next = self.reg_wdata.val();
-            }
-            if self.reg_addr.val() == self.c_addr[9].val() {
-                self.epoch.d.next = self.reg_wdata.val();
-            }
-            if self.reg_addr.val() == self.c_addr[10].val() {
-                self.lr_len.d.next = self.reg_wdata.val().get_bits::<5>(0);
-            }
-        }
-        // LR_TABLE: 16 words from LR_TABLE (a multiple of 16).
-        self.lr_tab.we.next = self.reg_we.val()
-            & (self.reg_addr.val().get_bits::<4>(4) == self.c_lr_base.val().get_bits::<4>(4));
-        self.lr_tab.waddr.next = self.reg_addr.val().get_bits::<4>(0);
-        self.lr_tab.wdata.next = self.reg_wdata.val().get_bits::<6>(0);
-
         // ---- After I_STOP the FIFOs are held empty while the cores' output FIFOs drain.
         self.fifo_rst.next = self.reset.val() | self.fsm.flushing.val();
         self.streams_reset.next = self.fifo_rst.val();
-        if self.reset.val() {
-            self.model_cfg.d.next = 0.into();
-            self.seed_lc0.d.next = 0.into();
-            self.seed_wu0.d.next = 0.into();
-            self.seed_lc1.d.next = 0.into();
-            self.seed_wu1.d.next = 0.into();
-            self.n_train.d.next = 0.into();
-            self.n_test.d.next = 0.into();
-            self.epoch.d.next = 0.into();
-            self.lr_len.d.next = 0.into();
-        }
 
         // ---- Register values; the shell's `RegRead` picks one by `reg_addr`.
         self.status.next = bit_cast::<32, 4>(self.fsm.code.val())
@@ -518,16 +402,16 @@ impl Logic for PlatformCore {
         }
         self.rv_base[0].next = 0.into();
         self.rv_base[1].next = self.status.val();
-        self.rv_base[2].next = self.model_cfg.q.val();
-        self.rv_base[3].next = bit_cast::<32, 17>(self.seed_lc0.q.val());
-        self.rv_base[4].next = bit_cast::<32, 17>(self.seed_wu0.q.val());
-        self.rv_base[5].next = bit_cast::<32, 17>(self.seed_lc1.q.val());
-        self.rv_base[6].next = bit_cast::<32, 17>(self.seed_wu1.q.val());
-        self.rv_base[7].next = self.n_train.q.val();
-        self.rv_base[8].next = self.n_test.q.val();
-        self.rv_base[9].next = self.epoch.q.val();
-        self.rv_base[10].next = bit_cast::<32, 5>(self.lr_len.q.val());
-        self.rv_base[11].next = self.cfg_eff.val();
+        self.rv_base[2].next = self.regs.model_cfg.val();
+        self.rv_base[3].next = bit_cast::<32, 17>(self.regs.seed_lc0.val());
+        self.rv_base[4].next = bit_cast::<32, 17>(self.regs.seed_wu0.val());
+        self.rv_base[5].next = bit_cast::<32, 17>(self.regs.seed_lc1.val());
+        self.rv_base[6].next = bit_cast::<32, 17>(self.regs.seed_wu1.val());
+        self.rv_base[7].next = self.regs.n_train.val();
+        self.rv_base[8].next = self.regs.n_test.val();
+        self.rv_base[9].next = self.regs.epoch.val();
+        self.rv_base[10].next = bit_cast::<32, 5>(self.regs.lr_len.val());
+        self.rv_base[11].next = self.regs.cfg_active.val();
         self.rv_base[12].next = self.fsm.run_cycles.val();
         self.rv_base[13].next = self.fsm.conv_n.val();
         self.rv_base[14].next = self.fsm.fc0_n.val();
@@ -552,7 +436,7 @@ impl Logic for PlatformCore {
         self.rv_base[30].next = self.c_fc1_words.val();
         self.rv_base[31].next = self.c_id.val();
         for j in 0..16 {
-            self.rv_lr[j].next = self.lr_tab.entries[j].val();
+            self.rv_lr[j].next = self.regs.lr.val().get_bits::<6>(6 * j);
         }
         for j in 0..10 {
             self.rv_lc0[j].next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
@@ -578,7 +462,7 @@ impl Logic for PlatformCore {
         self.conv.s_tdata.next = self.in_fifo.m_tdata.val();
         self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.fsm.to_conv.val();
         self.conv.s_tuser.next = self.in_fifo.m_tuser.val();
-        self.conv.model_cfg.next = self.cfg_eff.val();
+        self.conv.model_cfg.next = self.regs.cfg_active.val();
         self.conv.instr.next = self.fsm.ins_conv.val();
         self.conv.m_tready.next = self.mid_fifo.s_tready.val();
 
@@ -597,9 +481,9 @@ impl Logic for PlatformCore {
             self.fc0.s_tvalid.next = self.in_fifo.m_tvalid.val();
             self.fc0.s_tuser.next = self.in_fifo.m_tuser.val();
         }
-        self.fc0.model_cfg.next = self.cfg_eff.val();
-        self.fc0.seeds.next = bit_cast::<34, 17>(self.seed_lc0.q.val())
-            | (bit_cast::<34, 17>(self.seed_wu0.q.val()) << 17);
+        self.fc0.model_cfg.next = self.regs.cfg_active.val();
+        self.fc0.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc0.val())
+            | (bit_cast::<34, 17>(self.regs.seed_wu0.val()) << 17);
         self.fc0.instr.next = self.fsm.ins_fc0.val();
         self.fc0.m_tready.next = self.out_fifo.s_tready.val();
         if self.fsm.rd_fc0.val() {
@@ -624,9 +508,9 @@ impl Logic for PlatformCore {
             self.fc1.s_tvalid.next = self.in_fifo.m_tvalid.val();
             self.fc1.s_tuser.next = self.in_fifo.m_tuser.val();
         }
-        self.fc1.model_cfg.next = self.cfg_eff.val() >> 12;
-        self.fc1.seeds.next = bit_cast::<34, 17>(self.seed_lc1.q.val())
-            | (bit_cast::<34, 17>(self.seed_wu1.q.val()) << 17);
+        self.fc1.model_cfg.next = self.regs.cfg_active.val() >> 12;
+        self.fc1.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc1.val())
+            | (bit_cast::<34, 17>(self.regs.seed_wu1.val()) << 17);
         self.fc1.instr.next = self.fsm.ins_fc1.val();
         self.fc1.m_tready.next = true;
         if self.fsm.rd_fc1.val() {
@@ -916,101 +800,6 @@ impl Logic for LelPlatform {
             v += &format!("always @(*) {d} = {s};\n");
         }
         Verilog::Custom(v)
-    }
-}
-
-/// LR_TABLE, the learning-rate table: 16 entries of 6 bits written through the register
-/// port, `pick` the entry at `idx` (0 when `idx` is 16 or more), and every entry for the
-/// register reads. A block of its own written by hand, an array: the lookup is one indexed
-/// read instead of sixteen comparisons, and the entries are not copied register by register
-/// every cycle. `reset` clears every entry (a write at the same edge is lost, as before).
-#[derive(Clone, Debug, LogicBlock)]
-pub struct LrTable {
-    /// Rising-edge clock.
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset: every entry 0.
-    pub reset: Signal<In, Bit>,
-    /// Write `wdata` to entry `waddr`.
-    pub we: Signal<In, Bit>,
-    /// Entry written.
-    pub waddr: Signal<In, Bits<4>>,
-    /// Value written.
-    pub wdata: Signal<In, Bits<6>>,
-    /// Entry looked up.
-    pub idx: Signal<In, Bits<32>>,
-    /// The entry at `idx`.
-    pub pick: Signal<Out, Bits<6>>,
-    /// Every entry.
-    pub entries: [Signal<Out, Bits<6>>; 16],
-    _tab: [Bits<6>; 16],
-}
-
-impl Default for LrTable {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            we: Default::default(),
-            waddr: Default::default(),
-            wdata: Default::default(),
-            idx: Default::default(),
-            pick: Default::default(),
-            entries: array_init::array_init(|_| Default::default()),
-            _tab: [Bits::default(); 16],
-        }
-    }
-}
-
-impl Logic for LrTable {
-    fn update(&mut self) {
-        if self.clock.pos_edge() {
-            if self.reset.val() {
-                self._tab = [Bits::default(); 16];
-            } else if self.we.val() {
-                self._tab[self.waddr.val().index()] = self.wdata.val();
-            }
-        }
-        let i = self.idx.val().index();
-        self.pick.next = if i < 16 {
-            self._tab[i]
-        } else {
-            Bits::default()
-        };
-        for j in 0..16 {
-            self.entries[j].next = self._tab[j];
-        }
-    }
-
-    fn connect(&mut self) {
-        self.pick.connect();
-        for e in self.entries.iter_mut() {
-            e.connect();
-        }
-    }
-
-    fn hdl(&self) -> Verilog {
-        let entries: String = (0..16)
-            .map(|j| format!("   entries${j} = t[{j}];\n"))
-            .collect();
-        Verilog::Custom(format!(
-            "\
-reg [5:0] t [0:15];
-integer i;
-initial begin
-   for (i = 0; i < 16; i = i + 1) t[i] = 6'd0;
-end
-always @(posedge clock) begin
-   if (reset) begin
-      for (i = 0; i < 16; i = i + 1) t[i] <= 6'd0;
-   end else if (we) begin
-      t[waddr] <= wdata;
-   end
-end
-always @(*) begin
-   pick = (idx < 32'd16) ? t[idx[3:0]] : 6'd0;
-{entries}end
-"
-        ))
     }
 }
 

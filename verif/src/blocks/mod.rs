@@ -23,6 +23,7 @@ pub mod lfsr;
 pub mod loss;
 pub mod matmul;
 pub mod pl_fsm;
+pub mod pl_regs;
 pub mod pool_packer;
 pub mod pool_scan;
 pub mod read_pipe;

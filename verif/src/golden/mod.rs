@@ -23,6 +23,7 @@ pub mod loss;
 pub mod matmul;
 pub mod packet_fifo;
 pub mod pl_fsm;
+pub mod pl_regs;
 pub mod pool_packer;
 pub mod pool_scan;
 pub mod read_pipe;

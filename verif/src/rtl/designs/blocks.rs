@@ -5,7 +5,7 @@ use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
     conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_rows, lfsr,
-    loss, matmul, pl_fsm, pool_packer, pool_scan, read_pipe, result_tally, tree_adder,
+    loss, matmul, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally, tree_adder,
     tree_comparator, triout_cache, visit_cycles, weight_update, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
@@ -44,6 +44,7 @@ use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
 use edgelearn_hdl::lel::pl_fsm::PlFsm;
+use edgelearn_hdl::lel::pl_regs::PlRegs;
 use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::pool_scan::PoolScan;
 use edgelearn_hdl::lel::read_pipe::ReadPipe;
@@ -102,6 +103,8 @@ pub mod name {
     pub const LEL_POOL_SCAN: &str = "lel_pool_scan";
     /// `lel_pl_fsm`.
     pub const LEL_PL_FSM: &str = "lel_pl_fsm";
+    /// `lel_pl_regs`.
+    pub const LEL_PL_REGS: &str = "lel_pl_regs";
     /// `lel_fc_fsm`.
     pub const LEL_FC_FSM: &str = "lel_fc_fsm";
     /// `lel_err_fetch`.
@@ -514,6 +517,18 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => pl_fsm::thesis_stimulus(r.ports, r.seed),
                     false => pl_fsm::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_PL_REGS,
+            "the platform's writable registers: MODEL_CFG, the LFSR seeds, N_TRAIN, N_TEST, EPOCH, LR_LEN and the learning-rate table, and CFG_ACTIVE, the configuration the cores get (docs/registers.md; spec §4.5, §7-23)",
+            |n| boxed(n, PlRegs::default()),
+            BlockModel {
+                golden: pl_regs::expected,
+                stimulus: |r| match r.thesis {
+                    true => pl_regs::thesis_stimulus(r.ports, r.seed),
+                    false => pl_regs::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),
