@@ -254,7 +254,6 @@ impl Logic for FcFsm {
         self.lc_seed.next = self.seed_q.q.val();
         self.lc_prog.next = false;
         self.wu_prog.next = false;
-        self.fresh_q.d.next = false;
         match self.state.q.val() {
             FcState::Idle => {
                 if self.instr.val() == self.i_init.val() {
@@ -355,9 +354,7 @@ impl Logic for FcFsm {
         }
         self.state.d.next = self.next_state.val();
         self.enter.next = self.next_state.val() != self.state.q.val();
-        if self.next_state.val() != self.state.q.val() {
-            self.fresh_q.d.next = true;
-        }
+        self.fresh_q.d.next = self.next_state.val() != self.state.q.val();
         if self.reset.val() {
             self.state.d.next = FcState::Idle;
             self.fresh_q.d.next = false;
