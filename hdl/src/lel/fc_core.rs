@@ -207,7 +207,7 @@ pub struct FcCore<
     fsm: FcFsm,
     rd: ReadPipe<L, SW>,
     out: FcOut<L, SW, WW>,
-    rows: LcRows<L, SW>,
+    lc_rows: LcRows<L, SW>,
     errs: ErrFetch<L, SW>,
     // INIT / LOAD write pipeline: one register between the stream and the cache.
     beat_split: LaneSplit<8, L, SW>,
@@ -300,7 +300,7 @@ impl<
             classify_done: Default::default(),
             seq: Default::default(),
             fsm: Default::default(),
-            rows: Default::default(),
+            lc_rows: Default::default(),
             errs: Default::default(),
             rd: Default::default(),
             out: Default::default(),
@@ -381,12 +381,12 @@ impl<
         dff_setup!(self, clock, wr_en, wr_k, wr_addr, wr_data, lc_q, lc_valid_q);
         // ---- Clocks and resets of the blocks.
         clock!(
-            self, clock, fsm, rows, errs, rd, out, seq, wcache, acache, gcache, lcin, lcmask,
+            self, clock, fsm, lc_rows, errs, rd, out, seq, wcache, acache, gcache, lcin, lcmask,
             matmul, lcw, lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk,
             gate_wu
         );
         self.fsm.reset.next = self.reset.val();
-        self.rows.reset.next = self.reset.val();
+        self.lc_rows.reset.next = self.reset.val();
         self.errs.reset.next = self.reset.val();
         self.rd.reset.next = self.reset.val();
         self.seq.reset.next = self.reset.val();
@@ -483,19 +483,19 @@ impl<
         self.lcmask.write_data.next = self.matmul.relu_mask.val();
 
         // ---- LC rows (`LcRows`): INF (forward) after the last pass, BK (backward).
-        self.rows.clear.next = self.fsm.enter.val();
-        self.rows.fwd.next = self.fsm.inf.val() & self.out.lc_run.val();
-        self.rows.bk.next = self.fsm.bk.val();
-        self.rows.rows.next = self.c_rows.val();
-        self.rows.lcin_data.next = self.lcin.read_data.val();
-        self.rows.mask_data.next = self.lcmask.read_data.val();
-        self.lcin.read_address.next = self.rows.word.val();
-        self.lcmask.read_address.next = self.rows.word.val();
-        self.lcw.step.next = self.rows.step.val();
-        self.lcf.data_in.next = self.rows.lc_in.val();
+        self.lc_rows.clear.next = self.fsm.enter.val();
+        self.lc_rows.fwd.next = self.fsm.inf.val() & self.out.lc_run.val();
+        self.lc_rows.bk.next = self.fsm.bk.val();
+        self.lc_rows.rows.next = self.c_rows.val();
+        self.lc_rows.lcin_data.next = self.lcin.read_data.val();
+        self.lc_rows.mask_data.next = self.lcmask.read_data.val();
+        self.lcin.read_address.next = self.lc_rows.word.val();
+        self.lcmask.read_address.next = self.lc_rows.word.val();
+        self.lcw.step.next = self.lc_rows.step.val();
+        self.lcf.data_in.next = self.lc_rows.lc_in.val();
         self.lcf.weight.next = self.lcw.weights.val();
         self.lcf.instr.next = self.fsm.inf.val();
-        self.lcf.valid_in.next = self.rows.valid.val() & self.fsm.inf.val();
+        self.lcf.valid_in.next = self.lc_rows.valid.val() & self.fsm.inf.val();
         self.lc_valid_q.d.next = false;
         if self.lcf.valid_out.val() & self.out.lc_run.val() & self.fsm.inf.val() {
             self.lc_q.d.next = self.lcf.data_out.val();
@@ -509,9 +509,9 @@ impl<
         self.loss.instr.next = self.fsm.loss.val();
         self.tadd.error.next = self.loss.data_out.val();
         self.tadd.weight.next = self.lcw.weights.val();
-        self.tadd.relu_mask.next = self.rows.lc_mask.val();
+        self.tadd.relu_mask.next = self.lc_rows.lc_mask.val();
         self.tadd.instr.next = self.fsm.bk.val();
-        self.tadd.valid_in.next = self.rows.valid.val() & self.fsm.bk.val();
+        self.tadd.valid_in.next = self.lc_rows.valid.val() & self.fsm.bk.val();
         // Errors into the gradient cache, and a pass ahead out of it in WU (`ErrFetch`).
         self.errs.clear.next = self.fsm.enter.val();
         self.errs.grad_valid.next = self.tadd_out.val();
