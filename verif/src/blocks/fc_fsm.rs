@@ -50,7 +50,7 @@ struct Core {
 impl Core {
     fn drive(&self, i: &mut FcFsmIn, state: FcState) {
         i.seq_active = self.active;
-        i.seq_first = self.active && self.index % self.pass == 0;
+        i.seq_first = self.active && self.index.is_multiple_of(self.pass);
         i.seq_done = self.done;
         i.wr_busy = self.wr;
         i.lc_done = state == FcState::Inf && self.done && self.wait == 0;

@@ -62,12 +62,12 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
         (i.inf, i.read, i.clear) = (!read, read, true);
         let total = if read { 300 } else { passes * words };
         let mut issued = 0u16;
-        while issued < total || !due.is_empty() || cycle % 7 != 0 {
+        while issued < total || !due.is_empty() || !cycle.is_multiple_of(7) {
             i.mm_fc = lanes(&mut rng, &CORNERS_8, 8);
             i.weight = lanes(&mut rng, &CORNERS_6, 6);
             let o = m.outputs(&i);
             // The sequencer: a pass's first word (a READ word) only with credit.
-            let first = !read && issued % words == 0;
+            let first = !read && issued.is_multiple_of(words);
             i.seq_emit = issued < total && (o.credit || !(first || read)) && !i.clear;
             i.seq_first = first;
             let now: Vec<bool> = due.iter().filter(|d| d.0 == cycle).map(|d| d.1).collect();
@@ -83,7 +83,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
                 issued += 1;
                 if read {
                     due.push((cycle + 2, issued == total));
-                } else if issued % words == 0 {
+                } else if issued.is_multiple_of(words) {
                     due.push((cycle + latency, false));
                 }
             }
