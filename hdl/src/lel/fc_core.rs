@@ -3,8 +3,10 @@
 //! classifier, the eq 4.1 loss, the LC backward pass, the stochastic weight update and the
 //! classification, sequenced by the `LS_*` FSM and fed by AXI-Stream-style ports. Built from
 //! the LEL blocks (matmul, LC forward, loss, tree adder, weight update, caches X4, LFSRs,
-//! classification) and sequenced by its own: the `LS_*` FSM ([`FcFsm`]) and the word
-//! sequencer ([`WordSeq`]); this file wires them.
+//! classification) and sequenced by its own phase blocks: the `LS_*` FSM ([`FcFsm`]), the
+//! word sequencer ([`WordSeq`]), the read stages ([`ReadPipe`]), the output feed
+//! ([`FcOut`]), the LC row walk ([`LcRows`]) and the errors between BK and WU
+//! ([`ErrFetch`]); this file wires them.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|

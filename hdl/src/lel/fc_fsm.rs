@@ -36,7 +36,8 @@
 //! | `cfg` | out | 32 | the configuration sampled in LOAD |
 //! | `label` | out | 4 | the image's label |
 //!
-//! Every output but `code`, `train`, `cfg`, `label` and `fresh` is combinational.
+//! `code`, the state bits, `fresh`, `train`, `cfg` and `label` come from registers; the
+//! others are combinational in the state and the inputs.
 //! Golden: `edgelearn_verif::golden::fc_fsm`. Tests: `tests/fc_fsm.rs`.
 
 use rust_hdl::prelude::*;

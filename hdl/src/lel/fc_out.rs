@@ -29,6 +29,8 @@
 //! | `credit` | out | 1 | room for one more pass or word |
 //! | `drained` | out | 1 | nothing in flight, the FIFO empty |
 //!
+//! It has no reset: the FSM enters LS_IDLE on reset and `clear` comes with every state it
+//! enters before a pass or a word is started.
 //! Golden: `edgelearn_verif::golden::fc_out`. Tests: `tests/fc_out.rs`.
 
 use crate::arith::lane_join::LaneJoin;
