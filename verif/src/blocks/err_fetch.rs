@@ -7,7 +7,7 @@
 use super::{blank, View};
 use crate::golden::err_fetch::{ErrFetch, ErrFetchIn};
 use crate::rtl::designs::name::LEL_ERR_FETCH;
-use edgelearn_sim::value::from_signed;
+use edgelearn_sim::value::pack_lanes;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
@@ -169,10 +169,8 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);
-        let err = o.err.iter().rev().fold(BigUint::default(), |w, &x| {
-            (w << 8) | from_signed(x as i64, 8)
-        });
-        e.set(c, "err", err);
+        let err: Vec<i64> = o.err.iter().map(|&x| x as i64).collect();
+        e.set(c, "err", pack_lanes(&err, 8));
         e.set(c, "g_sel", BigUint::from(o.g_sel));
         e.set(c, "g_we", b(o.g_we));
         e.set(c, "g_addr0", BigUint::from(o.g_addr0));

@@ -4,10 +4,10 @@
 //! modelled here, so the credit stalls the passes), random traffic (every input random),
 //! and the golden trace.
 
-use super::{blank, View, CORNERS_6, CORNERS_8};
+use super::{blank, corner_lanes, View, CORNERS_6, CORNERS_8};
 use crate::golden::fc_out::{FcOut, FcOutIn};
 use crate::rtl::designs::name::LEL_FC_OUT;
-use edgelearn_sim::value::from_signed;
+use edgelearn_sim::value::pack_lanes;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
@@ -36,12 +36,7 @@ fn push(s: &mut Stimulus, i: &FcOutIn) -> Result<()> {
 }
 
 fn lanes(rng: &mut Xoshiro256PlusPlus, corners: &[i64], bits: u32) -> Vec<i8> {
-    (0..LANES)
-        .map(|_| match rng.random_range(0..3) {
-            0 => corners[rng.random_range(0..corners.len())] as i8,
-            _ => (rng.random::<i8>() << (8 - bits)) >> (8 - bits),
-        })
-        .collect()
+    corner_lanes(rng, LANES, corners, bits)
 }
 
 /// FC0's INF and a READ (module doc).
@@ -147,11 +142,9 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);
-        let data = o.data.iter().rev().fold(BigUint::default(), |w, &x| {
-            (w << 8) | from_signed(x as i64, 8)
-        });
+        let data: Vec<i64> = o.data.iter().map(|&x| x as i64).collect();
         e.set(c, "push", b(o.push));
-        e.set(c, "data", data);
+        e.set(c, "data", pack_lanes(&data, 8));
         e.set(c, "user", BigUint::from(o.user));
         e.set(c, "last", b(o.last));
         e.set(c, "lc_we", b(o.lc_we));

@@ -3,7 +3,7 @@
 //! random words), random traffic (every input random, small row counts, rare resets), and
 //! the golden trace.
 
-use super::{blank, View, CORNERS_8};
+use super::{blank, corner_lanes, View, CORNERS_8};
 use crate::golden::lc_rows::{LcRows, LcRowsIn};
 use crate::rtl::designs::name::LEL_LC_ROWS;
 use edgelearn_sim::value::from_signed;
@@ -30,12 +30,7 @@ fn push(s: &mut Stimulus, i: &LcRowsIn) -> Result<()> {
 }
 
 fn word(rng: &mut Xoshiro256PlusPlus) -> (Vec<i8>, Vec<bool>) {
-    let v = (0..LANES)
-        .map(|_| match rng.random_range(0..3) {
-            0 => CORNERS_8[rng.random_range(0..CORNERS_8.len())] as i8,
-            _ => rng.random(),
-        })
-        .collect();
+    let v = corner_lanes(rng, LANES, &CORNERS_8, 8);
     (v, (0..LANES).map(|_| rng.random()).collect())
 }
 

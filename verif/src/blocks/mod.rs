@@ -44,6 +44,22 @@ pub const CORNERS_8: [i64; 7] = [-128, -127, 127, -31, 31, 0, 1];
 /// Corner values of a 6-bit weight.
 pub const CORNERS_6: [i64; 6] = [-32, -31, 31, 0, 1, -1];
 
+/// `n` random lanes of a `bits`-bit signed value, one in three a corner value from `corners`.
+pub(crate) fn corner_lanes(
+    rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+    n: usize,
+    corners: &[i64],
+    bits: u32,
+) -> Vec<i8> {
+    use rand::RngExt;
+    (0..n)
+        .map(|_| match rng.random_range(0..3) {
+            0 => corners[rng.random_range(0..corners.len())] as i8,
+            _ => (rng.random::<i8>() << (8 - bits)) >> (8 - bits),
+        })
+        .collect()
+}
+
 /// What a named stimulus is asked for: the block, its ports, the seed, about how many
 /// cycles (`random`), and whether it is the thesis's own setup (`thesis`).
 pub struct StimulusRequest<'a> {

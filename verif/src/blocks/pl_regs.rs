@@ -7,6 +7,7 @@ use super::{blank, View};
 use crate::golden::pl_regs::{PlRegs, PlRegsIn};
 use crate::rtl::designs::name::LEL_PL_REGS;
 use edgelearn_hdl::lel::platform_regs as regs;
+use edgelearn_sim::value::pack_lanes;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
@@ -133,11 +134,8 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         e.set(c, "n_test", u(o.n_test));
         e.set(c, "epoch", u(o.epoch));
         e.set(c, "lr_len", u(o.lr_len));
-        let lr =
-            o.lr.iter()
-                .rev()
-                .fold(BigUint::default(), |w, &x| (w << 6) | u(x));
-        e.set(c, "lr", lr);
+        let lr: Vec<i64> = o.lr.iter().map(|&x| x as i64).collect();
+        e.set(c, "lr", pack_lanes(&lr, 6));
     }
     e
 }

@@ -3,7 +3,7 @@
 //! cache answering with corner and random words; only a few passes), random traffic (every
 //! input random, rare resets), and the golden trace.
 
-use super::{blank, View, CORNERS_8};
+use super::{blank, corner_lanes, View, CORNERS_8};
 use crate::golden::read_pipe::{ReadPipe, ReadPipeIn};
 use crate::rtl::designs::name::LEL_READ_PIPE;
 use edgelearn_sim::value::from_signed;
@@ -29,12 +29,7 @@ fn push(s: &mut Stimulus, i: &ReadPipeIn) -> Result<()> {
 }
 
 fn act(rng: &mut Xoshiro256PlusPlus) -> Vec<i8> {
-    (0..LANES)
-        .map(|_| match rng.random_range(0..3) {
-            0 => CORNERS_8[rng.random_range(0..CORNERS_8.len())] as i8,
-            _ => rng.random(),
-        })
-        .collect()
+    corner_lanes(rng, LANES, &CORNERS_8, 8)
 }
 
 /// Three passes of FC0 (F 600 words each, weight addresses running on), the last word of
