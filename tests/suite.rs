@@ -7,6 +7,7 @@
 mod common;
 
 mod arith;
+mod bk_group;
 mod cache_x4;
 mod classification;
 mod cnn_engine;
@@ -33,11 +34,13 @@ mod hardening;
 mod host;
 mod invariants;
 mod lc_forward;
+mod lc_group;
 mod lc_rows;
 mod lel_model;
 mod lfsr;
 mod loss;
 mod matmul;
+mod mm_group;
 mod pl_fsm;
 mod pl_regs;
 mod platform;
@@ -59,3 +62,4 @@ mod vcd;
 mod visit_cycles;
 mod vivado;
 mod weight_update;
+mod wu_group;

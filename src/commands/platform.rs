@@ -202,12 +202,14 @@ impl Observer for Console<'_> {
                 e.images_per_second,
             );
             if !e.gate_shares.is_empty() {
-                // `core.fc0.gate_mm` reads `fc0.mm`: the block group behind the gate.
+                // `core.gate_fc0` reads `fc0`, `core.fc0.mm_group.gate` reads `fc0.mm_group`:
+                // the block group behind the gate.
                 let mut shares: Vec<(String, f64)> = e
                     .gate_shares
                     .iter()
                     .map(|(g, v)| {
-                        let name = g.strip_prefix("core.").unwrap_or(g).replace("gate_", "");
+                        let g = g.strip_prefix("core.").unwrap_or(g);
+                        let name = g.strip_suffix(".gate").unwrap_or(g).replace("gate_", "");
                         (name, 100.0 * v.as_f64().unwrap_or(0.0))
                     })
                     .collect();

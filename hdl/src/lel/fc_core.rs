@@ -39,26 +39,21 @@
 //! FC0 of the thesis (N 2400, O 480, P 4): 72,003 / 602 / 72,608 / 1 / 489 / 72,017 / 1.
 //! Golden: `edgelearn_verif::lel::fc_core`. Tests: `tests/fc_core.rs`.
 
+use super::bk_group::BkGroup;
 use super::cache_x4::CacheX4;
-use super::classification::Classification;
 use super::err_fetch::ErrFetch;
 use super::fc_fsm::FcFsm;
 use super::fc_out::FcOut;
-use super::lc_forward::LcForward;
+use super::lc_group::LcGroup;
 use super::lc_rows::LcRows;
-use super::lc_weights::LcWeights;
-use super::lfsr::Lfsr;
-use super::loss::Loss;
-use super::matmul::MatMul;
+use super::mm_group::MmGroup;
 use super::read_pipe::ReadPipe;
 use super::stream_fifo::StreamFifo;
-use super::tree_adder::TreeAdder;
-use super::weight_update::WeightUpdate;
 use super::word_seq::WordSeq;
+use super::wu_group::WuGroup;
 use crate::arith::lane_join::LaneJoin;
 use crate::arith::lane_split::LaneSplit;
 use crate::mem::sdp_ram::SdpRam;
-use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
 
 /// The thesis FC core: 4 lanes, 10 classes.
@@ -186,25 +181,11 @@ pub struct FcCore<
     gcache: CacheX4<10, 8>,
     lcin: SdpRam<10, SW>,
     lcmask: SdpRam<10, L>,
-    matmul: MatMul<L, 8, 6, 8, 24, WW, SW, AW>,
-    lcw: LcWeights<C, BW>,
-    lcf: LcForward<C, 23, BW, CW>,
-    loss: Loss<C, CW, EW>,
-    tadd: TreeAdder<C, EW, BW>,
-    wu: WeightUpdate<L, WW, SW, RW>,
-    lfsr_wu: Lfsr<RW>,
-    classify: Classification<C, 23, CW>,
+    mm_group: MmGroup<L, WW, SW, AW>,
+    lc_group: LcGroup<C, BW, CW>,
+    bk_group: BkGroup<C, BW, EW, CW>,
+    wu_group: WuGroup<L, WW, SW, RW>,
     fifo: StreamFifo<SW, FC_FIFO_DEPTH>,
-    // Simulation gates (docs/decisions.md D-SIM-GATE): each group of blocks is clocked by
-    // the gated Verilator model only while it can change. Watch words hold every input of the
-    // group from outside it; `lc_valid_q` stands for `lc_q`, which changes only with it (or
-    // with reset). Groups: the matmul (INF); the LC weights, the LC forward and its result
-    // registers (INF's LC rows, BK); loss, tree adder and classification (LOSS, BK, after
-    // INF); the weight update and its LFSR (WU).
-    gate_mm: SimGate<WW, 17, 1, 1>,
-    gate_lc: SimGate<32, 1, 1, 1>,
-    gate_bk: SimGate<BW, 13, 1, 1>,
-    gate_wu: SimGate<SW, WW, 32, 1>,
     // Sequencing: the LS_* FSM, then each phase's block (the word sequencer `seq` above).
     fsm: FcFsm,
     rd: ReadPipe<L, SW>,
@@ -219,10 +200,7 @@ pub struct FcCore<
     wr_addr: DFF<Bits<16>>,
     wr_data: DFF<Bits<SW>>,
     // The LC result of the last image.
-    lc_q: DFF<Bits<CW>>,
-    lc_valid_q: DFF<Bit>,
     // Combinational helpers.
-    tadd_out: Signal<Local, Bit>,
     // Values of block inputs and outputs, settled before their one assignment.
     sq_passes: Signal<Local, Bits<16>>,
     sq_words: Signal<Local, Bits<16>>,
@@ -311,34 +289,17 @@ impl<
             gcache: CacheX4::new(g),
             lcin: SdpRam::new(o / L),
             lcmask: SdpRam::new(o / L),
-            matmul: Default::default(),
-            lcw: Default::default(),
-            lcf: Default::default(),
-            loss: Default::default(),
-            tadd: Default::default(),
-            wu: Default::default(),
-            lfsr_wu: Default::default(),
-            classify: Default::default(),
+            mm_group: Default::default(),
+            lc_group: Default::default(),
+            bk_group: Default::default(),
+            wu_group: Default::default(),
             fifo: Default::default(),
-            gate_mm: SimGate::new(&["matmul"]),
-            gate_lc: SimGate::new(&["lcw", "lcf", "lc_q", "lc_valid_q"]),
-            gate_bk: SimGate::new(&["loss", "tadd", "classify"]).unwatched(&[
-                (
-                    "loss$data_in",
-                    "the LC results `lc_q` are written only with `lc_valid_q`, which is watched",
-                ),
-                ("classify$lc_out", "the same LC results"),
-            ]),
-            gate_wu: SimGate::new(&["wu", "lfsr_wu"]),
             beat_split: Default::default(),
             beat_join6: Default::default(),
             wr_en: Default::default(),
             wr_k: Default::default(),
             wr_addr: Default::default(),
             wr_data: Default::default(),
-            lc_q: Default::default(),
-            lc_valid_q: Default::default(),
-            tadd_out: Default::default(),
             sq_passes: Default::default(),
             sq_words: Default::default(),
             w_sel: Default::default(),
@@ -380,12 +341,11 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr_en, wr_k, wr_addr, wr_data, lc_q, lc_valid_q);
+        dff_setup!(self, clock, wr_en, wr_k, wr_addr, wr_data);
         // ---- Clocks and resets of the blocks.
         clock!(
             self, clock, fsm, lc_rows, errs, rd, out, seq, wcache, acache, gcache, lcin, lcmask,
-            matmul, lcw, lcf, loss, tadd, wu, lfsr_wu, classify, fifo, gate_mm, gate_lc, gate_bk,
-            gate_wu
+            mm_group, lc_group, bk_group, wu_group, fifo
         );
         self.fsm.reset.next = self.reset.val();
         self.lc_rows.reset.next = self.reset.val();
@@ -395,18 +355,13 @@ impl<
         self.wcache.reset.next = self.reset.val();
         self.acache.reset.next = self.reset.val();
         self.gcache.reset.next = self.reset.val();
-        self.matmul.reset.next = self.reset.val();
-        self.lcw.reset.next = self.reset.val();
-        self.lcf.reset.next = self.reset.val();
-        self.loss.reset.next = self.reset.val();
-        self.tadd.reset.next = self.reset.val();
-        self.wu.reset.next = self.reset.val();
-        self.lfsr_wu.reset.next = self.reset.val();
-        self.classify.reset.next = self.reset.val();
+        self.mm_group.reset.next = self.reset.val();
+        self.lc_group.reset.next = self.reset.val();
+        self.bk_group.reset.next = self.reset.val();
+        self.wu_group.reset.next = self.reset.val();
         self.fifo.reset.next = self.reset.val();
 
         // ---- FSM (`FcFsm`): the instruction, the stream's handshake and each phase's end.
-        self.tadd_out.next = self.tadd.valid_out.val() & self.fsm.bk.val();
         self.fsm.instr.next = self.instr.val();
         self.fsm.s_tvalid.next = self.s_tvalid.val();
         self.fsm.s_tuser.next = self.s_tuser.val();
@@ -418,7 +373,7 @@ impl<
         self.fsm.seq_done.next = self.seq.done.val();
         self.fsm.wr_busy.next = self.wr_en.q.val();
         self.fsm.credit.next = self.out.credit.val();
-        self.fsm.lc_done.next = self.lcf.valid_out.val() & self.out.lc_run.val();
+        self.fsm.lc_done.next = self.lc_group.done.val();
         self.fsm.bk_done.next = self.errs.last_grad.val();
         self.fsm.drained.next = self.out.drained.val();
         // LOAD's sequence is one pass of F/L activation words per piece.
@@ -428,7 +383,7 @@ impl<
             self.sq_passes.next = self.one16.val();
             self.sq_words.next = self.c_awords.val();
         }
-        self.lfsr_wu.seed.next = self.seeds.val().get_bits::<17>(17);
+        self.wu_group.seed.next = self.seeds.val().get_bits::<17>(17);
         self.wr_en.d.next = self.fsm.take.val();
         self.wr_data.d.next = self.s_tdata.val();
         self.wr_k.d.next = self.seq.piece.val();
@@ -464,25 +419,19 @@ impl<
             self.a_sel.next = self.seq.piece.val();
         }
 
-        // ---- INF: matmul bursts, one per pass.
-        // Operand isolation: outside INF the matmul sees zeros, not the WU and READ reads
-        // (no effect on its results, which only INF rows make; its registers then hold).
-        self.matmul.data_in.next = 0.into();
-        self.matmul.weight.next = 0.into();
-        if self.fsm.inf.val() {
-            self.matmul.data_in.next = self.rd.act_lane.val();
-            self.matmul.weight.next = self.wcache.data_out1.val();
-        }
-        self.matmul.instr.next = self.fsm.inf.val();
-        self.matmul.valid_in.next = self.rd.v2.val() & self.fsm.inf.val();
-        self.matmul.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
-        self.matmul.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
+        // ---- INF (`MmGroup`): matmul bursts, one per pass.
+        self.mm_group.en.next = self.fsm.inf.val();
+        self.mm_group.valid.next = self.rd.v2.val();
+        self.mm_group.act.next = self.rd.act_lane.val();
+        self.mm_group.weight.next = self.wcache.data_out1.val();
+        self.mm_group.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
+        self.mm_group.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
         self.lcin.write_enable.next = self.out.lc_we.val();
         self.lcin.write_address.next = self.out.lc_addr.val();
-        self.lcin.write_data.next = self.matmul.output_to_lc.val();
+        self.lcin.write_data.next = self.mm_group.output_to_lc.val();
         self.lcmask.write_enable.next = self.out.lc_we.val();
         self.lcmask.write_address.next = self.out.lc_addr.val();
-        self.lcmask.write_data.next = self.matmul.relu_mask.val();
+        self.lcmask.write_data.next = self.mm_group.relu_mask.val();
 
         // ---- LC rows (`LcRows`): INF (forward) after the last pass, BK (backward).
         self.lc_rows.clear.next = self.fsm.enter.val();
@@ -493,31 +442,27 @@ impl<
         self.lc_rows.mask_data.next = self.lcmask.read_data.val();
         self.lcin.read_address.next = self.lc_rows.word.val();
         self.lcmask.read_address.next = self.lc_rows.word.val();
-        self.lcw.step.next = self.lc_rows.step.val();
-        self.lcf.data_in.next = self.lc_rows.lc_in.val();
-        self.lcf.weight.next = self.lcw.weights.val();
-        self.lcf.instr.next = self.fsm.inf.val();
-        self.lcf.valid_in.next = self.lc_rows.valid.val() & self.fsm.inf.val();
-        self.lc_valid_q.d.next = false;
-        if self.lcf.valid_out.val() & self.out.lc_run.val() & self.fsm.inf.val() {
-            self.lc_q.d.next = self.lcf.data_out.val();
-            self.lc_valid_q.d.next = true;
-        }
+        // The LC weights step with the rows; INF sums them (`LcGroup`).
+        self.lc_group.en.next = self.fsm.inf.val();
+        self.lc_group.run.next = self.out.lc_run.val();
+        self.lc_group.valid.next = self.lc_rows.valid.val();
+        self.lc_group.data.next = self.lc_rows.lc_in.val();
+        self.lc_group.step.next = self.lc_rows.step.val();
 
-        // ---- LOSS and BK.
-        self.loss.true_label.next = self.fsm.label.val();
-        self.loss.data_in.next = self.lc_q.q.val();
-        self.loss.alpha_e.next = self.fsm.cfg.val().get_bits::<3>(9);
-        self.loss.instr.next = self.fsm.loss.val();
-        self.tadd.error.next = self.loss.data_out.val();
-        self.tadd.weight.next = self.lcw.weights.val();
-        self.tadd.relu_mask.next = self.lc_rows.lc_mask.val();
-        self.tadd.instr.next = self.fsm.bk.val();
-        self.tadd.valid_in.next = self.lc_rows.valid.val() & self.fsm.bk.val();
+        // ---- LOSS and BK (`BkGroup`), and the classification of each LC result.
+        self.bk_group.label.next = self.fsm.label.val();
+        self.bk_group.lc.next = self.lc_group.lc.val();
+        self.bk_group.lc_valid.next = self.lc_group.lc_valid.val();
+        self.bk_group.alpha_e.next = self.fsm.cfg.val().get_bits::<3>(9);
+        self.bk_group.loss_en.next = self.fsm.loss.val();
+        self.bk_group.en.next = self.fsm.bk.val();
+        self.bk_group.valid.next = self.lc_rows.valid.val();
+        self.bk_group.weight.next = self.lc_group.weights.val();
+        self.bk_group.relu_mask.next = self.lc_rows.lc_mask.val();
         // Errors into the gradient cache, and a pass ahead out of it in WU (`ErrFetch`).
         self.errs.clear.next = self.fsm.enter.val();
-        self.errs.grad_valid.next = self.tadd_out.val();
-        self.errs.grad.next = self.tadd.data_out.val();
+        self.errs.grad_valid.next = self.bk_group.grad_valid.val();
+        self.errs.grad.next = self.bk_group.grad.val();
         self.errs.wu.next = self.fsm.wu.val();
         self.errs.pass_start.next = self.rd.start1.val();
         self.errs.seq_emit.next = self.seq.emit.val();
@@ -530,36 +475,30 @@ impl<
         self.errs.grads.next = self.c_grads.val();
         self.g_sel.next = self.errs.g_sel.val();
         self.gcache.addr0.next = self.errs.g_addr0.val();
-        self.gcache.data_in0.next = self.tadd.data_out.val();
+        self.gcache.data_in0.next = self.bk_group.grad.val();
         self.gcache.wr_en.next = self.errs.g_we.val();
         self.gcache.addr1.next = self.errs.g_addr1.val();
 
-        // ---- WU: read, update, write back four cycles later; errors fetched a pass ahead.
-        self.lfsr_wu.instr.next = self.rd.v1.val() & self.fsm.wu.val();
-        // Operand isolation: outside WU the weight update sees zeros (its result is written
-        // back only in WU).
-        self.wu.weight_in.next = 0.into();
-        self.wu.data_in.next = 0.into();
-        if self.fsm.wu.val() {
-            self.wu.weight_in.next = self.wcache.data_out1.val();
-            self.wu.data_in.next = self.rd.act_lane.val();
-        }
-        self.wu.err.next = self.errs.err.val();
-        self.wu.rnd.next = self.lfsr_wu.out.val();
-        self.wu.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
-        self.wu.instr.next = self.rd.v2.val() & self.fsm.wu.val();
+        // ---- WU (`WuGroup`): read, update, write back four cycles later.
+        self.wu_group.en.next = self.fsm.wu.val();
+        self.wu_group.v1.next = self.rd.v1.val();
+        self.wu_group.v2.next = self.rd.v2.val();
+        self.wu_group.weight.next = self.wcache.data_out1.val();
+        self.wu_group.act.next = self.rd.act_lane.val();
+        self.wu_group.err.next = self.errs.err.val();
+        self.wu_group.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
         if self.fsm.wu.val() {
             self.w_we.next = self.rd.v4.val();
             self.w_waddr.next = self.rd.addr4.val();
-            self.w_wdata.next = self.wu.weight_out.val();
+            self.w_wdata.next = self.wu_group.weight_out.val();
         }
 
         // ---- The output FIFO's beats (`FcOut`): INF's passes, READ's weight words.
         self.out.clear.next = self.fsm.enter.val();
         self.out.inf.next = self.fsm.inf.val();
         self.out.read.next = self.fsm.read.val();
-        self.out.mm_valid.next = self.matmul.valid_out.val();
-        self.out.mm_fc.next = self.matmul.output_to_fc.val();
+        self.out.mm_valid.next = self.mm_group.valid_out.val();
+        self.out.mm_fc.next = self.mm_group.output_to_fc.val();
         self.out.label.next = self.fsm.label.val();
         self.out.rd_v2.next = self.rd.v2.val();
         self.out.rd_last2.next = self.rd.last2.val();
@@ -569,15 +508,9 @@ impl<
         self.out.fifo_count.next = self.fifo.count.val();
         self.out.out_passes.next = self.c_out_passes.val();
 
-        // ---- Classification of the LC result.
-        self.classify.lc_out.next = self.lc_q.q.val();
-        self.classify.en.next = self.lc_valid_q.q.val();
-
-        // ---- Entering a state (at the edge that enters it): clear its counters.
+        // ---- Reset: no write pending.
         if self.reset.val() {
             self.wr_en.d.next = false;
-            self.lc_valid_q.d.next = false;
-            self.lc_q.d.next = 0.into();
         }
 
         // ---- Outputs.
@@ -585,68 +518,10 @@ impl<
         self.m_tvalid.next = self.fifo.out_valid.val();
         self.m_tuser.next = self.fifo.out_user.val();
         self.m_tlast.next = self.fifo.out_last.val();
-        self.lc_data_out.next = self.lc_q.q.val();
-        self.lc_valid.next = self.lc_valid_q.q.val();
-        self.class_num.next = self.classify.class_num.val();
-        self.classify_done.next = self.classify.classify_done.val();
-
-        // ---- Simulation gates (D-SIM-GATE): each group's inputs, and when it is busy.
-        self.gate_mm.busy.next = self.matmul.instr.val() & self.matmul.valid_in.val();
-        self.gate_mm.w0.next = self.matmul.weight.val();
-        self.gate_mm.w1.next = bit_cast::<17, 8>(self.matmul.data_in.val())
-            | (bit_cast::<17, 3>(self.matmul.alpha_fc.val()) << 8)
-            | (bit_cast::<17, 3>(self.matmul.alpha_lc.val()) << 11)
-            | (bit_cast::<17, 1>(self.matmul.instr.val().into()) << 14)
-            | (bit_cast::<17, 1>(self.matmul.valid_in.val().into()) << 15)
-            | (bit_cast::<17, 1>(self.reset.val().into()) << 16);
-        // The LC forward's weights come from the LC weights, inside the group; so do the LC
-        // result registers `lc_q` and `lc_valid_q`, written only when the LC forward ends a
-        // burst (or on reset).
-        self.gate_lc.busy.next = (self.lcf.instr.val() & self.lcf.valid_in.val())
-            | self.lcw.step.val()
-            | self.lcw.prog.val();
-        self.gate_lc.w0.next = bit_cast::<32, 8>(self.lcf.data_in.val())
-            | (bit_cast::<32, 1>(self.lcf.instr.val().into()) << 8)
-            | (bit_cast::<32, 1>(self.lcf.valid_in.val().into()) << 9)
-            | (bit_cast::<32, 1>(self.reset.val().into()) << 10)
-            | (bit_cast::<32, 17>(self.lcw.seed.val()) << 11)
-            | (bit_cast::<32, 1>(self.lcw.prog.val().into()) << 28)
-            | (bit_cast::<32, 1>(self.lcw.step.val().into()) << 29)
-            | (bit_cast::<32, 1>(self.out.lc_run.val().into()) << 30)
-            | (bit_cast::<32, 1>(self.fsm.inf.val().into()) << 31);
-        // The tree adder's error is the loss's output, inside the group; the classification
-        // runs ten cycles after `en`, well inside the gate's hold.
-        self.gate_bk.busy.next =
-            self.loss.instr.val() | (self.tadd.instr.val() & self.tadd.valid_in.val());
-        self.gate_bk.w0.next = self.tadd.weight.val();
-        self.gate_bk.w1.next = bit_cast::<13, 1>(self.tadd.relu_mask.val().into())
-            | (bit_cast::<13, 1>(self.tadd.instr.val().into()) << 1)
-            | (bit_cast::<13, 1>(self.tadd.valid_in.val().into()) << 2)
-            | (bit_cast::<13, 1>(self.reset.val().into()) << 3)
-            | (bit_cast::<13, 4>(self.loss.true_label.val()) << 4)
-            | (bit_cast::<13, 3>(self.loss.alpha_e.val()) << 8)
-            | (bit_cast::<13, 1>(self.loss.instr.val().into()) << 11)
-            | (bit_cast::<13, 1>(self.lc_valid_q.q.val().into()) << 12);
-        // The weight update's random bits come from its LFSR, inside the group.
-        self.gate_wu.busy.next =
-            self.wu.instr.val() | self.lfsr_wu.instr.val() | self.lfsr_wu.prog.val();
-        self.gate_wu.w0.next = self.wu.err.val();
-        self.gate_wu.w1.next = self.wu.weight_in.val();
-        self.gate_wu.w2.next = bit_cast::<32, 8>(self.wu.data_in.val())
-            | (bit_cast::<32, 3>(self.wu.lr_shift.val()) << 8)
-            | (bit_cast::<32, 1>(self.wu.instr.val().into()) << 11)
-            | (bit_cast::<32, 1>(self.reset.val().into()) << 12)
-            | (bit_cast::<32, 17>(self.lfsr_wu.seed.val()) << 13)
-            | (bit_cast::<32, 1>(self.lfsr_wu.prog.val().into()) << 30)
-            | (bit_cast::<32, 1>(self.lfsr_wu.instr.val().into()) << 31);
-        self.gate_mm.w2.next = false.into();
-        self.gate_mm.w3.next = false.into();
-        self.gate_lc.w1.next = false.into();
-        self.gate_lc.w2.next = false.into();
-        self.gate_lc.w3.next = false.into();
-        self.gate_bk.w2.next = false.into();
-        self.gate_bk.w3.next = false.into();
-        self.gate_wu.w3.next = false.into();
+        self.lc_data_out.next = self.lc_group.lc.val();
+        self.lc_valid.next = self.lc_group.lc_valid.val();
+        self.class_num.next = self.bk_group.class_num.val();
+        self.classify_done.next = self.bk_group.classify_done.val();
 
         // ---- Every signal that crosses into a block or out of this one is assigned once
         // per evaluation (docs/decisions.md D-HDLGEN: an event-driven simulator wakes the
@@ -661,9 +536,9 @@ impl<
         self.seq.words.next = self.sq_words.val();
         self.seq.gap.next = self.fsm.sq_gap.val();
         self.seq.drain.next = self.fsm.sq_drain.val();
-        self.lcw.seed.next = self.fsm.lc_seed.val();
-        self.lcw.prog.next = self.fsm.lc_prog.val();
-        self.lfsr_wu.prog.next = self.fsm.wu_prog.val();
+        self.lc_group.seed.next = self.fsm.lc_seed.val();
+        self.lc_group.prog.next = self.fsm.lc_prog.val();
+        self.wu_group.prog.next = self.fsm.wu_prog.val();
         self.fifo.push.next = self.out.push.val();
         self.fifo.in_data.next = self.out.data.val();
         self.fifo.in_user.next = self.out.user.val();

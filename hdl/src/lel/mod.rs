@@ -1,4 +1,5 @@
 //! LEL platform blocks (thesis seed 002, spec lel-platform.md).
+pub mod bk_group;
 pub mod burst_ctl;
 pub mod cache_x4;
 pub mod classification;
@@ -40,12 +41,14 @@ pub mod instr {
     ];
 }
 pub mod lc_forward;
+pub mod lc_group;
 pub mod lc_rows;
 pub mod lc_weights;
 pub mod lfsr;
 pub mod loss;
 pub mod mac_lane;
 pub mod matmul;
+pub mod mm_group;
 pub mod packet_fifo;
 pub mod pl_fsm;
 pub mod pl_regs;
@@ -67,3 +70,4 @@ pub mod triout_cache;
 pub mod visit_cycles;
 pub mod weight_update;
 pub mod word_seq;
+pub mod wu_group;

@@ -7,6 +7,7 @@
 
 pub mod arith_check;
 pub mod arith_check_wide;
+pub mod bk_group;
 pub mod cache_x4;
 pub mod classification;
 pub mod cnn_engine;
@@ -18,10 +19,12 @@ pub mod err_fetch;
 pub mod fc_fsm;
 pub mod fc_out;
 pub mod lc_forward;
+pub mod lc_group;
 pub mod lc_rows;
 pub mod lfsr;
 pub mod loss;
 pub mod matmul;
+pub mod mm_group;
 pub mod pl_fsm;
 pub mod pl_regs;
 pub mod pool_packer;
@@ -33,6 +36,7 @@ pub mod tree_comparator;
 pub mod triout_cache;
 pub mod visit_cycles;
 pub mod weight_update;
+pub mod wu_group;
 
 use edgelearn_sim::value::{mask, to_i64, unpack_lanes};
 use edgelearn_sim::{Expected, PortSpec, Stimulus};

@@ -5,6 +5,7 @@
 //! model (`step`) with typed inputs and outputs that follows the block's documented
 //! latency. The port-level adapters live in [`crate::blocks`].
 pub mod arith;
+pub mod bk_group;
 pub mod burst;
 pub mod cache_x4;
 pub mod classification;
@@ -17,10 +18,12 @@ pub mod err_fetch;
 pub mod fc_fsm;
 pub mod fc_out;
 pub mod lc_forward;
+pub mod lc_group;
 pub mod lc_rows;
 pub mod lfsr;
 pub mod loss;
 pub mod matmul;
+pub mod mm_group;
 pub mod packet_fifo;
 pub mod pl_fsm;
 pub mod pl_regs;
@@ -37,3 +40,4 @@ pub mod triout_cache;
 pub mod visit_cycles;
 pub mod weight_update;
 pub mod word_seq;
+pub mod wu_group;

@@ -3,10 +3,11 @@
 
 use super::{DesignEntry, Kind};
 use crate::blocks::{
-    arith_check, arith_check_wide, cache_x4, classification, cnn_engine, cnn_fc_update,
-    conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_rows, lfsr,
-    loss, matmul, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally, tree_adder,
-    tree_comparator, triout_cache, visit_cycles, weight_update, BlockModel, StimulusRequest,
+    arith_check, arith_check_wide, bk_group, cache_x4, classification, cnn_engine, cnn_fc_update,
+    conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_group, lc_rows,
+    lfsr, loss, matmul, mm_group, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally,
+    tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update, wu_group, BlockModel,
+    StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -27,6 +28,7 @@ use edgelearn_hdl::cnn::engine::window_buf::WindowBuf;
 use edgelearn_hdl::cnn::engine::window_ctl::WindowCtl;
 use edgelearn_hdl::cnn::fc_update::CnnFcUpdate10;
 use edgelearn_hdl::design::{Design, DutIo, Instance};
+use edgelearn_hdl::lel::bk_group::LelBkGroup;
 use edgelearn_hdl::lel::cache_x4::{
     LelCacheX4Act, LelCacheX4Grad, LelCacheX4Weight, CACHE_ACT_DEPTH, CACHE_GRAD_DEPTH,
     CACHE_WEIGHT_DEPTH,
@@ -39,10 +41,12 @@ use edgelearn_hdl::lel::err_fetch::ErrFetch;
 use edgelearn_hdl::lel::fc_fsm::FcFsm;
 use edgelearn_hdl::lel::fc_out::FcOut;
 use edgelearn_hdl::lel::lc_forward::LelLcForward;
+use edgelearn_hdl::lel::lc_group::LelLcGroup;
 use edgelearn_hdl::lel::lc_rows::LcRows;
 use edgelearn_hdl::lel::lfsr::Lfsr;
 use edgelearn_hdl::lel::loss::LelLoss;
 use edgelearn_hdl::lel::matmul::LelMatmul;
+use edgelearn_hdl::lel::mm_group::LelMmGroup;
 use edgelearn_hdl::lel::pl_fsm::PlFsm;
 use edgelearn_hdl::lel::pl_regs::PlRegs;
 use edgelearn_hdl::lel::pool_packer::PoolPacker;
@@ -55,6 +59,7 @@ use edgelearn_hdl::lel::tree_comparator::LelTreeComparator;
 use edgelearn_hdl::lel::triout_cache::LelTrioutCache;
 use edgelearn_hdl::lel::visit_cycles::VisitCycles;
 use edgelearn_hdl::lel::weight_update::LelWeightUpdate;
+use edgelearn_hdl::lel::wu_group::LelWuGroup;
 
 /// The unit blocks' names, for the code that works on one of them (its golden model and
 /// stimuli, a command that runs it).
@@ -115,6 +120,14 @@ pub mod name {
     pub const LEL_FC_OUT: &str = "lel_fc_out";
     /// `lel_lc_rows`.
     pub const LEL_LC_ROWS: &str = "lel_lc_rows";
+    /// `lel_lc_group`.
+    pub const LEL_LC_GROUP: &str = "lel_lc_group";
+    /// `lel_bk_group`.
+    pub const LEL_BK_GROUP: &str = "lel_bk_group";
+    /// `lel_mm_group`.
+    pub const LEL_MM_GROUP: &str = "lel_mm_group";
+    /// `lel_wu_group`.
+    pub const LEL_WU_GROUP: &str = "lel_wu_group";
     /// `lel_result_tally`.
     pub const LEL_RESULT_TALLY: &str = "lel_result_tally";
     /// `lel_visit_cycles`.
@@ -475,6 +488,54 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                 stimulus: |r| match r.thesis {
                     true => err_fetch::thesis_stimulus(r.ports, r.seed),
                     false => err_fetch::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_MM_GROUP,
+            "the FC core's forward matmul, fed only in LS_INF, behind its simulation gate (spec §4.2, thesis §4.1.1)",
+            |n| boxed(n, LelMmGroup::default()),
+            BlockModel {
+                golden: mm_group::expected,
+                stimulus: |r| match r.thesis {
+                    true => mm_group::thesis_stimulus(r.ports, r.seed),
+                    false => mm_group::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_LC_GROUP,
+            "the FC core's local classifier, forward: LC weights generated a row at a time, the LC forward's sums in LS_INF and the result kept for the loss, behind one simulation gate (spec §4.2, §7-14)",
+            |n| boxed(n, LelLcGroup::default()),
+            BlockModel {
+                golden: lc_group::expected,
+                stimulus: |r| match r.thesis {
+                    true => lc_group::thesis_stimulus(r.ports, r.seed),
+                    false => lc_group::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_BK_GROUP,
+            "the FC core's loss, LC backward pass (tree adder) and classification, behind one simulation gate (spec §4.2, thesis §4.1.3-4.1.4)",
+            |n| boxed(n, LelBkGroup::default()),
+            BlockModel {
+                golden: bk_group::expected,
+                stimulus: |r| match r.thesis {
+                    true => bk_group::thesis_stimulus(r.ports, r.seed),
+                    false => bk_group::random_stimulus(r.ports, r.seed, r.cycles),
+                },
+            },
+        ),
+        block(
+            name::LEL_WU_GROUP,
+            "the FC core's weight update with the LFSR that feeds it, isolated outside LS_WU, behind one simulation gate (spec §4.2, thesis §4.1.6-4.1.7)",
+            |n| boxed(n, LelWuGroup::default()),
+            BlockModel {
+                golden: wu_group::expected,
+                stimulus: |r| match r.thesis {
+                    true => wu_group::thesis_stimulus(r.ports, r.seed),
+                    false => wu_group::random_stimulus(r.ports, r.seed, r.cycles),
                 },
             },
         ),

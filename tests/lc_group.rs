@@ -1,0 +1,27 @@
+//! `lel_lc_group`: the FC core's images as the core runs them and random traffic
+//! against the golden trace (`verif::golden::lc_group`, the blocks' cycle models
+//! composed), every output on every cycle. The thesis stimulus runs on every backend, the
+//! netlist included; the random one on the three simulators.
+
+use crate::common;
+
+use edgelearn_sim::Backend;
+use edgelearn_verif::blocks::lc_group::{random_stimulus, thesis_stimulus};
+
+const BLOCK: &str = "lel_lc_group";
+
+#[test]
+fn lc_group_images_on_every_backend() {
+    let stim = thesis_stimulus(&common::ports(BLOCK), 0x9721).unwrap();
+    let runs = common::check_block(BLOCK, &stim, &Backend::ALL);
+    // Each of the six images keeps its LC result once.
+    let i = runs[0].trace.port_index("lc_valid").unwrap();
+    let one = edgelearn_sim::Value::Known(1u32.into());
+    assert_eq!(runs[0].trace.rows.iter().filter(|r| r[i] == one).count(), 6);
+}
+
+#[test]
+fn lc_group_random_traffic_on_three_simulators() {
+    let stim = random_stimulus(&common::ports(BLOCK), 0x9722, 3_000).unwrap();
+    common::check_block(BLOCK, &stim, &Backend::THREE);
+}

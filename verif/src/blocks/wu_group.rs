@@ -1,0 +1,118 @@
+//! `lel_wu_group` (the FC core's weight update with its LFSR, behind its simulation gate):
+//! the core's LS_WU traffic (a word at stage 1 steps the LFSR, the next cycle the update
+//! takes it) in bursts with the corner values, the state left with the reads still
+//! running (operand isolation), an idle stretch longer than the gate's hold, and random
+//! traffic; the golden trace from `golden::wu_group`.
+
+use super::{blank, corner_lanes, View, CORNERS_6, CORNERS_8};
+use crate::golden::wu_group::{WuGroup, WuGroupIn};
+use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Lanes of the registered group.
+pub const LANES: usize = 4;
+
+/// One row: the word's operands random with corner values.
+fn row(
+    s: &mut Stimulus,
+    rng: &mut Xoshiro256PlusPlus,
+    reset: bool,
+    en: bool,
+    v1: bool,
+    v2: bool,
+    lr: u32,
+) -> Result<()> {
+    let w: Vec<i64> = corner_lanes(rng, LANES, &CORNERS_6, 6)
+        .iter()
+        .map(|&x| x as i64)
+        .collect();
+    let e: Vec<i64> = corner_lanes(rng, LANES, &CORNERS_8, 8)
+        .iter()
+        .map(|&x| x as i64)
+        .collect();
+    let x = corner_lanes(rng, 1, &CORNERS_8, 8)[0] as i64;
+    s.row()
+        .bit("reset", reset)?
+        .bit("en", en)?
+        .bit("v1", v1)?
+        .bit("v2", v2)?
+        .set_lanes("weight", &w)?
+        .set_signed("act", x)?
+        .set_lanes("err", &e)?
+        .set("lr_shift", lr)?
+        .push()
+}
+
+/// The core's LS_WU traffic: per `lr_shift` 0..7 a reseed, then 60 words issued with gaps
+/// (stage 2 one cycle after stage 1), then the reads running on outside LS_WU, then 80 idle
+/// cycles (past the gate's 64-cycle hold).
+pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_WU_GROUP, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    for lr in 0..8u32 {
+        s.row()
+            .bit("prog", true)?
+            .set("seed", rng.random_range(1..1u32 << 17))?
+            .push()?;
+        let mut v1 = false;
+        for _ in 0..60 {
+            let issue = rng.random_range(0..4) != 0;
+            row(&mut s, &mut rng, false, true, issue, v1, lr)?;
+            v1 = issue;
+        }
+        for k in 0..20 {
+            row(&mut s, &mut rng, false, false, k % 2 == 0, k % 2 == 1, lr)?;
+        }
+        for _ in 0..80 {
+            row(&mut s, &mut rng, false, false, false, false, lr)?;
+        }
+    }
+    Ok(s)
+}
+
+/// Random rows: every input random, the state and the stages mostly on, rare resets and
+/// reseeds.
+pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(crate::rtl::designs::name::LEL_WU_GROUP, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    for _ in 0..cycles {
+        let reset = rng.random_range(0..300) == 0;
+        let en = rng.random_range(0..5) != 0;
+        let (v1, v2) = (rng.random_range(0..4) != 0, rng.random_range(0..4) != 0);
+        let lr = rng.random_range(0..8u32);
+        row(&mut s, &mut rng, reset, en, v1, v2, lr)?;
+        if rng.random_range(0..200) == 0 {
+            s.row()
+                .bit("prog", true)?
+                .set("seed", rng.random_range(0..1u32 << 17))?
+                .push()?;
+        }
+    }
+    Ok(s)
+}
+
+/// Golden trace: `weight_out` on every cycle.
+pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut m = WuGroup::new(LANES);
+    for c in 0..stim.len() {
+        let out = m.step(&WuGroupIn {
+            reset: v.bit(c, "reset"),
+            en: v.bit(c, "en"),
+            v1: v.bit(c, "v1"),
+            v2: v.bit(c, "v2"),
+            seed: v.unsigned(c, "seed") as u32,
+            prog: v.bit(c, "prog"),
+            weight: v.lanes(c, "weight"),
+            act: v.signed(c, "act"),
+            err: v.lanes(c, "err"),
+            lr_shift: v.unsigned(c, "lr_shift") as u32,
+        });
+        e.set(c, "weight_out", pack_lanes(&out, 6));
+    }
+    e
+}
