@@ -52,7 +52,8 @@ fn every_design_has_one_module_per_distinct_body() {
     // `LcGroup`, `BkGroup`, `WuGroup`).
     assert_eq!(modules(&plain), 1257);
     let (core, _) = both("lel_fc_core0");
-    assert!(modules(&core) <= 90, "{} modules", modules(&core));
+    // 86 distinct bodies when the issue was filed; 94 with the four gated datapath groups.
+    assert!(modules(&core) <= 94, "{} modules", modules(&core));
 }
 
 /// Yosys: the design read from either text, flattened, is equivalent (`equiv_make`,
