@@ -24,7 +24,7 @@ pub mod vcd;
 
 pub use edgelearn_hdl::design::{Direction, PortSpec};
 pub use error::{Error, ErrorKind, Result};
-pub use stimulus::Stimulus;
+pub use stimulus::{Row, Stimulus};
 pub use trace::{check, compare, Expected, Mismatch, Trace};
 pub use value::{pack_lanes, unpack_lanes, Value};
 

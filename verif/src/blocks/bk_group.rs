@@ -4,7 +4,7 @@
 //! random traffic that keeps the block's contract (the LC result changes only with its
 //! pulse or reset); the golden trace from `golden::bk_group`.
 
-use super::{blank, corner_lanes, View, CORNERS_6};
+use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_6};
 use crate::golden::bk_group::{BkGroup, BkGroupIn};
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -35,21 +35,9 @@ fn weights(rng: &mut Xoshiro256PlusPlus) -> Vec<i64> {
         .collect()
 }
 
-/// One row of the group's inputs.
-fn row(s: &mut Stimulus, i: &BkGroupIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .set("label", i.label)?
-        .set_lanes("lc", &i.lc)?
-        .bit("lc_valid", i.lc_valid)?
-        .set("alpha_e", i.alpha_e)?
-        .bit("loss_en", i.loss_en)?
-        .bit("en", i.en)?
-        .bit("valid", i.valid)?
-        .set_lanes("weight", &i.weight)?
-        .bit("relu_mask", i.relu_mask)?
-        .push()
-}
+port_row!(BkGroupIn =>
+    reset, label, lc, lc_valid, alpha_e, loss_en, en, valid, weight, relu_mask
+);
 
 /// Eight images as the core runs them: the LC result and its pulse, LS_LOSS one cycle
 /// later, LS_BK's 24 rows after the loss's four cycles, the pipeline's tail, then 80 idle
@@ -62,13 +50,11 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
         weight: vec![0; CLASSES],
         ..Default::default()
     };
-    row(
-        &mut s,
-        &BkGroupIn {
-            reset: true,
-            ..idle.clone()
-        },
-    )?;
+    BkGroupIn {
+        reset: true,
+        ..idle.clone()
+    }
+    .push(&mut s)?;
     for k in 0..8u32 {
         let img = BkGroupIn {
             label: k + 2 * (k % 2),
@@ -76,23 +62,19 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
             alpha_e: k % 4,
             ..idle.clone()
         };
-        row(
-            &mut s,
-            &BkGroupIn {
-                lc_valid: true,
-                ..img.clone()
-            },
-        )?;
-        row(&mut s, &img)?;
-        row(
-            &mut s,
-            &BkGroupIn {
-                loss_en: true,
-                ..img.clone()
-            },
-        )?;
+        BkGroupIn {
+            lc_valid: true,
+            ..img.clone()
+        }
+        .push(&mut s)?;
+        img.push(&mut s)?;
+        BkGroupIn {
+            loss_en: true,
+            ..img.clone()
+        }
+        .push(&mut s)?;
         for _ in 0..5 {
-            row(&mut s, &img)?;
+            img.push(&mut s)?;
         }
         for _ in 0..24 {
             let r = BkGroupIn {
@@ -102,19 +84,17 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
                 relu_mask: rng.random_range(0..3) != 0,
                 ..img.clone()
             };
-            row(&mut s, &r)?;
+            r.push(&mut s)?;
         }
         for _ in 0..8 {
-            row(
-                &mut s,
-                &BkGroupIn {
-                    en: true,
-                    ..img.clone()
-                },
-            )?;
+            BkGroupIn {
+                en: true,
+                ..img.clone()
+            }
+            .push(&mut s)?;
         }
         for _ in 0..80 {
-            row(&mut s, &img)?;
+            img.push(&mut s)?;
         }
     }
     Ok(s)
@@ -126,15 +106,13 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     let mut s = Stimulus::new(crate::rtl::designs::name::LEL_BK_GROUP, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut lc = vec![0; CLASSES];
-    row(
-        &mut s,
-        &BkGroupIn {
-            reset: true,
-            lc: lc.clone(),
-            weight: vec![0; CLASSES],
-            ..Default::default()
-        },
-    )?;
+    BkGroupIn {
+        reset: true,
+        lc: lc.clone(),
+        weight: vec![0; CLASSES],
+        ..Default::default()
+    }
+    .push(&mut s)?;
     for _ in 0..cycles {
         let reset = rng.random_range(0..300) == 0;
         let lc_valid = rng.random_range(0..40) == 0;
@@ -153,7 +131,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             weight: weights(&mut rng),
             relu_mask: rng.random_range(0..4) != 0,
         };
-        row(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -165,18 +143,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = BkGroup::new(CLASSES);
     for c in 0..stim.len() {
-        let o = m.step(&BkGroupIn {
-            reset: v.bit(c, "reset"),
-            label: v.unsigned(c, "label") as u32,
-            lc: v.lanes(c, "lc"),
-            lc_valid: v.bit(c, "lc_valid"),
-            alpha_e: v.unsigned(c, "alpha_e") as u32,
-            loss_en: v.bit(c, "loss_en"),
-            en: v.bit(c, "en"),
-            valid: v.bit(c, "valid"),
-            weight: v.lanes(c, "weight"),
-            relu_mask: v.bit(c, "relu_mask"),
-        });
+        let o = m.step(&BkGroupIn::read(&v, c));
         e.set(c, "grad_valid", BigUint::from(o.grad.is_some() as u8));
         if let Some(g) = o.grad {
             e.set(c, "grad", from_signed(g, 8));

@@ -4,7 +4,7 @@
 //! stretch longer than the gate's hold) and random traffic; the golden trace from
 //! `golden::lc_group`.
 
-use super::{blank, corner_lanes, View, CORNERS_8};
+use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_8};
 use crate::golden::lc_group::{LcGroup, LcGroupIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
@@ -14,19 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Classes of the registered group.
 pub const CLASSES: usize = 10;
 
-/// One row of the group's inputs.
-fn row(s: &mut Stimulus, i: &LcGroupIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .bit("en", i.en)?
-        .bit("run", i.run)?
-        .bit("valid", i.valid)?
-        .set_signed("data", i.data)?
-        .bit("step", i.step)?
-        .set("seed", i.seed)?
-        .bit("prog", i.prog)?
-        .push()
-}
+port_row!(LcGroupIn => reset, en, run, valid, data, step, seed, prog);
 
 /// Six images as the core runs them: LS_INF (reseed, a stretch of passes, then 24 LC
 /// rows, each stepping the weights, and the burst's end), LS_BK (reseed, the rows' weights
@@ -34,13 +22,11 @@ fn row(s: &mut Stimulus, i: &LcGroupIn) -> Result<()> {
 pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
     let mut s = Stimulus::new(crate::rtl::designs::name::LEL_LC_GROUP, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    row(
-        &mut s,
-        &LcGroupIn {
-            reset: true,
-            ..Default::default()
-        },
-    )?;
+    LcGroupIn {
+        reset: true,
+        ..Default::default()
+    }
+    .push(&mut s)?;
     for _ in 0..6 {
         let seed = rng.random_range(1..1u32 << 17);
         let inf = LcGroupIn {
@@ -48,44 +34,40 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
             seed,
             ..Default::default()
         };
-        row(&mut s, &LcGroupIn { prog: true, ..inf })?;
+        LcGroupIn { prog: true, ..inf }.push(&mut s)?;
         for _ in 0..30 {
-            row(&mut s, &inf)?;
+            inf.push(&mut s)?;
         }
         let run = LcGroupIn { run: true, ..inf };
-        row(&mut s, &LcGroupIn { step: true, ..run })?;
+        LcGroupIn { step: true, ..run }.push(&mut s)?;
         for n in 0..24 {
             let data = corner_lanes(&mut rng, 1, &CORNERS_8, 8)[0] as i64;
-            row(
-                &mut s,
-                &LcGroupIn {
-                    valid: true,
-                    data,
-                    step: n < 23,
-                    ..run
-                },
-            )?;
+            LcGroupIn {
+                valid: true,
+                data,
+                step: n < 23,
+                ..run
+            }
+            .push(&mut s)?;
         }
         for _ in 0..4 {
-            row(&mut s, &run)?;
+            run.push(&mut s)?;
         }
         let bk = LcGroupIn {
             seed,
             ..Default::default()
         };
-        row(&mut s, &LcGroupIn { prog: true, ..bk })?;
+        LcGroupIn { prog: true, ..bk }.push(&mut s)?;
         for _ in 0..24 {
-            row(
-                &mut s,
-                &LcGroupIn {
-                    step: true,
-                    valid: true,
-                    ..bk
-                },
-            )?;
+            LcGroupIn {
+                step: true,
+                valid: true,
+                ..bk
+            }
+            .push(&mut s)?;
         }
         for _ in 0..80 {
-            row(&mut s, &LcGroupIn::default())?;
+            LcGroupIn::default().push(&mut s)?;
         }
     }
     Ok(s)
@@ -95,13 +77,11 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     let mut s = Stimulus::new(crate::rtl::designs::name::LEL_LC_GROUP, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    row(
-        &mut s,
-        &LcGroupIn {
-            reset: true,
-            ..Default::default()
-        },
-    )?;
+    LcGroupIn {
+        reset: true,
+        ..Default::default()
+    }
+    .push(&mut s)?;
     for _ in 0..cycles {
         let i = LcGroupIn {
             reset: rng.random_range(0..300) == 0,
@@ -113,7 +93,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             seed: rng.random_range(0..1u32 << 17),
             prog: rng.random_range(0..150) == 0,
         };
-        row(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -124,16 +104,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = LcGroup::new(CLASSES);
     for c in 0..stim.len() {
-        let o = m.step(&LcGroupIn {
-            reset: v.bit(c, "reset"),
-            en: v.bit(c, "en"),
-            run: v.bit(c, "run"),
-            valid: v.bit(c, "valid"),
-            data: v.signed(c, "data"),
-            step: v.bit(c, "step"),
-            seed: v.unsigned(c, "seed") as u32,
-            prog: v.bit(c, "prog"),
-        });
+        let o = m.step(&LcGroupIn::read(&v, c));
         e.set(c, "weights", pack_lanes(&o.weights, 6));
         e.set(c, "lc", pack_lanes(&o.lc, 23));
         e.set(c, "lc_valid", BigUint::from(o.lc_valid as u8));

@@ -3,7 +3,7 @@
 //! outside LS_INF (operand isolation: not taken), an idle stretch longer than the gate's
 //! hold, and random traffic; the golden trace from `golden::mm_group`.
 
-use super::{blank, corner_lanes, View, CORNERS_6, CORNERS_8};
+use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::mm_group::{MmGroup, MmGroupIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
@@ -12,6 +12,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Lanes of the registered group.
 pub const LANES: usize = 4;
+
+port_row!(MmGroupIn => reset, en, valid, act, weight, alpha_fc, alpha_lc);
 
 /// One row: the operands random with corner values.
 fn row(
@@ -22,20 +24,19 @@ fn row(
     valid: bool,
     alphas: (u32, u32),
 ) -> Result<()> {
-    let w: Vec<i64> = corner_lanes(rng, LANES, &CORNERS_6, 6)
-        .iter()
-        .map(|&x| x as i64)
-        .collect();
-    let x = corner_lanes(rng, 1, &CORNERS_8, 8)[0] as i64;
-    s.row()
-        .bit("reset", reset)?
-        .bit("en", en)?
-        .bit("valid", valid)?
-        .set_signed("act", x)?
-        .set_lanes("weight", &w)?
-        .set("alpha_fc", alphas.0)?
-        .set("alpha_lc", alphas.1)?
-        .push()
+    MmGroupIn {
+        reset,
+        en,
+        valid,
+        act: corner_lanes(rng, 1, &CORNERS_8, 8)[0] as i64,
+        weight: corner_lanes(rng, LANES, &CORNERS_6, 6)
+            .iter()
+            .map(|&x| x as i64)
+            .collect(),
+        alpha_fc: alphas.0,
+        alpha_lc: alphas.1,
+    }
+    .push(s)
 }
 
 /// LS_INF's passes: for each scale pair, eight passes of 5..60 rows with two idle cycles
@@ -85,15 +86,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = MmGroup::new(LANES);
     for c in 0..stim.len() {
-        let o = m.step(&MmGroupIn {
-            reset: v.bit(c, "reset"),
-            en: v.bit(c, "en"),
-            valid: v.bit(c, "valid"),
-            act: v.signed(c, "act"),
-            weight: v.lanes(c, "weight"),
-            alpha_fc: v.unsigned(c, "alpha_fc") as u32,
-            alpha_lc: v.unsigned(c, "alpha_lc") as u32,
-        });
+        let o = m.step(&MmGroupIn::read(&v, c));
         e.set(c, "valid_out", BigUint::from(o.valid_out as u8));
         if let Some(r) = o.result {
             e.set(c, "output_to_fc", pack_lanes(&r.to_fc, 8));

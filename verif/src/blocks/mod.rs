@@ -39,7 +39,7 @@ pub mod weight_update;
 pub mod wu_group;
 
 use edgelearn_sim::value::{mask, to_i64, unpack_lanes};
-use edgelearn_sim::{Expected, PortSpec, Stimulus};
+use edgelearn_sim::{Expected, PortSpec, Row, Stimulus};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
@@ -134,6 +134,93 @@ pub fn named_stimulus(
     };
     model(block).map(|m| (m.stimulus)(&request))
 }
+
+/// A field of a golden model's inputs, read from and written to the block's port of the
+/// same name: `bool` a bit, `i64` a signed value, `u32` an unsigned one, `Vec<i64>` the
+/// port's lanes (signed as the port is declared), `Vec<u64>` its lanes unsigned. An empty
+/// lane list (a `Default` input struct's) leaves the port as the row before had it.
+pub(crate) trait PortValue: Sized {
+    /// The value of `port` in row `c`.
+    fn read(v: &View, c: usize, port: &str) -> Self;
+    /// `row` with `port` set to this value.
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>>;
+}
+
+impl PortValue for bool {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.bit(c, port)
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        row.bit(port, *self)
+    }
+}
+
+impl PortValue for i64 {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.signed(c, port)
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        row.set_signed(port, *self)
+    }
+}
+
+impl PortValue for u32 {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.unsigned(c, port) as u32
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        row.set(port, *self)
+    }
+}
+
+impl PortValue for Vec<i64> {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.lanes(c, port)
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        match self.is_empty() {
+            true => Ok(row),
+            false => row.set_lanes(port, self),
+        }
+    }
+}
+
+impl PortValue for Vec<u64> {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.lanes(c, port).iter().map(|&x| x as u64).collect()
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        let lanes: Vec<i64> = self.iter().map(|&x| x as i64).collect();
+        lanes.write(row, port)
+    }
+}
+
+/// A golden model's one-cycle inputs as one stimulus row, field by port of the same name
+/// ([`port_row!`] writes the impl from the field list).
+pub(crate) trait PortRow: Sized {
+    /// Row `c` of the stimulus.
+    fn read(v: &View, c: usize) -> Self;
+    /// Append these inputs as the next row.
+    fn push(&self, s: &mut Stimulus) -> edgelearn_sim::Result<()>;
+}
+
+/// `port_row!(Type => field, ...)`: [`PortRow`] for a golden model's input struct whose
+/// fields are named after the block's input ports.
+macro_rules! port_row {
+    ($ty:ty => $($field:ident),* $(,)?) => {
+        impl $crate::blocks::PortRow for $ty {
+            fn read(v: &$crate::blocks::View, c: usize) -> Self {
+                Self { $($field: $crate::blocks::PortValue::read(v, c, stringify!($field)),)* }
+            }
+            fn push(&self, s: &mut edgelearn_sim::Stimulus) -> edgelearn_sim::Result<()> {
+                let row = s.row();
+                $(let row = $crate::blocks::PortValue::write(&self.$field, row, stringify!($field))?;)*
+                row.push()
+            }
+        }
+    };
+}
+pub(crate) use port_row;
 
 /// Read access to a stimulus by port name. Panics on an unknown port: the adapters are
 /// written against the block's port list, so that is a bug here, not bad input.

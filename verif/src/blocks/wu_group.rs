@@ -4,7 +4,7 @@
 //! running (operand isolation), an idle stretch longer than the gate's hold, and random
 //! traffic; the golden trace from `golden::wu_group`.
 
-use super::{blank, corner_lanes, View, CORNERS_6, CORNERS_8};
+use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::wu_group::{WuGroup, WuGroupIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
@@ -12,6 +12,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Lanes of the registered group.
 pub const LANES: usize = 4;
+
+port_row!(WuGroupIn => reset, en, v1, v2, seed, prog, weight, act, err, lr_shift);
 
 /// One row: the word's operands random with corner values.
 fn row(
@@ -23,25 +25,24 @@ fn row(
     v2: bool,
     lr: u32,
 ) -> Result<()> {
-    let w: Vec<i64> = corner_lanes(rng, LANES, &CORNERS_6, 6)
-        .iter()
-        .map(|&x| x as i64)
-        .collect();
-    let e: Vec<i64> = corner_lanes(rng, LANES, &CORNERS_8, 8)
-        .iter()
-        .map(|&x| x as i64)
-        .collect();
-    let x = corner_lanes(rng, 1, &CORNERS_8, 8)[0] as i64;
-    s.row()
-        .bit("reset", reset)?
-        .bit("en", en)?
-        .bit("v1", v1)?
-        .bit("v2", v2)?
-        .set_lanes("weight", &w)?
-        .set_signed("act", x)?
-        .set_lanes("err", &e)?
-        .set("lr_shift", lr)?
-        .push()
+    let lanes = |rng: &mut Xoshiro256PlusPlus, c: &[i64], bits| {
+        corner_lanes(rng, LANES, c, bits)
+            .iter()
+            .map(|&x| x as i64)
+            .collect()
+    };
+    WuGroupIn {
+        reset,
+        en,
+        v1,
+        v2,
+        weight: lanes(rng, &CORNERS_6, 6),
+        err: lanes(rng, &CORNERS_8, 8),
+        act: corner_lanes(rng, 1, &CORNERS_8, 8)[0] as i64,
+        lr_shift: lr,
+        ..Default::default()
+    }
+    .push(s)
 }
 
 /// The core's LS_WU traffic: per `lr_shift` 0..7 a reseed, then 60 words issued with gaps
@@ -52,10 +53,13 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     s.row().bit("reset", true)?.push()?;
     for lr in 0..8u32 {
-        s.row()
-            .bit("prog", true)?
-            .set("seed", rng.random_range(1..1u32 << 17))?
-            .push()?;
+        let seed = rng.random_range(1..1u32 << 17);
+        WuGroupIn {
+            prog: true,
+            seed,
+            ..Default::default()
+        }
+        .push(&mut s)?;
         let mut v1 = false;
         for _ in 0..60 {
             let issue = rng.random_range(0..4) != 0;
@@ -85,10 +89,13 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
         let lr = rng.random_range(0..8u32);
         row(&mut s, &mut rng, reset, en, v1, v2, lr)?;
         if rng.random_range(0..200) == 0 {
-            s.row()
-                .bit("prog", true)?
-                .set("seed", rng.random_range(0..1u32 << 17))?
-                .push()?;
+            let seed = rng.random_range(0..1u32 << 17);
+            WuGroupIn {
+                prog: true,
+                seed,
+                ..Default::default()
+            }
+            .push(&mut s)?;
         }
     }
     Ok(s)
@@ -100,18 +107,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = WuGroup::new(LANES);
     for c in 0..stim.len() {
-        let out = m.step(&WuGroupIn {
-            reset: v.bit(c, "reset"),
-            en: v.bit(c, "en"),
-            v1: v.bit(c, "v1"),
-            v2: v.bit(c, "v2"),
-            seed: v.unsigned(c, "seed") as u32,
-            prog: v.bit(c, "prog"),
-            weight: v.lanes(c, "weight"),
-            act: v.signed(c, "act"),
-            err: v.lanes(c, "err"),
-            lr_shift: v.unsigned(c, "lr_shift") as u32,
-        });
+        let out = m.step(&WuGroupIn::read(&v, c));
         e.set(c, "weight_out", pack_lanes(&out, 6));
     }
     e
