@@ -2,13 +2,15 @@
 //! cycle, read at `classify_done`; T:1187-1190) with ties and extremes, random traffic, and
 //! the golden trace.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::classification::{Classification, ClassificationIn};
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(ClassificationIn => reset, lc_out, en);
 
 /// Classes.
 pub const CLASSES: usize = 10;
@@ -86,11 +88,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = Classification::new();
     for c in 0..stim.len() {
-        let o = m.step(&ClassificationIn {
-            reset: v.bit(c, "reset"),
-            lc_out: v.lanes(c, "lc_out"),
-            en: v.bit(c, "en"),
-        });
+        let o = m.step(&ClassificationIn::read(&v, c));
         e.set(c, "classify_done", BigUint::from(o.result.is_some() as u8));
         if let Some((max, idx)) = o.result {
             e.set(c, "max_lc_out", from_signed(max, 23));

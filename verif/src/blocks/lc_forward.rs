@@ -1,12 +1,14 @@
 //! `lel_lc_forward`: a 480-input burst (post-ReLU inputs 0..127, weights -31..31), random
 //! traffic with corner values, and the golden trace.
 
-use super::{blank, View, CORNERS_6, CORNERS_8};
+use super::{blank, port_row, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::lc_forward::{LcForward, LcForwardIn, LC_ACC_BITS};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(LcForwardIn => reset, data_in, weight, instr, valid_in);
 
 /// Outputs of the thesis LC.
 pub const OUTPUTS: usize = 10;
@@ -101,13 +103,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = LcForward::new(OUTPUTS);
     for c in 0..stim.len() {
-        let o = m.step(&LcForwardIn {
-            reset: v.bit(c, "reset"),
-            data_in: v.signed(c, "data_in"),
-            weight: v.lanes(c, "weight"),
-            instr: v.bit(c, "instr"),
-            valid_in: v.bit(c, "valid_in"),
-        });
+        let o = m.step(&LcForwardIn::read(&v, c));
         e.set(c, "valid_out", BigUint::from(o.is_some() as u8));
         if let Some(sums) = o {
             e.set(c, "data_out", pack_lanes(&sums, LC_ACC_BITS as usize));

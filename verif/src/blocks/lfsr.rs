@@ -1,12 +1,14 @@
 //! `lel_lfsr56` / `lel_lfsr60`: the thesis test (random seed, step, compare; T:1078-1085)
 //! and its golden trace from the serial model.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::lfsr::{Lfsr, LfsrIn};
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(LfsrIn => reset, seed, prog, instr);
 
 /// Reset, then `seeds` rounds of: load a random seed (one `prog` clock), then `steps`
 /// `instr` clocks, with idle clocks and the seed-0 corner mixed in.
@@ -71,12 +73,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus, w: usize) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = Lfsr::new(w);
     for c in 0..stim.len() {
-        let out = m.step(&LfsrIn {
-            reset: v.bit(c, "reset"),
-            seed: v.unsigned(c, "seed") as u32,
-            prog: v.bit(c, "prog"),
-            instr: v.bit(c, "instr"),
-        });
+        let out = m.step(&LfsrIn::read(&v, c));
         e.set(c, "out", BigUint::from(out));
     }
     e

@@ -2,11 +2,13 @@
 //! cycles, read three cycles after it falls; T:1010-1018) with the region boundaries
 //! +-8192 and +-8193 always included, random traffic, and the golden trace.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::loss::{Loss, LossIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(LossIn => reset, true_label, data_in, alpha_e, instr);
 
 /// Classes.
 pub const CLASSES: usize = 10;
@@ -88,13 +90,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = Loss::new(CLASSES);
     for c in 0..stim.len() {
-        let out = m.step(&LossIn {
-            reset: v.bit(c, "reset"),
-            true_label: v.unsigned(c, "true_label") as u32,
-            data_in: v.lanes(c, "data_in"),
-            alpha_e: v.unsigned(c, "alpha_e") as u32,
-            instr: v.bit(c, "instr"),
-        });
+        let out = m.step(&LossIn::read(&v, c));
         e.set(c, "data_out", pack_lanes(&out, 8));
     }
     e

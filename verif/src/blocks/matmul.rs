@@ -2,12 +2,14 @@
 //! streamed with `instr = valid_in = 1`, repeated; T:920-927), random bursts with corner
 //! values, and the golden trace.
 
-use super::{blank, View, CORNERS_6, CORNERS_8};
+use super::{blank, port_row, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::matmul::{Matmul, MatmulConfig, MatmulIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(MatmulIn => reset, data_in, weight, instr, alpha_fc, alpha_lc, valid_in);
 
 /// One burst of the thesis test.
 #[derive(Clone, Debug)]
@@ -164,15 +166,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let cfg = MatmulConfig::THESIS;
     let mut m = Matmul::new(cfg);
     for c in 0..stim.len() {
-        let o = m.step(&MatmulIn {
-            reset: v.bit(c, "reset"),
-            data_in: v.signed(c, "data_in"),
-            weight: v.lanes(c, "weight"),
-            instr: v.bit(c, "instr"),
-            alpha_fc: v.unsigned(c, "alpha_fc") as u32,
-            alpha_lc: v.unsigned(c, "alpha_lc") as u32,
-            valid_in: v.bit(c, "valid_in"),
-        });
+        let o = m.step(&MatmulIn::read(&v, c));
         e.set(c, "valid_out", BigUint::from(o.valid_out as u8));
         if let Some(r) = o.result {
             e.set(

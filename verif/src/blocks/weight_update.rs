@@ -2,11 +2,13 @@
 //! vector in -31..31, random numbers 0..16383; T:1045-1052) for every `lr_shift`, the
 //! corners g = 0, p = rnd and saturation at +-31, random traffic, and the golden trace.
 
-use super::{blank, View, CORNERS_6, CORNERS_8};
+use super::{blank, port_row, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::weight_update::{weight_update, WeightUpdate, WeightUpdateIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(WeightUpdateIn => reset, weight_in, data_in, err, lr_shift, rnd, instr);
 
 /// Lanes.
 pub const LANES: usize = 4;
@@ -20,15 +22,16 @@ fn push_row(
     rnd: &[i64],
     instr: bool,
 ) -> Result<()> {
-    s.row()
-        .bit("reset", false)?
-        .set_lanes("weight_in", w)?
-        .set_signed("data_in", x)?
-        .set_lanes("err", e)?
-        .set("lr_shift", lr)?
-        .set_lanes("rnd", rnd)?
-        .bit("instr", instr)?
-        .push()
+    WeightUpdateIn {
+        reset: false,
+        weight_in: w.to_vec(),
+        data_in: x,
+        err: e.to_vec(),
+        lr_shift: lr,
+        rnd: rnd.iter().map(|&r| r as u64).collect(),
+        instr,
+    }
+    .push(s)
 }
 
 /// The thesis test once per `lr_shift` 0..7: 600 rows each, `instr` high, followed by the
@@ -157,15 +160,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = WeightUpdate::new(LANES);
     for c in 0..stim.len() {
-        let out = m.step(&WeightUpdateIn {
-            reset: v.bit(c, "reset"),
-            weight_in: v.lanes(c, "weight_in"),
-            data_in: v.signed(c, "data_in"),
-            err: v.lanes(c, "err"),
-            lr_shift: v.unsigned(c, "lr_shift") as u32,
-            rnd: v.lanes(c, "rnd").iter().map(|&r| r as u64).collect(),
-            instr: v.bit(c, "instr"),
-        });
+        let out = m.step(&WeightUpdateIn::read(&v, c));
         e.set(c, "weight_out", pack_lanes(&out, 6));
     }
     e
