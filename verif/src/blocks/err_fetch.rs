@@ -4,7 +4,7 @@
 //! answering two cycles after each read), random traffic (every input random, rare
 //! resets), and the golden trace.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::err_fetch::{ErrFetch, ErrFetchIn};
 use crate::rtl::designs::name::LEL_ERR_FETCH;
 use edgelearn_sim::value::pack_lanes;
@@ -16,24 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
 
-fn push(s: &mut Stimulus, i: &ErrFetchIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .bit("clear", i.clear)?
-        .bit("grad_valid", i.grad_valid)?
-        .set_signed("grad", i.grad as i64)?
-        .bit("wu", i.wu)?
-        .bit("pass_start", i.pass_start)?
-        .bit("seq_emit", i.seq_emit)?
-        .set("seq_index", i.seq_index)?
-        .set("seq_piece", i.seq_piece)?
-        .set("seq_pass", i.seq_pass)?
-        .set_signed("gdata", i.gdata as i64)?
-        .set("passes", i.passes)?
-        .set("last_piece", i.last_piece)?
-        .set("grads", i.grads)?
-        .push()
-}
+port_row!(ErrFetchIn => reset, clear, grad_valid, grad, wu, pass_start, seq_emit, seq_index, seq_piece, seq_pass, gdata, passes, last_piece, grads);
 
 /// The thesis FC0's BK and WU (module doc), the errors random with the corners among them.
 pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
@@ -61,7 +44,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
             }
             None => rng.random(),
         };
-        push(s, i)?;
+        i.push(s)?;
         let o = m.outputs(i);
         if o.g_we {
             cache[o.g_sel as usize][o.g_addr0 as usize] = i.grad;
@@ -125,7 +108,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
         grads: 11,
         ..Default::default()
     };
-    push(&mut s, &i)?;
+    i.push(&mut s)?;
     for _ in 0..cycles {
         i.reset = rng.random_range(0..300) == 0;
         i.clear = rng.random_range(0..40) == 0;
@@ -138,7 +121,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
         i.seq_piece = rng.random_range(0..4);
         i.seq_pass = rng.random_range(0..4);
         i.gdata = rng.random();
-        push(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -149,23 +132,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = ErrFetch::new(LANES);
     for c in 0..stim.len() {
-        let u = |p: &str| v.unsigned(c, p);
-        let i = ErrFetchIn {
-            reset: v.bit(c, "reset"),
-            clear: v.bit(c, "clear"),
-            grad_valid: v.bit(c, "grad_valid"),
-            grad: v.signed(c, "grad") as i8,
-            wu: v.bit(c, "wu"),
-            pass_start: v.bit(c, "pass_start"),
-            seq_emit: v.bit(c, "seq_emit"),
-            seq_index: u("seq_index") as u16,
-            seq_piece: u("seq_piece") as u8,
-            seq_pass: u("seq_pass") as u16,
-            gdata: v.signed(c, "gdata") as i8,
-            passes: u("passes") as u16,
-            last_piece: u("last_piece") as u8,
-            grads: u("grads") as u16,
-        };
+        let i = ErrFetchIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);

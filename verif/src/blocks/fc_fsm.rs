@@ -3,7 +3,7 @@
 //! and phases that answer as the core's do), random traffic (every instruction, random
 //! handshakes and phase ends, rare resets), and the golden trace.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::fc_fsm::{FcFsm, FcFsmIn, FcFsmOut};
 use crate::rtl::designs::name::LEL_FC_FSM;
 use edgelearn_hdl::lel::fc_fsm::FcState;
@@ -13,25 +13,7 @@ use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn push(s: &mut Stimulus, i: &FcFsmIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .set("instr", i.instr)?
-        .bit("s_tvalid", i.s_tvalid)?
-        .set("s_tuser", i.s_tuser)?
-        .set("model_cfg", i.model_cfg)?
-        .set("seeds", i.seeds)?
-        .bit("seq_active", i.seq_active)?
-        .bit("seq_emit", i.seq_emit)?
-        .bit("seq_first", i.seq_first)?
-        .bit("seq_done", i.seq_done)?
-        .bit("wr_busy", i.wr_busy)?
-        .bit("credit", i.credit)?
-        .bit("lc_done", i.lc_done)?
-        .bit("bk_done", i.bk_done)?
-        .bit("drained", i.drained)?
-        .push()
-}
+port_row!(FcFsmIn => reset, instr, s_tvalid, s_tuser, model_cfg, seeds, seq_active, seq_emit, seq_first, seq_done, wr_busy, credit, lc_done, bk_done, drained);
 
 /// What the core around the FSM does: a word sequencer (a sequence's words, `pass` words a
 /// pass, one a cycle unless stalled), the write register, and each phase's end some cycles
@@ -101,7 +83,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
         model_cfg: 0x5a48,
         ..Default::default()
     };
-    push(&mut s, &i)?;
+    i.push(&mut s)?;
     m.step(&i);
     i.reset = false;
     for (want, stop_after) in [
@@ -131,7 +113,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
             core.drive(&mut i, state);
             let o = m.outputs(&i);
             i.seq_emit = core.active && !o.sq_stall;
-            push(&mut s, &i)?;
+            i.push(&mut s)?;
             let o = m.outputs(&i);
             m.step(&i);
             core.step(&o);
@@ -148,13 +130,11 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     let mut s = Stimulus::new(LEL_FC_FSM, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    push(
-        &mut s,
-        &FcFsmIn {
-            reset: true,
-            ..Default::default()
-        },
-    )?;
+    FcFsmIn {
+        reset: true,
+        ..Default::default()
+    }
+    .push(&mut s)?;
     for _ in 0..cycles {
         let i = FcFsmIn {
             reset: rng.random_range(0..300) == 0,
@@ -176,7 +156,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             bk_done: rng.random_range(0..6) == 0,
             drained: rng.random(),
         };
-        push(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -187,24 +167,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = FcFsm::default();
     for c in 0..stim.len() {
-        let u = |p: &str| v.unsigned(c, p);
-        let i = FcFsmIn {
-            reset: v.bit(c, "reset"),
-            instr: u("instr"),
-            s_tvalid: v.bit(c, "s_tvalid"),
-            s_tuser: u("s_tuser"),
-            model_cfg: u("model_cfg") as u32,
-            seeds: u("seeds"),
-            seq_active: v.bit(c, "seq_active"),
-            seq_emit: v.bit(c, "seq_emit"),
-            seq_first: v.bit(c, "seq_first"),
-            seq_done: v.bit(c, "seq_done"),
-            wr_busy: v.bit(c, "wr_busy"),
-            credit: v.bit(c, "credit"),
-            lc_done: v.bit(c, "lc_done"),
-            bk_done: v.bit(c, "bk_done"),
-            drained: v.bit(c, "drained"),
-        };
+        let i = FcFsmIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);

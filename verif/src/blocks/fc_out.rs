@@ -4,7 +4,7 @@
 //! modelled here, so the credit stalls the passes), random traffic (every input random),
 //! and the golden trace.
 
-use super::{blank, corner_lanes, View, CORNERS_6, CORNERS_8};
+use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::fc_out::{FcOut, FcOutIn};
 use crate::rtl::designs::name::LEL_FC_OUT;
 use edgelearn_sim::value::pack_lanes;
@@ -16,24 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
 
-fn push(s: &mut Stimulus, i: &FcOutIn) -> Result<()> {
-    let lanes = |v: &[i8]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
-    s.row()
-        .bit("clear", i.clear)?
-        .bit("inf", i.inf)?
-        .bit("read", i.read)?
-        .bit("mm_valid", i.mm_valid)?
-        .set_lanes("mm_fc", &lanes(&i.mm_fc))?
-        .set("label", i.label)?
-        .bit("rd_v2", i.rd_v2)?
-        .bit("rd_last2", i.rd_last2)?
-        .set_lanes("weight", &lanes(&i.weight))?
-        .bit("seq_emit", i.seq_emit)?
-        .bit("seq_first", i.seq_first)?
-        .set("fifo_count", i.fifo_count)?
-        .set("out_passes", i.out_passes)?
-        .push()
-}
+port_row!(FcOutIn => clear, inf, read, mm_valid, mm_fc, label, rd_v2, rd_last2, weight, seq_emit, seq_first, fifo_count, out_passes);
 
 fn lanes(rng: &mut Xoshiro256PlusPlus, corners: &[i64], bits: u32) -> Vec<i8> {
     corner_lanes(rng, LANES, corners, bits)
@@ -72,7 +55,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
                 (i.mm_valid, i.rd_v2, i.rd_last2) = (!read, read, last);
             }
             let o = m.outputs(&i);
-            push(&mut s, &i)?;
+            i.push(&mut s)?;
             m.step(&i);
             if i.seq_emit {
                 issued += 1;
@@ -112,7 +95,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             fifo_count: rng.random_range(0..10),
             out_passes: rng.random_range(0..8),
         };
-        push(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -122,23 +105,8 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let v = View::new(stim);
     let mut e = blank(ports, stim);
     let mut m = FcOut::default();
-    let i8s = |v: Vec<i64>| v.into_iter().map(|x| x as i8).collect::<Vec<_>>();
     for c in 0..stim.len() {
-        let i = FcOutIn {
-            clear: v.bit(c, "clear"),
-            inf: v.bit(c, "inf"),
-            read: v.bit(c, "read"),
-            mm_valid: v.bit(c, "mm_valid"),
-            mm_fc: i8s(v.lanes(c, "mm_fc")),
-            label: v.unsigned(c, "label") as u8,
-            rd_v2: v.bit(c, "rd_v2"),
-            rd_last2: v.bit(c, "rd_last2"),
-            weight: i8s(v.lanes(c, "weight")),
-            seq_emit: v.bit(c, "seq_emit"),
-            seq_first: v.bit(c, "seq_first"),
-            fifo_count: v.unsigned(c, "fifo_count") as u8,
-            out_passes: v.unsigned(c, "out_passes") as u16,
-        };
+        let i = FcOutIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);

@@ -173,6 +173,40 @@ impl PortValue for u32 {
     }
 }
 
+/// Unsigned fields of other widths, read as `unsigned` and cast (the port's width bounds them).
+macro_rules! unsigned_port_value {
+    ($($t:ty),*) => {$(
+        impl PortValue for $t {
+            fn read(v: &View, c: usize, port: &str) -> Self {
+                v.unsigned(c, port) as $t
+            }
+            fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+                row.set(port, *self as u64)
+            }
+        }
+    )*};
+}
+unsigned_port_value!(u8, u16, u64);
+
+impl PortValue for i8 {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.signed(c, port) as i8
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        row.set_signed(port, *self as i64)
+    }
+}
+
+impl PortValue for Vec<i8> {
+    fn read(v: &View, c: usize, port: &str) -> Self {
+        v.lanes(c, port).iter().map(|&x| x as i8).collect()
+    }
+    fn write<'a>(&self, row: Row<'a>, port: &str) -> edgelearn_sim::Result<Row<'a>> {
+        let lanes: Vec<i64> = self.iter().map(|&x| x as i64).collect();
+        lanes.write(row, port)
+    }
+}
+
 impl PortValue for Vec<i64> {
     fn read(v: &View, c: usize, port: &str) -> Self {
         v.lanes(c, port)

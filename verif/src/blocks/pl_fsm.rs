@@ -4,7 +4,7 @@
 //! (CTRL writes of every instruction, random core states, levels and counts, rare resets),
 //! and the golden trace.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::pl_fsm::{PlFsm, PlFsmIn};
 use crate::rtl::designs::name::LEL_PL_FSM;
 use edgelearn_hdl::lel::conv_core::ConvState;
@@ -18,24 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// The registered block's image (input beats), conv room and flush.
 pub const SHAPE: (u16, u16, u8) = (12, 40, 6);
 
-fn push(s: &mut Stimulus, i: &PlFsmIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .bit("ctrl", i.ctrl)?
-        .set("instr", i.instr)?
-        .set("n_train", i.n_train)?
-        .set("n_test", i.n_test)?
-        .set("conv_state", i.conv_state)?
-        .set("fc0_state", i.fc0_state)?
-        .set("fc1_state", i.fc1_state)?
-        .set("in_count", i.in_count)?
-        .set("mid_count", i.mid_count)?
-        .set("mid_packets", i.mid_packets)?
-        .set("out_packets", i.out_packets)?
-        .set("results0", i.results0)?
-        .set("results1", i.results1)?
-        .push()
-}
+port_row!(PlFsmIn => reset, ctrl, instr, n_train, n_test, conv_state, fc0_state, fc1_state, in_count, mid_count, mid_packets, out_packets, results0, results1);
 
 /// A core as the FSM sees it: idle; told an instruction, busy for `work` cycles; then in
 /// its FIN state until the instruction is withdrawn (INIT and READ go straight back).
@@ -104,7 +87,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
         ..Default::default()
     };
     let step = |s: &mut Stimulus, i: &mut PlFsmIn, m: &mut PlFsm, cores: &mut [Core; 3]| {
-        push(s, i)?;
+        i.push(s)?;
         let o = m.outputs(i);
         m.step(i);
         if o.run_start {
@@ -154,13 +137,11 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let fc = [0, 0, 3, FcState::Fin.code()];
     let conv = [0, 0, 2, ConvState::Fin.code()];
-    push(
-        &mut s,
-        &PlFsmIn {
-            reset: true,
-            ..Default::default()
-        },
-    )?;
+    PlFsmIn {
+        reset: true,
+        ..Default::default()
+    }
+    .push(&mut s)?;
     for _ in 0..cycles {
         let i = PlFsmIn {
             reset: rng.random_range(0..400) == 0,
@@ -178,7 +159,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             results0: rng.random_range(0..3),
             results1: rng.random_range(0..3),
         };
-        push(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -190,23 +171,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let (beats, room, flush) = SHAPE;
     let mut m = PlFsm::new(beats, room, flush);
     for c in 0..stim.len() {
-        let u = |p: &str| v.unsigned(c, p);
-        let i = PlFsmIn {
-            reset: v.bit(c, "reset"),
-            ctrl: v.bit(c, "ctrl"),
-            instr: u("instr"),
-            n_train: u("n_train") as u32,
-            n_test: u("n_test") as u32,
-            conv_state: u("conv_state"),
-            fc0_state: u("fc0_state"),
-            fc1_state: u("fc1_state"),
-            in_count: u("in_count") as u16,
-            mid_count: u("mid_count") as u16,
-            mid_packets: u("mid_packets") as u16,
-            out_packets: u("out_packets") as u16,
-            results0: u("results0") as u32,
-            results1: u("results1") as u32,
-        };
+        let i = PlFsmIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);

@@ -3,7 +3,7 @@
 //! and EPOCH stepped through it, then LR_LEN 0 and a reset), random traffic (writes of
 //! random values to every address 0x00..0x3f, rare resets), and the golden trace.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::golden::pl_regs::{PlRegs, PlRegsIn};
 use crate::rtl::designs::name::LEL_PL_REGS;
 use edgelearn_hdl::lel::platform_regs as regs;
@@ -13,26 +13,17 @@ use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn push(s: &mut Stimulus, i: &PlRegsIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .bit("we", i.we)?
-        .set("addr", i.addr)?
-        .set("wdata", i.wdata)?
-        .push()
-}
+port_row!(PlRegsIn => reset, we, addr, wdata);
 
 /// The thesis setup as the host writes it (module doc), an idle cycle after each write.
 pub fn thesis_stimulus(ports: &[PortSpec], _seed: u64) -> Result<Stimulus> {
     let mut s = Stimulus::new(LEL_PL_REGS, ports);
     let idle = PlRegsIn::default();
-    push(
-        &mut s,
-        &PlRegsIn {
-            reset: true,
-            ..idle
-        },
-    )?;
+    PlRegsIn {
+        reset: true,
+        ..idle
+    }
+    .push(&mut s)?;
     let mut writes = vec![
         (regs::MODEL_CFG, 0xffff_ffff),
         (regs::MODEL_CFG, 0x0002_5a49),
@@ -55,25 +46,21 @@ pub fn thesis_stimulus(ports: &[PortSpec], _seed: u64) -> Result<Stimulus> {
     writes.push((regs::EPOCH, 20));
     writes.push((regs::LR_LEN, 0));
     for (addr, wdata) in writes {
-        push(
-            &mut s,
-            &PlRegsIn {
-                we: true,
-                addr,
-                wdata,
-                ..idle
-            },
-        )?;
-        push(&mut s, &idle)?;
-    }
-    push(
-        &mut s,
-        &PlRegsIn {
-            reset: true,
+        PlRegsIn {
+            we: true,
+            addr,
+            wdata,
             ..idle
-        },
-    )?;
-    push(&mut s, &idle)?;
+        }
+        .push(&mut s)?;
+        idle.push(&mut s)?;
+    }
+    PlRegsIn {
+        reset: true,
+        ..idle
+    }
+    .push(&mut s)?;
+    idle.push(&mut s)?;
     Ok(s)
 }
 
@@ -82,13 +69,11 @@ pub fn thesis_stimulus(ports: &[PortSpec], _seed: u64) -> Result<Stimulus> {
 pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     let mut s = Stimulus::new(LEL_PL_REGS, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    push(
-        &mut s,
-        &PlRegsIn {
-            reset: true,
-            ..Default::default()
-        },
-    )?;
+    PlRegsIn {
+        reset: true,
+        ..Default::default()
+    }
+    .push(&mut s)?;
     for _ in 0..cycles {
         let addr = rng.random_range(0..0x40u8);
         let wdata = match addr {
@@ -101,7 +86,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             addr,
             wdata,
         };
-        push(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -112,12 +97,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = PlRegs::default();
     for c in 0..stim.len() {
-        let i = PlRegsIn {
-            reset: v.bit(c, "reset"),
-            we: v.bit(c, "we"),
-            addr: v.unsigned(c, "addr") as u8,
-            wdata: v.unsigned(c, "wdata") as u32,
-        };
+        let i = PlRegsIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let u = |x: u32| BigUint::from(x);

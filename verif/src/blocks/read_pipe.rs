@@ -3,7 +3,7 @@
 //! cache answering with corner and random words; only a few passes), random traffic (every
 //! input random, rare resets), and the golden trace.
 
-use super::{blank, corner_lanes, View, CORNERS_8};
+use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_8};
 use crate::golden::read_pipe::{ReadPipe, ReadPipeIn};
 use crate::rtl::designs::name::LEL_READ_PIPE;
 use edgelearn_sim::value::from_signed;
@@ -15,18 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
 
-fn push(s: &mut Stimulus, i: &ReadPipeIn) -> Result<()> {
-    let lanes: Vec<i64> = i.act_data.iter().map(|&v| v as i64).collect();
-    s.row()
-        .bit("reset", i.reset)?
-        .bit("issue", i.issue)?
-        .set("index", i.index)?
-        .bit("first", i.first)?
-        .bit("last", i.last)?
-        .set("addr", i.addr)?
-        .set_lanes("act_data", &lanes)?
-        .push()
-}
+port_row!(ReadPipeIn => reset, issue, index, first, last, addr, act_data);
 
 fn act(rng: &mut Xoshiro256PlusPlus) -> Vec<i8> {
     corner_lanes(rng, LANES, &CORNERS_8, 8)
@@ -42,7 +31,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
         act_data: act(&mut rng),
         ..Default::default()
     };
-    push(&mut s, &i)?;
+    i.push(&mut s)?;
     i.reset = false;
     let (words, passes) = (600u16, 3u16);
     for pass in 0..passes {
@@ -54,7 +43,7 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
             i.last = pass == passes - 1 && index == words - 1;
             i.addr = pass * words + index;
             i.act_data = act(&mut rng);
-            push(&mut s, &i)?;
+            i.push(&mut s)?;
         }
     }
     Ok(s)
@@ -74,7 +63,7 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
             addr: rng.random(),
             act_data: act(&mut rng),
         };
-        push(&mut s, &i)?;
+        i.push(&mut s)?;
     }
     Ok(s)
 }
@@ -85,15 +74,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = ReadPipe::new(LANES);
     for c in 0..stim.len() {
-        let i = ReadPipeIn {
-            reset: v.bit(c, "reset"),
-            issue: v.bit(c, "issue"),
-            index: v.unsigned(c, "index") as u16,
-            first: v.bit(c, "first"),
-            last: v.bit(c, "last"),
-            addr: v.unsigned(c, "addr") as u16,
-            act_data: v.lanes(c, "act_data").iter().map(|&x| x as i8).collect(),
-        };
+        let i = ReadPipeIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);
