@@ -5,7 +5,7 @@
 //! back-to-back rows, stray beats, resets and re-seeding. Every stimulus is built beside the
 //! cycle model ([`FcUpdate`]) so that a generator can wait for `err_ready`.
 
-use super::{blank, View};
+use super::{blank, port_row, PortRow, View};
 use crate::cnn::fc_update::{
     forward, logit_shift, offset, Rounding, UpdateParams, BIAS_INPUT, ERR_FRAC, ERR_ONE,
 };
@@ -28,43 +28,10 @@ pub const CORNER_W: [i64; 6] = [-128, -127, -31, 0, 31, 127];
 
 const BLOCK: &str = crate::rtl::designs::name::CNN_FC_UPDATE;
 
-fn push(s: &mut Stimulus, i: &FcUpdateIn) -> Result<()> {
-    s.row()
-        .bit("reset", i.reset)?
-        .set("seed", i.seed)?
-        .bit("seed_load", i.seed_load)?
-        .bit("acc_valid", i.acc_valid)?
-        .set_signed("acc_in", i.acc_in)?
-        .set("label", i.label as u64)?
-        .set("logit_shift", i.logit_shift)?
-        .set("err_idx", i.err_idx as u64)?
-        .bit("row_valid", i.row_valid)?
-        .set("row_out", i.row_out as u64)?
-        .set_signed("row_w", i.row_w)?
-        .set_signed("row_x", i.row_x)?
-        .set("lr_shift", i.lr_shift)?
-        .bit("stochastic", i.stochastic)?
-        .push()
-}
-
-fn input_at(v: &View, c: usize) -> FcUpdateIn {
-    FcUpdateIn {
-        reset: v.bit(c, "reset"),
-        seed: v.unsigned(c, "seed") as u32,
-        seed_load: v.bit(c, "seed_load"),
-        acc_valid: v.bit(c, "acc_valid"),
-        acc_in: v.signed(c, "acc_in"),
-        label: v.unsigned(c, "label") as usize,
-        logit_shift: v.unsigned(c, "logit_shift") as u32,
-        err_idx: v.unsigned(c, "err_idx") as usize,
-        row_valid: v.bit(c, "row_valid"),
-        row_out: v.unsigned(c, "row_out") as usize,
-        row_w: v.signed(c, "row_w"),
-        row_x: v.signed(c, "row_x"),
-        lr_shift: v.unsigned(c, "lr_shift") as u32,
-        stochastic: v.bit(c, "stochastic"),
-    }
-}
+port_row!(FcUpdateIn =>
+    reset, seed, seed_load, acc_valid, acc_in, label, logit_shift, err_idx, row_valid, row_out,
+    row_w, row_x, lr_shift, stochastic
+);
 
 /// A stimulus under construction beside the cycle model.
 struct Builder {
@@ -83,7 +50,7 @@ impl Builder {
     }
 
     fn cycle(&mut self, i: &FcUpdateIn) -> Result<&FcUpdateOut> {
-        push(&mut self.s, i)?;
+        i.push(&mut self.s)?;
         self.out = self.m.step(i);
         Ok(&self.out)
     }
@@ -462,7 +429,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = FcUpdate::new(OUTS);
     for c in 0..stim.len() {
-        let o = m.step(&input_at(&v, c));
+        let o = m.step(&FcUpdateIn::read(&v, c));
         e.set(c, "busy", bit(o.busy));
         e.set(c, "err_ready", bit(o.err_ready));
         e.set(c, "err_out", from_signed(o.err_out, 14));
@@ -477,7 +444,7 @@ pub fn rows_done(stim: &Stimulus) -> Vec<(usize, RowDone)> {
     let v = View::new(stim);
     let mut m = FcUpdate::new(OUTS);
     (0..stim.len())
-        .filter_map(|c| m.step(&input_at(&v, c)).row.map(|r| (c, r)))
+        .filter_map(|c| m.step(&FcUpdateIn::read(&v, c)).row.map(|r| (c, r)))
         .collect()
 }
 
@@ -531,7 +498,7 @@ pub fn coverage(stim: &Stimulus) -> Coverage {
     let mut m = FcUpdate::new(OUTS);
     let mut ready = false;
     for c in 0..stim.len() {
-        let o = m.step(&input_at(&v, c));
+        let o = m.step(&FcUpdateIn::read(&v, c));
         cov.error_vectors += (o.err_ready && !ready) as usize;
         ready = o.err_ready;
     }

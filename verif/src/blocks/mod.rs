@@ -186,7 +186,7 @@ macro_rules! unsigned_port_value {
         }
     )*};
 }
-unsigned_port_value!(u8, u16, u64);
+unsigned_port_value!(u8, u16, u64, usize);
 
 impl PortValue for i8 {
     fn read(v: &View, c: usize, port: &str) -> Self {
