@@ -1,11 +1,14 @@
 //! `arith_check`: exhaustive sweeps of every arithmetic primitive and its golden trace.
 
 use super::{blank, port, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::arith::{arith_check, ArithCheckIn};
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(ArithCheckIn => a, b, shift);
 
 fn push(s: &mut Stimulus, a: u32, b: u16, shift: u8) -> Result<()> {
     s.row()
@@ -97,11 +100,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let v = View::new(stim);
     let mut e = blank(ports, stim);
     for c in 0..stim.len() {
-        let o = arith_check(ArithCheckIn {
-            a: v.unsigned(c, "a") as u32,
-            b: v.unsigned(c, "b") as u16,
-            shift: v.unsigned(c, "shift") as u8,
-        });
+        let o = arith_check(ArithCheckIn::read(&v, c));
         for (name, val) in [
             ("sext_6_16", o.sext_6_16),
             ("sext_8_24", o.sext_8_24),

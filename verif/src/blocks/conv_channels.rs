@@ -4,12 +4,15 @@
 //! [`kernels`].
 
 use super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::conv_channels::{ConvChannels, ConvChannelsIn};
 use crate::rtl::designs::name::LEL_CONV_CHANNELS;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(ConvChannelsIn => first, advance);
 
 /// Input channels of the registered block (the thesis's).
 pub const IN_CHANNELS: usize = 3;
@@ -67,10 +70,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = ConvChannels::new(IN_CHANNELS, &kernels());
     for c in 0..stim.len() {
-        m.step(&ConvChannelsIn {
-            first: v.bit(c, "first"),
-            advance: v.bit(c, "advance"),
-        });
+        m.step(&ConvChannelsIn::read(&v, c));
         let o = m.outputs();
         e.set(c, "in_ch", BigUint::from(o.in_ch));
         e.set(c, "kernel", BigUint::from(o.kernel));

@@ -3,12 +3,15 @@
 //! shapes, starts, `active` dropping, resets), and the golden trace.
 
 use super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::conv_load::{ConvLoad, ConvLoadIn};
 use crate::rtl::designs::name::LEL_CONV_LOAD;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(ConvLoadIn => reset, start, active, in_last, rows_last, words_last, s_tdata, s_tvalid, s_tuser);
 
 /// A beat of four pixels, corner values first.
 fn beat(rng: &mut Xoshiro256PlusPlus, k: usize) -> u64 {
@@ -123,17 +126,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = ConvLoad::new();
     for c in 0..stim.len() {
-        let i = ConvLoadIn {
-            reset: v.bit(c, "reset"),
-            start: v.bit(c, "start"),
-            active: v.bit(c, "active"),
-            in_last: v.unsigned(c, "in_last") as u8,
-            rows_last: v.unsigned(c, "rows_last") as u8,
-            words_last: v.unsigned(c, "words_last") as u8,
-            s_tdata: v.unsigned(c, "s_tdata") as u32,
-            s_tvalid: v.bit(c, "s_tvalid"),
-            s_tuser: v.unsigned(c, "s_tuser") as u8,
-        };
+        let i = ConvLoadIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         e.set(c, "s_tready", BigUint::from(o.s_tready as u8));

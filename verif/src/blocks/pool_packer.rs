@@ -4,11 +4,14 @@
 //! the golden trace.
 
 use super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::pool_packer::{PoolPacker, PoolPackerIn};
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(PoolPackerIn => reset, clear, valid, value, total);
 
 /// The corner values first, then random ones.
 fn value(rng: &mut Xoshiro256PlusPlus, k: usize) -> i64 {
@@ -68,13 +71,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = PoolPacker::new();
     for c in 0..stim.len() {
-        let i = PoolPackerIn {
-            reset: v.bit(c, "reset"),
-            clear: v.bit(c, "clear"),
-            valid: v.bit(c, "valid"),
-            value: v.signed(c, "value") as i8,
-            total: v.unsigned(c, "total") as u16,
-        };
+        let i = PoolPackerIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         e.set(c, "push", BigUint::from(o.push as u8));

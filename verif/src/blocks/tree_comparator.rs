@@ -2,12 +2,15 @@
 //! random streams with corner values, and the golden trace.
 
 use super::{blank, port, View, CORNERS_8};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::tree_comparator::{TreeComparator, TreeComparatorIn};
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(TreeComparatorIn => reset, data_in, instr, valid_in);
 
 /// Lanes of the thesis comparator.
 pub const LANES: usize = 9;
@@ -74,12 +77,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let w = port(ports, "data_out").width;
     let mut m = TreeComparator::new();
     for c in 0..stim.len() {
-        let o = m.step(&TreeComparatorIn {
-            reset: v.bit(c, "reset"),
-            data_in: v.lanes(c, "data_in"),
-            instr: v.bit(c, "instr"),
-            valid_in: v.bit(c, "valid_in"),
-        });
+        let o = m.step(&TreeComparatorIn::read(&v, c));
         e.set(c, "valid_out", BigUint::from(o.valid_out as u8));
         if let Some(d) = o.data_out {
             e.set(c, "data_out", from_signed(d, w));

@@ -3,11 +3,14 @@
 //! rows and `eof`; T:1135-1142) for every channel, random traffic, and the golden trace.
 
 use super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::triout_cache::{TrioutCache, TrioutGeometry, TrioutIn};
 use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(TrioutIn => reset, addr_in, data_in, wr_en, cur_channel, clr_opt, pop_en);
 
 /// The thesis image geometry.
 pub const GEOMETRY: TrioutGeometry = TrioutGeometry::THESIS_IMAGE;
@@ -117,15 +120,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = TrioutCache::new(GEOMETRY);
     for c in 0..stim.len() {
-        let o = m.step(&TrioutIn {
-            reset: v.bit(c, "reset"),
-            addr_in: v.unsigned(c, "addr_in") as usize,
-            data_in: v.lanes(c, "data_in"),
-            wr_en: v.bit(c, "wr_en"),
-            cur_channel: v.unsigned(c, "cur_channel") as usize,
-            clr_opt: v.bit(c, "clr_opt"),
-            pop_en: v.bit(c, "pop_en"),
-        });
+        let o = m.step(&TrioutIn::read(&v, c));
         e.set(c, "valid_out", BigUint::from(o.valid_out as u8));
         e.set(c, "eof", BigUint::from(o.eof as u8));
         if let Some(rows) = o.rows {

@@ -2,6 +2,7 @@
 //! `cnn_layer_seq`, `cnn_mac_ctl` and `cnn_host_port`.
 
 use super::super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::cnn_engine::{
     HostIn, HostReadData, HostRegs, MacCtlIn, MacSeq, MacTag, MacTags, SeqIn, SeqPhase, Sequencer,
     WindowCtlIn, WindowFlags,
@@ -10,6 +11,12 @@ use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(WindowCtlIn => reset, load, run, gather_end, gather_buf, mac_end, mac_buf);
+
+port_row!(SeqIn => reset, start, nlayers, layer_end, lc_raddr);
+
+port_row!(MacCtlIn => reset, load, load_kstart, run, full, out_ch, kstart, kpw, kslot, out_thresh, out_map, in_passes, chunks, out_w, out_h);
 
 /// `cnn_window_ctl`: the gather's and the MAC's ends into either window, back to back (the
 /// same window ending and arriving at one edge, the MAC freeing a window the gather ends
@@ -41,15 +48,7 @@ pub fn window_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut w = WindowFlags::default();
     for c in 0..stim.len() {
-        w.step(&WindowCtlIn {
-            reset: v.bit(c, "reset"),
-            load: v.bit(c, "load"),
-            run: v.bit(c, "run"),
-            gather_end: v.bit(c, "gather_end"),
-            gather_buf: v.bit(c, "gather_buf"),
-            mac_end: v.bit(c, "mac_end"),
-            mac_buf: v.bit(c, "mac_buf"),
-        });
+        w.step(&WindowCtlIn::read(&v, c));
         e.set(c, "full", BigUint::from(w.full));
         e.set(c, "pend", BigUint::from(w.pend));
     }
@@ -172,13 +171,7 @@ pub fn layer_seq_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut q = Sequencer::default();
     for c in 0..stim.len() {
-        q.step(&SeqIn {
-            reset: v.bit(c, "reset"),
-            start: v.bit(c, "start"),
-            nlayers: v.unsigned(c, "nlayers") as u32,
-            layer_end: v.bit(c, "layer_end"),
-            lc_raddr: v.unsigned(c, "lc_raddr") as u32,
-        });
+        q.step(&SeqIn::read(&v, c));
         let state = match q.phase {
             SeqPhase::Idle => 0u8,
             SeqPhase::Load => 1,
@@ -270,23 +263,7 @@ pub fn mac_ctl_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = MacSeq::default();
     for c in 0..stim.len() {
-        let i = MacCtlIn {
-            reset: v.bit(c, "reset"),
-            load: v.bit(c, "load"),
-            load_kstart: v.unsigned(c, "load_kstart") as u32,
-            run: v.bit(c, "run"),
-            full: v.unsigned(c, "full") as u32,
-            out_ch: v.unsigned(c, "out_ch") as u32,
-            kstart: v.unsigned(c, "kstart") as u32,
-            kpw: v.unsigned(c, "kpw") as u32,
-            kslot: v.unsigned(c, "kslot") as u32,
-            out_thresh: v.unsigned(c, "out_thresh") as u32,
-            out_map: v.unsigned(c, "out_map"),
-            in_passes: v.unsigned(c, "in_passes") as u32,
-            chunks: v.unsigned(c, "chunks") as u32,
-            out_w: v.unsigned(c, "out_w") as u32,
-            out_h: v.unsigned(c, "out_h") as u32,
-        };
+        let i = MacCtlIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         for (port, val) in [

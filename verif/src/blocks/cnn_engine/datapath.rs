@@ -3,12 +3,15 @@
 
 use super::super::{blank, View};
 use super::{bytes, CORNER_BYTES};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::cnn_engine::{op, AccIn, Accumulators, GroupSums, ProcIn, ProcessorModel};
 use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(AccIn => m2_oc, bias_start, bias_en, busy, host_we, host_addr, host_wdata, m3_valid, m3_first, m3_oc, total);
 
 /// Quads on the `cnn_group_sum` bench (the 64-processor engine's).
 const GS_QUADS: usize = 16;
@@ -156,19 +159,7 @@ pub fn acc_mem_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut a = Accumulators::new(ACC_BENCH_BIAS);
     for c in 0..stim.len() {
-        a.step(&AccIn {
-            m2_oc: v.unsigned(c, "m2_oc") as u32,
-            bias_start: v.unsigned(c, "bias_start") as u32,
-            bias_en: v.bit(c, "bias_en"),
-            busy: v.bit(c, "busy"),
-            host_we: v.bit(c, "host_we"),
-            host_addr: v.unsigned(c, "host_addr") as u32,
-            host_wdata: v.signed(c, "host_wdata"),
-            m3_valid: v.bit(c, "m3_valid"),
-            m3_first: v.bit(c, "m3_first"),
-            m3_oc: v.unsigned(c, "m3_oc") as u32,
-            total: v.signed(c, "total"),
-        });
+        a.step(&AccIn::read(&v, c));
         e.set(c, "m4_acc", from_signed(a.m4_acc, 48));
         e.set(c, "bias_rdata", from_signed(a.bias_read, 8));
     }

@@ -3,12 +3,15 @@
 //! (the items of each tap for random shapes and orders, issue gaps, padding taps, loads).
 
 use super::super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::golden::cnn_engine::{tap_pos, ElemWalk, ElemWalkIn, TapPosIn};
 use crate::rtl::designs::name::{CNN_ELEM_WALK, CNN_TAP_POS};
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(ElemWalkIn => load, go, in_bounds, pool_first, pool_h, pool_w, operands);
 
 /// `cnn_tap_pos`: `rows` random taps, most of them near the input's edges (small output
 /// pixels and sizes, every padding and mode), some anywhere in the ports' ranges.
@@ -121,15 +124,7 @@ pub fn elem_walk_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut m = ElemWalk::new();
     for c in 0..stim.len() {
-        let i = ElemWalkIn {
-            load: v.bit(c, "load"),
-            go: v.bit(c, "go"),
-            in_bounds: v.bit(c, "in_bounds"),
-            pool_first: v.bit(c, "pool_first"),
-            pool_h: v.unsigned(c, "pool_h") as u32,
-            pool_w: v.unsigned(c, "pool_w") as u32,
-            operands: v.unsigned(c, "operands") as u32,
-        };
+        let i = ElemWalkIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);

@@ -8,6 +8,7 @@
 //! `datapath` the adders over the quads, the accumulators and biases, and a processor.
 
 use super::{blank, View};
+use crate::blocks::{port_row, PortRow};
 use crate::cnn::engine::avg_magic;
 use crate::golden::cnn_engine::{
     avg_div, gather_items, lowest_set, op, out_stage, tap_mac, AddrGenCfg, GatherItem, OutStageIn,
@@ -18,6 +19,8 @@ use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+port_row!(ReduceIn => op, valid, first, last, value, avg);
 
 mod control;
 mod datapath;
@@ -206,14 +209,7 @@ pub fn reduce_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut r = Reduce::default();
     let mut ended = false;
     for c in 0..stim.len() {
-        let i = ReduceIn {
-            op: v.unsigned(c, "op") as u32,
-            valid: v.bit(c, "valid"),
-            first: v.bit(c, "first"),
-            last: v.bit(c, "last"),
-            value: v.signed(c, "value"),
-            avg: v.signed(c, "avg"),
-        };
+        let i = ReduceIn::read(&v, c);
         let (done, res) = r.step(&i);
         ended |= done;
         e.set(c, "out_valid", BigUint::from(done as u8));
