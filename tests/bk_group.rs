@@ -14,6 +14,8 @@ const BLOCK: &str = "lel_bk_group";
 fn bk_group_images_on_every_backend() {
     let stim = thesis_stimulus(&common::ports(BLOCK), 0x9731).unwrap();
     let runs = common::check_block(BLOCK, &stim, &Backend::ALL);
+    // The gate slept through the idle stretches and woke for the next burst.
+    common::assert_gate_slept(&runs, "gate");
     // Every row of LS_BK leaves an error: about 20 of the 24 rows per image are valid.
     let i = runs[0].trace.port_index("grad_valid").unwrap();
     let one = edgelearn_sim::Value::Known(1u32.into());

@@ -14,6 +14,8 @@ const BLOCK: &str = "lel_lc_group";
 fn lc_group_images_on_every_backend() {
     let stim = thesis_stimulus(&common::ports(BLOCK), 0x9721).unwrap();
     let runs = common::check_block(BLOCK, &stim, &Backend::ALL);
+    // The gate slept through the idle stretches and woke for the next burst.
+    common::assert_gate_slept(&runs, "gate");
     // Each of the six images keeps its LC result once.
     let i = runs[0].trace.port_index("lc_valid").unwrap();
     let one = edgelearn_sim::Value::Known(1u32.into());

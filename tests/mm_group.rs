@@ -15,6 +15,8 @@ const BLOCK: &str = "lel_mm_group";
 fn mm_group_inf_passes_on_every_backend() {
     let stim = thesis_stimulus(&common::ports(BLOCK), 0x9711).unwrap();
     let runs = common::check_block(BLOCK, &stim, &Backend::ALL);
+    // The gate slept through the idle stretches and woke for the next burst.
+    common::assert_gate_slept(&runs, "gate");
     // Every pass of the eight scale pairs ends in a result: 64 pulses.
     let i = runs[0].trace.port_index("valid_out").unwrap();
     let one = edgelearn_sim::Value::Known(1u32.into());

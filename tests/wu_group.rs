@@ -16,6 +16,8 @@ const BLOCK: &str = "lel_wu_group";
 fn wu_group_thesis_passes_on_every_backend() {
     let stim = thesis_stimulus(&common::ports(BLOCK), 0x9701).unwrap();
     let runs = common::check_block(BLOCK, &stim, &Backend::ALL);
+    // The gate slept through the idle stretches and woke for the next burst.
+    common::assert_gate_slept(&runs, "gate");
     // The bursts update weights: the output takes many values, not a constant.
     let i = runs[0].trace.port_index("weight_out").unwrap();
     let seen: BTreeSet<_> = runs[0]

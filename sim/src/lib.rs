@@ -112,6 +112,10 @@ pub struct RunStats {
     pub cached: bool,
     /// Seconds spent simulating.
     pub run_seconds: f64,
+    /// The in-process Verilator model's simulation gates (docs/decisions.md D-SIM-GATE):
+    /// each gate's path and the edges at which it clocked its blocks (empty on the other
+    /// backends, where a gate is a wire).
+    pub gate_ticks: Vec<(String, u64)>,
 }
 
 impl RunStats {
@@ -407,6 +411,7 @@ impl Simulator {
         }
         dut.finish()?;
         stats.run_seconds = t.elapsed().as_secs_f64();
+        stats.gate_ticks = dut.sim_gate_ticks();
         let rows = (0..stim.len())
             .map(|c| {
                 let row = &got[c * out_row..(c + 1) * out_row];

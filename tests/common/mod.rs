@@ -58,6 +58,28 @@ pub fn check_block(block: &str, stim: &Stimulus, backends: &[Backend]) -> Vec<Ru
     runs
 }
 
+/// The in-process Verilator run of `runs` clocked the simulation gate `gate` (its path
+/// in the block) at some of its edges but not all: the gated blocks slept and woke, and
+/// the run (checked against the golden trace) still matched.
+pub fn assert_gate_slept(runs: &[Run], gate: &str) {
+    let run = runs
+        .iter()
+        .find(|r| r.trace.backend == Backend::Verilator.name())
+        .expect("a Verilator run");
+    let ticks = run
+        .stats
+        .gate_ticks
+        .iter()
+        .find(|(p, _)| p == gate)
+        .unwrap_or_else(|| panic!("no gate `{gate}` in {:?}", run.stats.gate_ticks))
+        .1;
+    let cycles = run.stats.cycles as u64;
+    assert!(
+        ticks > 0 && ticks < cycles,
+        "gate `{gate}` clocked {ticks} of {cycles} edges"
+    );
+}
+
 /// Clock edges from "input driven right after edge 0" to "output changed right after an
 /// edge", the way the thesis counts latencies: a change first visible in trace row
 /// `out_row` caused by stimulus row `in_row` is `out_row - in_row + 1` cycles later

@@ -47,7 +47,8 @@ fn row(
 
 /// The core's LS_WU traffic: per `lr_shift` 0..7 a reseed, then 60 words issued with gaps
 /// (stage 2 one cycle after stage 1), then the reads running on outside LS_WU, then 80 idle
-/// cycles (past the gate's 64-cycle hold).
+/// cycles with the errors held, as the core holds them (past the gate's 64-cycle hold: the
+/// gate sleeps).
 pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
     let mut s = Stimulus::new(crate::rtl::designs::name::LEL_WU_GROUP, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -69,8 +70,13 @@ pub fn thesis_stimulus(ports: &[PortSpec], seed: u64) -> Result<Stimulus> {
         for k in 0..20 {
             row(&mut s, &mut rng, false, false, k % 2 == 0, k % 2 == 1, lr)?;
         }
+        // Idle as in the core: the pass's errors held (an empty lane list keeps them).
         for _ in 0..80 {
-            row(&mut s, &mut rng, false, false, false, false, lr)?;
+            let idle = WuGroupIn {
+                lr_shift: lr,
+                ..Default::default()
+            };
+            idle.push(&mut s)?;
         }
     }
     Ok(s)
