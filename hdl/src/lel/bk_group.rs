@@ -1,8 +1,8 @@
 //! BkGroup: the FC core's loss, LC backward pass and classification behind their simulation
-//! gate (lel-platform.md §4.2; thesis §4.1.3-4.1.4, §4.1.10): the eq 4.1 loss of the local
-//! classifier's result in LS_LOSS, the tree adder that takes each LC row's errors back
-//! through the LC weights in LS_BK, the classification of each result, and the [`SimGate`]
-//! that lets the in-process Verilator model skip them in the other phases
+//! gate (lel-platform.md §4.2; thesis §4.1.3, §4.1.5, §4.1.11): the eq 4.1 loss of the
+//! local classifier's result in LS_LOSS, the tree adder that takes each LC row's errors
+//! back through the LC weights in LS_BK, the classification of each result, and the
+//! [`SimGate`] that lets the in-process Verilator model skip them in the other phases
 //! (docs/decisions.md D-SIM-GATE).
 //!
 //! | port | dir | width | meaning |

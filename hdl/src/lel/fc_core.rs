@@ -2,8 +2,10 @@
 //! §4.2, §4.5, §4.6, §2.4, §7): a parallel fully connected layer of P sub-layers, its local
 //! classifier, the eq 4.1 loss, the LC backward pass, the stochastic weight update and the
 //! classification, sequenced by the `LS_*` FSM and fed by AXI-Stream-style ports. Built from
-//! the LEL blocks (matmul, LC forward, loss, tree adder, weight update, caches X4, LFSRs,
-//! classification) and sequenced by its own phase blocks: the `LS_*` FSM ([`FcFsm`]), the
+//! the caches X4, the LC memories, the output FIFO and four datapath groups of the LEL
+//! blocks, each behind its simulation gate: [`MmGroup`] (matmul), [`LcGroup`] (LC weights
+//! and LC forward), [`BkGroup`] (loss, tree adder, classification) and [`WuGroup`] (weight
+//! update and its LFSR); sequenced by its own phase blocks: the `LS_*` FSM ([`FcFsm`]), the
 //! word sequencer ([`WordSeq`]), the read stages ([`ReadPipe`]), the output feed
 //! ([`FcOut`]), the LC row walk ([`LcRows`]) and the errors between BK and WU
 //! ([`ErrFetch`]); this file wires them.
@@ -199,8 +201,6 @@ pub struct FcCore<
     wr_k: DFF<Bits<2>>,
     wr_addr: DFF<Bits<16>>,
     wr_data: DFF<Bits<SW>>,
-    // The LC result of the last image.
-    // Combinational helpers.
     // Values of block inputs and outputs, settled before their one assignment.
     sq_passes: Signal<Local, Bits<16>>,
     sq_words: Signal<Local, Bits<16>>,

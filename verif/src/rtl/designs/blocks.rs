@@ -517,7 +517,7 @@ pub(super) fn entries() -> Vec<DesignEntry> {
         ),
         block(
             name::LEL_BK_GROUP,
-            "the FC core's loss, LC backward pass (tree adder) and classification, behind one simulation gate (spec §4.2, thesis §4.1.3-4.1.4)",
+            "the FC core's loss, LC backward pass (tree adder) and classification, behind one simulation gate (spec §4.2, thesis §4.1.3, §4.1.5, §4.1.11)",
             |n| boxed(n, LelBkGroup::default()),
             BlockModel {
                 golden: bk_group::expected,
