@@ -136,9 +136,10 @@ pub fn named_stimulus(
 }
 
 /// A field of a golden model's inputs, read from and written to the block's port of the
-/// same name: `bool` a bit, `i64` a signed value, `u32` an unsigned one, `Vec<i64>` the
-/// port's lanes (signed as the port is declared), `Vec<u64>` its lanes unsigned. An empty
-/// lane list (a `Default` input struct's) leaves the port as the row before had it.
+/// same name: `bool` a bit, `i64` and `i8` a signed value, `u8` to `u64` and `usize` an
+/// unsigned one, `Vec<i64>` and `Vec<i8>` the port's lanes (signed as the port is
+/// declared), `Vec<u64>` its lanes unsigned. An empty lane list (a `Default` input
+/// struct's) leaves the port as the row before had it.
 pub(crate) trait PortValue: Sized {
     /// The value of `port` in row `c`.
     fn read(v: &View, c: usize, port: &str) -> Self;
