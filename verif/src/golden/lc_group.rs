@@ -8,6 +8,7 @@
 
 use super::lc_forward::{LcForward, LcForwardIn};
 use super::lfsr::{Lfsr, LfsrIn};
+use crate::lel::lfsr_stream::lc_weight;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,14 +56,10 @@ pub struct LcGroup {
     lc_valid: bool,
 }
 
-/// The C weights of an LFSR output: 6-bit slices, signed, -32 read as -31.
+/// The C weights of an LFSR output: 6-bit slices ([`lc_weight`]: signed, -32 read as -31).
 pub fn lc_row(bits: u64, classes: usize) -> Vec<i64> {
     (0..classes)
-        .map(|o| match ((bits >> (6 * o)) & 63) as i64 {
-            32 => -31,
-            v if v > 31 => v - 64,
-            v => v,
-        })
+        .map(|o| lc_weight((bits >> (6 * o)) & 63, 6))
         .collect()
 }
 

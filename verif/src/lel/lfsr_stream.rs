@@ -230,24 +230,20 @@ impl ChunkStream {
 /// fixed.
 pub fn lc_weights(seed: u32, inputs: usize, classes: usize, weight_bits: u32) -> Vec<Vec<i64>> {
     let mut serial = SerialLfsr::new(seed);
-    let lo = -(1i64 << (weight_bits - 1));
     (0..inputs)
         .map(|_| {
             (0..classes)
-                .map(|_| {
-                    let v = crate::golden::arith::sext(
-                        serial.next_bits(weight_bits as usize),
-                        weight_bits,
-                    );
-                    if v == lo {
-                        lo + 1
-                    } else {
-                        v
-                    }
-                })
+                .map(|_| lc_weight(serial.next_bits(weight_bits as usize), weight_bits))
                 .collect()
         })
         .collect()
+}
+
+/// One LC weight from `weight_bits` LFSR bits: two's complement, the most negative value
+/// read as the next one (-32 -> -31 for 6 bits).
+pub fn lc_weight(bits: u64, weight_bits: u32) -> i64 {
+    let v = crate::golden::arith::sext(bits, weight_bits);
+    v.max(1 - (1i64 << (weight_bits - 1)))
 }
 
 #[cfg(test)]
