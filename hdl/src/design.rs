@@ -507,6 +507,7 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
         }
         .into()
     };
+    late_holds(&defines.defines()).map_err(check)?;
     let plain = if gates.is_empty() {
         defines.defines()
     } else {
@@ -515,6 +516,50 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
         crate::sim_gate::patch_gate_clocks(name, &text, &gates).map_err(check)?
     };
     Ok(crate::dedup::dedup(&plain).map_err(check)?.text)
+}
+
+/// A register's hold (`dff_setup!`'s `r$d = r$q;`) at the top of a combinational block after
+/// an assignment of `r$d` in the same block discards that assignment: the mistake of a wire
+/// in a [`crate::wired_update!`] table to a register the body sets up with `dff_setup!` (the
+/// wires come first). An error naming the module and the register.
+fn late_holds(verilog: &str) -> Result<(), String> {
+    let mut module = "";
+    let mut assigned: Vec<&str> = Vec::new();
+    let mut depth = 0usize;
+    let mut in_block = false;
+    for line in verilog.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("module ") {
+            module = rest.split('(').next().unwrap_or(rest);
+        } else if line == "always @(*) begin" {
+            (in_block, depth) = (true, 0);
+            assigned.clear();
+        } else if in_block {
+            if line == "end" && depth == 0 {
+                in_block = false;
+                continue;
+            }
+            if line.starts_with("end") && line != "endcase" {
+                depth = depth.saturating_sub(1);
+            }
+            if line.ends_with("begin") {
+                depth += 1;
+            }
+            let Some((dst, src)) = line.strip_suffix(';').and_then(|l| l.split_once(" = ")) else {
+                continue;
+            };
+            let hold = dst
+                .strip_suffix("$d")
+                .is_some_and(|r| src.strip_suffix("$q") == Some(r));
+            if hold && depth == 0 && assigned.contains(&dst) {
+                return Err(format!(
+                    "module {module}: `{line}` (a register's hold) comes after an assignment of \
+                     `{dst}`, which it discards (a wire to a register set up with dff_setup!?)"
+                ));
+            }
+            assigned.push(dst);
+        }
+    }
+    Ok(())
 }
 
 /// Verilog and SystemVerilog keywords a field name must not be: rust-hdl emits a sub-block

@@ -287,152 +287,163 @@ impl<const CO: usize> ConvCore<CO> {
 }
 
 impl<const CO: usize> Logic for ConvCore<CO> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, state, cfg, live);
-        clock!(self, clock, img, fm, load, scan, pool, chans, tadd, cmp, fifo, packer);
-        self.img.reset.next = self.reset.val();
-        self.fm.reset.next = self.reset.val();
-        self.load.reset.next = self.reset.val();
-        self.scan.reset.next = self.reset.val();
-        self.pool.reset.next = self.reset.val();
-        self.tadd.reset.next = self.reset.val();
-        self.cmp.reset.next = self.reset.val();
-        self.fifo.reset.next = self.reset.val();
-        self.packer.reset.next = self.reset.val();
-        self.run.next =
-            (self.instr.val() == self.i_train.val()) | (self.instr.val() == self.i_inf.val());
-        self.start.next = (self.state.q.val() == ConvState::Idle) & self.run.val();
+    crate::wired_update! {
+        // Every plain connection, once (D-HDLGEN); `update` has the FSM and what is more
+        // than a wire.
+        wires {
+            img.reset <= reset;
+            fm.reset <= reset;
+            load.reset <= reset;
+            scan.reset <= reset;
+            pool.reset <= reset;
+            tadd.reset <= reset;
+            cmp.reset <= reset;
+            fifo.reset <= reset;
+            packer.reset <= reset;
+            // ---- LOAD: the image stream into the image cache.
+            load.in_last <= c_in_last;
+            load.rows_last <= c_rows_last;
+            load.words_last <= c_words_last;
+            load.s_tdata <= s_tdata;
+            load.s_tvalid <= s_tvalid;
+            load.s_tuser <= s_tuser;
+            s_tready <= load.s_tready;
+            img.addr_in <= load.wr_addr;
+            img.data_in <= load.wr_data;
+            img.wr_en <= load.wr_en;
+            // ---- CONV: the image cache's windows through the tree adder, into the inter-FM
+            // cache.
+            scan.rows_last <= c_orows_last;
+            scan.shift_last <= c_shift_last;
+            scan.cols_last <= c_ocols_last;
+            scan.rows_valid <= img.valid_out;
+            scan.row0 <= img.data_out0;
+            scan.row1 <= img.data_out1;
+            scan.row2 <= img.data_out2;
+            scan.result <= tadd.valid_out;
+            img.cur_channel <= chans.in_ch;
+            img.clr_opt <= scan.rows_clr;
+            img.pop_en <= scan.rows_pop;
+            tadd.weight <= chans.kernel;
+            tadd.valid_in <= scan.window_valid;
+            fm.addr_in <= scan.fm_addr;
+            fm.data_in <= tadd.data_out;
+            // ---- POOL: the inter-FM cache's windows through the tree comparator.
+            pool.rows_last <= c_prows_last;
+            pool.cols_last <= c_pcols_last;
+            pool.rows_valid <= fm.valid_out;
+            pool.row0 <= fm.data_out0;
+            pool.row1 <= fm.data_out1;
+            pool.row2 <= fm.data_out2;
+            fm.clr_opt <= pool.rows_clr;
+            fm.pop_en <= pool.rows_pop;
+            cmp.data_in <= pool.window;
+            cmp.valid_in <= pool.window_valid;
+            // ---- Output: four pooled values per beat into the output FIFO.
+            packer.value <= cmp.data_out;
+            packer.total <= c_total;
+            fifo.push <= packer.push;
+            fifo.in_data <= packer.data;
+            fifo.in_user <= load.label;
+            fifo.in_last <= packer.last;
+            fifo.out_ready <= m_tready;
+            m_tdata <= fifo.out_data;
+            m_tvalid <= fifo.out_valid;
+            m_tuser <= fifo.out_user;
+            m_tlast <= fifo.out_last;
+        }
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, state, cfg, live);
+            clock!(self, clock, img, fm, load, scan, pool, chans, tadd, cmp, fifo, packer);
+            self.run.next =
+                (self.instr.val() == self.i_train.val()) | (self.instr.val() == self.i_inf.val());
+            self.start.next = (self.state.q.val() == ConvState::Idle) & self.run.val();
 
-        // ---- FSM: the phases are blocks of their own; each says when it is done.
-        self.next_state.next = self.state.q.val();
-        match self.state.q.val() {
-            ConvState::Idle => {
-                if self.run.val() {
-                    self.next_state.next = ConvState::Load;
-                    self.live.d.next = true;
+            // ---- FSM: the phases are blocks of their own; each says when it is done.
+            self.next_state.next = self.state.q.val();
+            match self.state.q.val() {
+                ConvState::Idle => {
+                    if self.run.val() {
+                        self.next_state.next = ConvState::Load;
+                        self.live.d.next = true;
+                    }
                 }
-            }
-            ConvState::Load => {
-                self.cfg.d.next = self.model_cfg.val();
-                if self.load.done.val() {
-                    self.next_state.next = ConvState::Conv;
-                }
-            }
-            ConvState::Conv => {
-                if self.scan.done.val() {
-                    self.next_state.next = ConvState::Pool;
-                }
-            }
-            ConvState::Pool => {
-                if self.pool.done.val() {
-                    if self.chans.last.val() {
-                        self.next_state.next = ConvState::Fin;
-                    } else {
+                ConvState::Load => {
+                    self.cfg.d.next = self.model_cfg.val();
+                    if self.load.done.val() {
                         self.next_state.next = ConvState::Conv;
                     }
                 }
-            }
-            ConvState::Fin => {
-                if !self.run.val() {
+                ConvState::Conv => {
+                    if self.scan.done.val() {
+                        self.next_state.next = ConvState::Pool;
+                    }
+                }
+                ConvState::Pool => {
+                    if self.pool.done.val() {
+                        if self.chans.last.val() {
+                            self.next_state.next = ConvState::Fin;
+                        } else {
+                            self.next_state.next = ConvState::Conv;
+                        }
+                    }
+                }
+                ConvState::Fin => {
+                    if !self.run.val() {
+                        self.next_state.next = ConvState::Idle;
+                    }
+                }
+                _ => {
                     self.next_state.next = ConvState::Idle;
                 }
             }
-            _ => {
+            if self.instr.val() == self.i_stop.val() {
                 self.next_state.next = ConvState::Idle;
+                self.live.d.next = false;
             }
+            self.state.d.next = self.next_state.val();
+
+            // ---- LOAD: the image stream into the image cache.
+            self.load.start.next = self.start.val();
+            self.load.active.next = self.state.q.val() == ConvState::Load;
+
+            // ---- CONV: the windows of input channel `in_ch` through the tree adder with the
+            // kernel of output channel `ch`, results into the inter-FM cache.
+            self.scan.active.next = self.state.q.val() == ConvState::Conv;
+            self.chans.first.next = (self.state.q.val() == ConvState::Load) & self.load.done.val();
+            self.chans.advance.next = (self.state.q.val() == ConvState::Pool) & self.pool.done.val();
+            self.tadd.data_in.next = bit_cast::<80, 72>(self.scan.window.val());
+            self.tadd.alpha_conv.next = self.cfg.q.val().get_bits::<3>(0);
+            self.tadd.instr.next = true;
+            self.fm.wr_en.next = self.tadd.valid_out.val() & self.live.q.val();
+
+            // ---- POOL: the inter-FM cache's windows through the tree comparator.
+            self.pool.active.next = self.state.q.val() == ConvState::Pool;
+            self.pool.room.next = self.fifo.count.val() < self.c_room.val();
+            self.fm.cur_channel.next = 0.into();
+            self.cmp.instr.next = true;
+
+            // ---- Output: four pooled values per beat (a new image clears the count).
+            self.packer.clear.next = self.start.val();
+            self.packer.valid.next = self.cmp.valid_out.val() & self.live.q.val();
+
+            if self.reset.val() {
+                self.state.d.next = ConvState::Idle;
+                self.live.d.next = false;
+                self.cfg.d.next = 0.into();
+            }
+            self.code.next = self.s_code[0].val();
+            match self.state.q.val() {
+                ConvState::Idle => self.code.next = self.s_code[0].val(),
+                ConvState::Load => self.code.next = self.s_code[1].val(),
+                ConvState::Conv => self.code.next = self.s_code[2].val(),
+                ConvState::Pool => self.code.next = self.s_code[3].val(),
+                ConvState::Fin => self.code.next = self.s_code[4].val(),
+                _ => {}
+            }
+            self.conv_state.next = self.code.val();
         }
-        if self.instr.val() == self.i_stop.val() {
-            self.next_state.next = ConvState::Idle;
-            self.live.d.next = false;
-        }
-        self.state.d.next = self.next_state.val();
-
-        // ---- LOAD: the image stream into the image cache.
-        self.load.start.next = self.start.val();
-        self.load.active.next = self.state.q.val() == ConvState::Load;
-        self.load.in_last.next = self.c_in_last.val();
-        self.load.rows_last.next = self.c_rows_last.val();
-        self.load.words_last.next = self.c_words_last.val();
-        self.load.s_tdata.next = self.s_tdata.val();
-        self.load.s_tvalid.next = self.s_tvalid.val();
-        self.load.s_tuser.next = self.s_tuser.val();
-        self.s_tready.next = self.load.s_tready.val();
-        self.img.addr_in.next = self.load.wr_addr.val();
-        self.img.data_in.next = self.load.wr_data.val();
-        self.img.wr_en.next = self.load.wr_en.val();
-
-        // ---- CONV: the windows of input channel `in_ch` through the tree adder with the
-        // kernel of output channel `ch`, results into the inter-FM cache.
-        self.scan.active.next = self.state.q.val() == ConvState::Conv;
-        self.scan.rows_last.next = self.c_orows_last.val();
-        self.scan.shift_last.next = self.c_shift_last.val();
-        self.scan.cols_last.next = self.c_ocols_last.val();
-        self.scan.rows_valid.next = self.img.valid_out.val();
-        self.scan.row0.next = self.img.data_out0.val();
-        self.scan.row1.next = self.img.data_out1.val();
-        self.scan.row2.next = self.img.data_out2.val();
-        self.scan.result.next = self.tadd.valid_out.val();
-        self.chans.first.next = (self.state.q.val() == ConvState::Load) & self.load.done.val();
-        self.chans.advance.next = (self.state.q.val() == ConvState::Pool) & self.pool.done.val();
-        self.img.cur_channel.next = self.chans.in_ch.val();
-        self.img.clr_opt.next = self.scan.rows_clr.val();
-        self.img.pop_en.next = self.scan.rows_pop.val();
-        self.tadd.data_in.next = bit_cast::<80, 72>(self.scan.window.val());
-        self.tadd.weight.next = self.chans.kernel.val();
-        self.tadd.alpha_conv.next = self.cfg.q.val().get_bits::<3>(0);
-        self.tadd.instr.next = true;
-        self.tadd.valid_in.next = self.scan.window_valid.val();
-        self.fm.wr_en.next = self.tadd.valid_out.val() & self.live.q.val();
-        self.fm.addr_in.next = self.scan.fm_addr.val();
-        self.fm.data_in.next = self.tadd.data_out.val();
-
-        // ---- POOL: the inter-FM cache's windows through the tree comparator.
-        self.pool.active.next = self.state.q.val() == ConvState::Pool;
-        self.pool.rows_last.next = self.c_prows_last.val();
-        self.pool.cols_last.next = self.c_pcols_last.val();
-        self.pool.rows_valid.next = self.fm.valid_out.val();
-        self.pool.row0.next = self.fm.data_out0.val();
-        self.pool.row1.next = self.fm.data_out1.val();
-        self.pool.row2.next = self.fm.data_out2.val();
-        self.pool.room.next = self.fifo.count.val() < self.c_room.val();
-        self.fm.cur_channel.next = 0.into();
-        self.fm.clr_opt.next = self.pool.rows_clr.val();
-        self.fm.pop_en.next = self.pool.rows_pop.val();
-        self.cmp.data_in.next = self.pool.window.val();
-        self.cmp.instr.next = true;
-        self.cmp.valid_in.next = self.pool.window_valid.val();
-
-        // ---- Output: four pooled values per beat (a new image clears the count).
-        self.packer.clear.next = self.start.val();
-        self.packer.valid.next = self.cmp.valid_out.val() & self.live.q.val();
-        self.packer.value.next = self.cmp.data_out.val();
-        self.packer.total.next = self.c_total.val();
-        self.fifo.push.next = self.packer.push.val();
-        self.fifo.in_data.next = self.packer.data.val();
-        self.fifo.in_user.next = self.load.label.val();
-        self.fifo.in_last.next = self.packer.last.val();
-        self.fifo.out_ready.next = self.m_tready.val();
-        self.m_tdata.next = self.fifo.out_data.val();
-        self.m_tvalid.next = self.fifo.out_valid.val();
-        self.m_tuser.next = self.fifo.out_user.val();
-        self.m_tlast.next = self.fifo.out_last.val();
-
-        if self.reset.val() {
-            self.state.d.next = ConvState::Idle;
-            self.live.d.next = false;
-            self.cfg.d.next = 0.into();
-        }
-        self.code.next = self.s_code[0].val();
-        match self.state.q.val() {
-            ConvState::Idle => self.code.next = self.s_code[0].val(),
-            ConvState::Load => self.code.next = self.s_code[1].val(),
-            ConvState::Conv => self.code.next = self.s_code[2].val(),
-            ConvState::Pool => self.code.next = self.s_code[3].val(),
-            ConvState::Fin => self.code.next = self.s_code[4].val(),
-            _ => {}
-        }
-        self.conv_state.next = self.code.val();
     }
 }
 

@@ -339,216 +339,224 @@ impl<
         const EW: usize,
     > Logic for FcCore<L, C, SW, WW, RW, AW, CW, BW, EW>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, wr_en, wr_k, wr_addr, wr_data);
-        // ---- Clocks and resets of the blocks.
-        clock!(
-            self, clock, fsm, lc_rows, errs, rd, out, seq, wcache, acache, gcache, lcin, lcmask,
-            mm_group, lc_group, bk_group, wu_group, fifo
-        );
-        self.fsm.reset.next = self.reset.val();
-        self.lc_rows.reset.next = self.reset.val();
-        self.errs.reset.next = self.reset.val();
-        self.rd.reset.next = self.reset.val();
-        self.seq.reset.next = self.reset.val();
-        self.wcache.reset.next = self.reset.val();
-        self.acache.reset.next = self.reset.val();
-        self.gcache.reset.next = self.reset.val();
-        self.mm_group.reset.next = self.reset.val();
-        self.lc_group.reset.next = self.reset.val();
-        self.bk_group.reset.next = self.reset.val();
-        self.wu_group.reset.next = self.reset.val();
-        self.fifo.reset.next = self.reset.val();
-
-        // ---- FSM (`FcFsm`): the instruction, the stream's handshake and each phase's end.
-        self.fsm.instr.next = self.instr.val();
-        self.fsm.s_tvalid.next = self.s_tvalid.val();
-        self.fsm.s_tuser.next = self.s_tuser.val();
-        self.fsm.model_cfg.next = self.model_cfg.val();
-        self.fsm.seeds.next = self.seeds.val();
-        self.fsm.seq_active.next = self.seq.active.val();
-        self.fsm.seq_emit.next = self.seq.emit.val();
-        self.fsm.seq_first.next = self.seq.first.val();
-        self.fsm.seq_done.next = self.seq.done.val();
-        self.fsm.wr_busy.next = self.wr_en.q.val();
-        self.fsm.credit.next = self.out.credit.val();
-        self.fsm.lc_done.next = self.lc_group.done.val();
-        self.fsm.bk_done.next = self.errs.last_grad.val();
-        self.fsm.drained.next = self.out.drained.val();
-        // LOAD's sequence is one pass of F/L activation words per piece.
-        self.sq_passes.next = self.c_passes.val();
-        self.sq_words.next = self.c_words.val();
-        if self.fsm.sq_load.val() {
-            self.sq_passes.next = self.one16.val();
-            self.sq_words.next = self.c_awords.val();
+    crate::wired_update! {
+        // Every plain connection, once (D-HDLGEN: each block input assigned once per
+        // evaluation); `update` has what is more than a wire.
+        wires {
+            // ---- Resets of the blocks.
+            fsm.reset <= reset;
+            lc_rows.reset <= reset;
+            errs.reset <= reset;
+            rd.reset <= reset;
+            seq.reset <= reset;
+            wcache.reset <= reset;
+            acache.reset <= reset;
+            gcache.reset <= reset;
+            mm_group.reset <= reset;
+            lc_group.reset <= reset;
+            bk_group.reset <= reset;
+            wu_group.reset <= reset;
+            fifo.reset <= reset;
+            // ---- FSM (`FcFsm`): the instruction, the stream's handshake and each phase's end.
+            fsm.instr <= instr;
+            fsm.s_tvalid <= s_tvalid;
+            fsm.s_tuser <= s_tuser;
+            fsm.model_cfg <= model_cfg;
+            fsm.seeds <= seeds;
+            fsm.seq_active <= seq.active;
+            fsm.seq_emit <= seq.emit;
+            fsm.seq_first <= seq.first;
+            fsm.seq_done <= seq.done;
+            fsm.wr_busy <= wr_en.q;
+            fsm.credit <= out.credit;
+            fsm.lc_done <= lc_group.done;
+            fsm.bk_done <= errs.last_grad;
+            fsm.drained <= out.drained;
+            layer_state <= fsm.code;
+            s_tready <= fsm.ready;
+            // ---- The sequencer (`WordSeq`).
+            seq.start <= fsm.sq_start;
+            seq.cancel <= fsm.sq_cancel;
+            seq.stall <= fsm.sq_stall;
+            seq.pieces <= c_pieces;
+            seq.gap <= fsm.sq_gap;
+            seq.drain <= fsm.sq_drain;
+            // ---- INIT / LOAD writes (one register between the stream and the cache).
+            wr_data.d <= s_tdata;
+            wr_k.d <= seq.piece;
+            wr_addr.d <= seq.addr;
+            beat_split.word <= wr_data.q;
+            acache.data_in0 <= wr_data.q;
+            // ---- Reads (`ReadPipe`): the word the sequencer issues, its activation, its
+            // stages.
+            rd.index <= seq.index;
+            rd.first <= seq.first;
+            rd.last <= seq.last;
+            rd.addr <= seq.addr;
+            rd.act_data <= acache.data_out1;
+            wcache.addr1 <= seq.addr;
+            acache.addr1 <= rd.act_addr;
+            // ---- INF (`MmGroup`): matmul bursts, one per pass.
+            mm_group.en <= fsm.inf;
+            mm_group.valid <= rd.v2;
+            mm_group.act <= rd.act_lane;
+            mm_group.weight <= wcache.data_out1;
+            lcin.write_enable <= out.lc_we;
+            lcin.write_address <= out.lc_addr;
+            lcin.write_data <= mm_group.output_to_lc;
+            lcmask.write_enable <= out.lc_we;
+            lcmask.write_address <= out.lc_addr;
+            lcmask.write_data <= mm_group.relu_mask;
+            // ---- LC rows (`LcRows`): INF (forward) after the last pass, BK (backward).
+            lc_rows.clear <= fsm.enter;
+            lc_rows.bk <= fsm.bk;
+            lc_rows.rows <= c_rows;
+            lc_rows.lcin_data <= lcin.read_data;
+            lc_rows.mask_data <= lcmask.read_data;
+            lcin.read_address <= lc_rows.word;
+            lcmask.read_address <= lc_rows.word;
+            // The LC weights step with the rows; INF sums them (`LcGroup`).
+            lc_group.en <= fsm.inf;
+            lc_group.run <= out.lc_run;
+            lc_group.valid <= lc_rows.valid;
+            lc_group.data <= lc_rows.lc_in;
+            lc_group.step <= lc_rows.step;
+            lc_group.seed <= fsm.lc_seed;
+            lc_group.prog <= fsm.lc_prog;
+            // ---- LOSS and BK (`BkGroup`), and the classification of each LC result.
+            bk_group.label <= fsm.label;
+            bk_group.lc <= lc_group.lc;
+            bk_group.lc_valid <= lc_group.lc_valid;
+            bk_group.loss_en <= fsm.loss;
+            bk_group.en <= fsm.bk;
+            bk_group.valid <= lc_rows.valid;
+            bk_group.weight <= lc_group.weights;
+            bk_group.relu_mask <= lc_rows.lc_mask;
+            // Errors into the gradient cache, and a pass ahead out of it in WU (`ErrFetch`).
+            errs.clear <= fsm.enter;
+            errs.grad_valid <= bk_group.grad_valid;
+            errs.grad <= bk_group.grad;
+            errs.wu <= fsm.wu;
+            errs.pass_start <= rd.start1;
+            errs.seq_emit <= seq.emit;
+            errs.seq_index <= seq.index;
+            errs.seq_piece <= seq.piece;
+            errs.seq_pass <= seq.pass;
+            errs.gdata <= gcache.data_out1;
+            errs.passes <= c_passes;
+            errs.last_piece <= c_last_piece;
+            errs.grads <= c_grads;
+            g_sel <= errs.g_sel;
+            gcache.addr0 <= errs.g_addr0;
+            gcache.data_in0 <= bk_group.grad;
+            gcache.wr_en <= errs.g_we;
+            gcache.addr1 <= errs.g_addr1;
+            // ---- WU (`WuGroup`): read, update, write back four cycles later.
+            wu_group.en <= fsm.wu;
+            wu_group.v1 <= rd.v1;
+            wu_group.v2 <= rd.v2;
+            wu_group.weight <= wcache.data_out1;
+            wu_group.act <= rd.act_lane;
+            wu_group.err <= errs.err;
+            wu_group.prog <= fsm.wu_prog;
+            // ---- The output FIFO's beats (`FcOut`): INF's passes, READ's weight words.
+            out.clear <= fsm.enter;
+            out.inf <= fsm.inf;
+            out.read <= fsm.read;
+            out.mm_valid <= mm_group.valid_out;
+            out.mm_fc <= mm_group.output_to_fc;
+            out.label <= fsm.label;
+            out.rd_v2 <= rd.v2;
+            out.rd_last2 <= rd.last2;
+            out.weight <= wcache.data_out1;
+            out.seq_emit <= seq.emit;
+            out.seq_first <= seq.first;
+            out.fifo_count <= fifo.count;
+            out.out_passes <= c_out_passes;
+            fifo.push <= out.push;
+            fifo.in_data <= out.data;
+            fifo.in_user <= out.user;
+            fifo.in_last <= out.last;
+            fifo.out_ready <= m_tready;
+            // ---- Outputs.
+            m_tdata <= fifo.out_data;
+            m_tvalid <= fifo.out_valid;
+            m_tuser <= fifo.out_user;
+            m_tlast <= fifo.out_last;
+            lc_data_out <= lc_group.lc;
+            lc_valid <= lc_group.lc_valid;
+            class_num <= bk_group.class_num;
+            classify_done <= bk_group.classify_done;
         }
-        self.wu_group.seed.next = self.seeds.val().get_bits::<17>(17);
-        self.wr_en.d.next = self.fsm.take.val();
-        self.wr_data.d.next = self.s_tdata.val();
-        self.wr_k.d.next = self.seq.piece.val();
-        self.wr_addr.d.next = self.seq.addr.val();
-        self.fifo.out_ready.next = self.m_tready.val();
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, wr_en);
+            clock!(
+                self, clock, wr_k, wr_addr, wr_data, fsm, lc_rows, errs, rd, out, seq, wcache,
+                acache, gcache, lcin, lcmask, mm_group, lc_group, bk_group, wu_group, fifo
+            );
 
-        // ---- INIT / LOAD writes (one register between the stream and the cache).
-        self.beat_split.word.next = self.wr_data.q.val();
-        for j in 0..L {
-            self.beat_join6.lanes[j].next = self.beat_split.lanes[j].val().get_bits::<6>(0);
+            // ---- The sequencer (`WordSeq`): LOAD's sequence is one pass of F/L activation
+            // words per piece.
+            self.sq_passes.next = self.c_passes.val();
+            self.sq_words.next = self.c_words.val();
+            if self.fsm.sq_load.val() {
+                self.sq_passes.next = self.one16.val();
+                self.sq_words.next = self.c_awords.val();
+            }
+            self.seq.passes.next = self.sq_passes.val();
+            self.seq.words.next = self.sq_words.val();
+
+            // ---- INIT / LOAD writes (one register between the stream and the cache); no
+            // write pending after reset.
+            self.wr_en.d.next = self.fsm.take.val();
+            if self.reset.val() {
+                self.wr_en.d.next = false;
+            }
+            for j in 0..L {
+                self.beat_join6.lanes[j].next = self.beat_split.lanes[j].val().get_bits::<6>(0);
+            }
+            self.acache.wr_en.next = self.wr_en.q.val() & self.fsm.load.val();
+            self.acache.addr0.next = bit_cast::<12, 16>(self.wr_addr.q.val());
+
+            // ---- The weight cache's write port: INIT's words, or WU's updated weights four
+            // cycles after their read; the caches' pieces: the write's, or the sequencer's.
+            self.w_we.next = self.wr_en.q.val() & self.fsm.init.val();
+            self.w_waddr.next = self.wr_addr.q.val();
+            self.w_wdata.next = self.beat_join6.word.val();
+            if self.fsm.wu.val() {
+                self.w_we.next = self.rd.v4.val();
+                self.w_waddr.next = self.rd.addr4.val();
+                self.w_wdata.next = self.wu_group.weight_out.val();
+            }
+            self.w_sel.next = self.wr_k.q.val();
+            self.a_sel.next = self.wr_k.q.val();
+            if self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val() {
+                self.w_sel.next = self.seq.piece.val();
+                self.a_sel.next = self.seq.piece.val();
+            }
+            self.wcache.p_sel.next = self.w_sel.val();
+            self.wcache.wr_en.next = self.w_we.val();
+            self.wcache.addr0.next = self.w_waddr.val();
+            self.wcache.data_in0.next = self.w_wdata.val();
+            self.acache.p_sel.next = self.a_sel.val();
+            self.gcache.p_sel.next = self.g_sel.val();
+
+            // ---- Reads (`ReadPipe`): the words the sequencer issues in INF, WU and READ.
+            self.rd.issue.next =
+                self.seq.emit.val() & (self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val());
+
+            // ---- The configuration's fields: alpha_lc 3, lr_shift 6, alpha_e 9, alpha_fc 12;
+            // FC1's WU seed is the seeds' upper half.
+            self.mm_group.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
+            self.mm_group.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
+            self.bk_group.alpha_e.next = self.fsm.cfg.val().get_bits::<3>(9);
+            self.wu_group.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
+            self.wu_group.seed.next = self.seeds.val().get_bits::<17>(17);
+
+            // ---- LC rows (`LcRows`): forward in INF after the last pass.
+            self.lc_rows.fwd.next = self.fsm.inf.val() & self.out.lc_run.val();
         }
-        self.w_we.next = self.wr_en.q.val() & self.fsm.init.val();
-        self.w_waddr.next = self.wr_addr.q.val();
-        self.w_wdata.next = self.beat_join6.word.val();
-        self.acache.wr_en.next = self.wr_en.q.val() & self.fsm.load.val();
-        self.acache.addr0.next = bit_cast::<12, 16>(self.wr_addr.q.val());
-        self.acache.data_in0.next = self.wr_data.q.val();
-        self.w_sel.next = self.wr_k.q.val();
-        self.a_sel.next = self.wr_k.q.val();
-
-        // ---- Reads (`ReadPipe`): the word the sequencer issues, its activation, its stages.
-        self.rd.issue.next =
-            self.seq.emit.val() & (self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val());
-        self.rd.index.next = self.seq.index.val();
-        self.rd.first.next = self.seq.first.val();
-        self.rd.last.next = self.seq.last.val();
-        self.rd.addr.next = self.seq.addr.val();
-        self.rd.act_data.next = self.acache.data_out1.val();
-        self.wcache.addr1.next = self.seq.addr.val();
-        self.acache.addr1.next = self.rd.act_addr.val();
-        if self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val() {
-            self.w_sel.next = self.seq.piece.val();
-            self.a_sel.next = self.seq.piece.val();
-        }
-
-        // ---- INF (`MmGroup`): matmul bursts, one per pass.
-        self.mm_group.en.next = self.fsm.inf.val();
-        self.mm_group.valid.next = self.rd.v2.val();
-        self.mm_group.act.next = self.rd.act_lane.val();
-        self.mm_group.weight.next = self.wcache.data_out1.val();
-        self.mm_group.alpha_fc.next = self.fsm.cfg.val().get_bits::<3>(12);
-        self.mm_group.alpha_lc.next = self.fsm.cfg.val().get_bits::<3>(3);
-        self.lcin.write_enable.next = self.out.lc_we.val();
-        self.lcin.write_address.next = self.out.lc_addr.val();
-        self.lcin.write_data.next = self.mm_group.output_to_lc.val();
-        self.lcmask.write_enable.next = self.out.lc_we.val();
-        self.lcmask.write_address.next = self.out.lc_addr.val();
-        self.lcmask.write_data.next = self.mm_group.relu_mask.val();
-
-        // ---- LC rows (`LcRows`): INF (forward) after the last pass, BK (backward).
-        self.lc_rows.clear.next = self.fsm.enter.val();
-        self.lc_rows.fwd.next = self.fsm.inf.val() & self.out.lc_run.val();
-        self.lc_rows.bk.next = self.fsm.bk.val();
-        self.lc_rows.rows.next = self.c_rows.val();
-        self.lc_rows.lcin_data.next = self.lcin.read_data.val();
-        self.lc_rows.mask_data.next = self.lcmask.read_data.val();
-        self.lcin.read_address.next = self.lc_rows.word.val();
-        self.lcmask.read_address.next = self.lc_rows.word.val();
-        // The LC weights step with the rows; INF sums them (`LcGroup`).
-        self.lc_group.en.next = self.fsm.inf.val();
-        self.lc_group.run.next = self.out.lc_run.val();
-        self.lc_group.valid.next = self.lc_rows.valid.val();
-        self.lc_group.data.next = self.lc_rows.lc_in.val();
-        self.lc_group.step.next = self.lc_rows.step.val();
-
-        // ---- LOSS and BK (`BkGroup`), and the classification of each LC result.
-        self.bk_group.label.next = self.fsm.label.val();
-        self.bk_group.lc.next = self.lc_group.lc.val();
-        self.bk_group.lc_valid.next = self.lc_group.lc_valid.val();
-        self.bk_group.alpha_e.next = self.fsm.cfg.val().get_bits::<3>(9);
-        self.bk_group.loss_en.next = self.fsm.loss.val();
-        self.bk_group.en.next = self.fsm.bk.val();
-        self.bk_group.valid.next = self.lc_rows.valid.val();
-        self.bk_group.weight.next = self.lc_group.weights.val();
-        self.bk_group.relu_mask.next = self.lc_rows.lc_mask.val();
-        // Errors into the gradient cache, and a pass ahead out of it in WU (`ErrFetch`).
-        self.errs.clear.next = self.fsm.enter.val();
-        self.errs.grad_valid.next = self.bk_group.grad_valid.val();
-        self.errs.grad.next = self.bk_group.grad.val();
-        self.errs.wu.next = self.fsm.wu.val();
-        self.errs.pass_start.next = self.rd.start1.val();
-        self.errs.seq_emit.next = self.seq.emit.val();
-        self.errs.seq_index.next = self.seq.index.val();
-        self.errs.seq_piece.next = self.seq.piece.val();
-        self.errs.seq_pass.next = self.seq.pass.val();
-        self.errs.gdata.next = self.gcache.data_out1.val();
-        self.errs.passes.next = self.c_passes.val();
-        self.errs.last_piece.next = self.c_last_piece.val();
-        self.errs.grads.next = self.c_grads.val();
-        self.g_sel.next = self.errs.g_sel.val();
-        self.gcache.addr0.next = self.errs.g_addr0.val();
-        self.gcache.data_in0.next = self.bk_group.grad.val();
-        self.gcache.wr_en.next = self.errs.g_we.val();
-        self.gcache.addr1.next = self.errs.g_addr1.val();
-
-        // ---- WU (`WuGroup`): read, update, write back four cycles later.
-        self.wu_group.en.next = self.fsm.wu.val();
-        self.wu_group.v1.next = self.rd.v1.val();
-        self.wu_group.v2.next = self.rd.v2.val();
-        self.wu_group.weight.next = self.wcache.data_out1.val();
-        self.wu_group.act.next = self.rd.act_lane.val();
-        self.wu_group.err.next = self.errs.err.val();
-        self.wu_group.lr_shift.next = self.fsm.cfg.val().get_bits::<3>(6);
-        if self.fsm.wu.val() {
-            self.w_we.next = self.rd.v4.val();
-            self.w_waddr.next = self.rd.addr4.val();
-            self.w_wdata.next = self.wu_group.weight_out.val();
-        }
-
-        // ---- The output FIFO's beats (`FcOut`): INF's passes, READ's weight words.
-        self.out.clear.next = self.fsm.enter.val();
-        self.out.inf.next = self.fsm.inf.val();
-        self.out.read.next = self.fsm.read.val();
-        self.out.mm_valid.next = self.mm_group.valid_out.val();
-        self.out.mm_fc.next = self.mm_group.output_to_fc.val();
-        self.out.label.next = self.fsm.label.val();
-        self.out.rd_v2.next = self.rd.v2.val();
-        self.out.rd_last2.next = self.rd.last2.val();
-        self.out.weight.next = self.wcache.data_out1.val();
-        self.out.seq_emit.next = self.seq.emit.val();
-        self.out.seq_first.next = self.seq.first.val();
-        self.out.fifo_count.next = self.fifo.count.val();
-        self.out.out_passes.next = self.c_out_passes.val();
-
-        // ---- Reset: no write pending.
-        if self.reset.val() {
-            self.wr_en.d.next = false;
-        }
-
-        // ---- Outputs.
-        self.m_tdata.next = self.fifo.out_data.val();
-        self.m_tvalid.next = self.fifo.out_valid.val();
-        self.m_tuser.next = self.fifo.out_user.val();
-        self.m_tlast.next = self.fifo.out_last.val();
-        self.lc_data_out.next = self.lc_group.lc.val();
-        self.lc_valid.next = self.lc_group.lc_valid.val();
-        self.class_num.next = self.bk_group.class_num.val();
-        self.classify_done.next = self.bk_group.classify_done.val();
-
-        // ---- Every signal that crosses into a block or out of this one is assigned once
-        // per evaluation (docs/decisions.md D-HDLGEN: an event-driven simulator wakes the
-        // other side on each intermediate value).
-        self.layer_state.next = self.fsm.code.val();
-        self.s_tready.next = self.fsm.ready.val();
-        self.seq.start.next = self.fsm.sq_start.val();
-        self.seq.cancel.next = self.fsm.sq_cancel.val();
-        self.seq.stall.next = self.fsm.sq_stall.val();
-        self.seq.pieces.next = self.c_pieces.val();
-        self.seq.passes.next = self.sq_passes.val();
-        self.seq.words.next = self.sq_words.val();
-        self.seq.gap.next = self.fsm.sq_gap.val();
-        self.seq.drain.next = self.fsm.sq_drain.val();
-        self.lc_group.seed.next = self.fsm.lc_seed.val();
-        self.lc_group.prog.next = self.fsm.lc_prog.val();
-        self.wu_group.prog.next = self.fsm.wu_prog.val();
-        self.fifo.push.next = self.out.push.val();
-        self.fifo.in_data.next = self.out.data.val();
-        self.fifo.in_user.next = self.out.user.val();
-        self.fifo.in_last.next = self.out.last.val();
-        self.wcache.p_sel.next = self.w_sel.val();
-        self.wcache.wr_en.next = self.w_we.val();
-        self.wcache.addr0.next = self.w_waddr.val();
-        self.wcache.data_in0.next = self.w_wdata.val();
-        self.acache.p_sel.next = self.a_sel.val();
-        self.gcache.p_sel.next = self.g_sel.val();
     }
 }
 

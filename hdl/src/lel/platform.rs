@@ -318,257 +318,259 @@ impl PlatformCore {
 }
 
 impl Logic for PlatformCore {
-    #[hdl_gen]
-    fn update(&mut self) {
-        clock!(self, clock, regs, fsm, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
-        self.gate_conv.clock.next = self.clock.val();
-        self.gate_fc0.clock.next = self.clock.val();
-        self.gate_fc1.clock.next = self.clock.val();
-        // In the emitted Verilog each core's clock is its gate's (sim_gate::patch_gate_clocks).
-        self.conv.clock.next = self.clock.val();
-        self.fc0.clock.next = self.clock.val();
-        self.fc1.clock.next = self.clock.val();
-        self.in_fifo.clock.next = self.clock.val();
-        self.mid_fifo.clock.next = self.clock.val();
-        self.out_fifo.clock.next = self.clock.val();
-        self.rst_conv.clock.next = self.clock.val();
-        self.rst_fc0.clock.next = self.clock.val();
-        self.rst_fc1.clock.next = self.clock.val();
-        self.rst_conv.d.next = self.reset.val();
-        self.rst_fc0.d.next = self.reset.val();
-        self.rst_fc1.d.next = self.reset.val();
-        self.conv.reset.next = self.rst_conv.q.val();
-        self.fc0.reset.next = self.rst_fc0.q.val();
-        self.fc1.reset.next = self.rst_fc1.q.val();
-
-        // ---- The registers (`PlRegs`): writes, the LR table and the configuration the cores
-        // see (CFG_ACTIVE).
-        self.regs.reset.next = self.reset.val();
-        self.regs.we.next = self.reg_we.val();
-        self.regs.addr.next = self.reg_addr.val();
-        self.regs.wdata.next = self.reg_wdata.val();
-
-        // ---- The PL FSM: CTRL's instructions to the cores, the stream routes, the run counts.
-        self.fsm.reset.next = self.reset.val();
-        self.fsm.ctrl.next = self.regs.ctrl.val();
-        self.fsm.instr.next = self.reg_wdata.val().get_bits::<3>(0);
-        self.fsm.n_train.next = self.regs.n_train.val();
-        self.fsm.n_test.next = self.regs.n_test.val();
-        self.fsm.conv_state.next = self.conv.conv_state.val();
-        self.fsm.fc0_state.next = self.fc0.layer_state.val();
-        self.fsm.fc1_state.next = self.fc1.layer_state.val();
-        self.fsm.in_count.next = self.in_fifo.count.val();
-        self.fsm.mid_count.next = self.mid_fifo.count.val();
-        self.fsm.mid_packets.next = self.mid_fifo.packets.val();
-        self.fsm.out_packets.next = self.out_fifo.packets.val();
-        self.fsm.results0.next = self.tally0.results.val();
-        self.fsm.results1.next = self.tally1.results.val();
-
-        // ---- Results (one tally per FC core) and each core's last visit.
-        self.tally0.reset.next = self.reset.val();
-        self.tally0.clear.next = self.fsm.run_start.val();
-        self.tally0.start.next = self.fsm.start_fc0.val();
-        self.tally0.beat.next = self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val();
-        self.tally0.label.next = self.mid_fifo.m_tuser.val();
-        self.tally0.lc_valid.next = self.fc0.lc_valid.val();
-        self.tally0.done.next = self.fc0.classify_done.val();
-        self.tally0.class_num.next = self.fc0.class_num.val();
-        self.tally1.reset.next = self.reset.val();
-        self.tally1.clear.next = self.fsm.run_start.val();
-        self.tally1.start.next = self.fsm.start_fc1.val();
-        self.tally1.beat.next = self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val();
-        self.tally1.label.next = self.out_fifo.m_tuser.val();
-        self.tally1.lc_valid.next = self.fc1.lc_valid.val();
-        self.tally1.done.next = self.fc1.classify_done.val();
-        self.tally1.class_num.next = self.fc1.class_num.val();
-        self.visit_conv.reset.next = self.reset.val();
-        self.visit_conv.busy.next = self.conv.conv_state.val() != self.s_idle.val();
-        self.visit_fc0.reset.next = self.reset.val();
-        self.visit_fc0.busy.next = self.fc0.layer_state.val() != self.s_idle.val();
-        self.visit_fc1.reset.next = self.reset.val();
-        self.visit_fc1.busy.next = self.fc1.layer_state.val() != self.s_idle.val();
-
-        // ---- After I_STOP the FIFOs are held empty while the cores' output FIFOs drain.
-        self.fifo_rst.next = self.reset.val() | self.fsm.flushing.val();
-        self.streams_reset.next = self.fifo_rst.val();
-
-        // ---- Register values; the shell's `RegRead` picks one by `reg_addr`.
-        self.status.next = bit_cast::<32, 4>(self.fsm.code.val())
-            | (bit_cast::<32, 4>(self.conv.conv_state.val()) << 4)
-            | (bit_cast::<32, 4>(self.fc0.layer_state.val()) << 8)
-            | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12);
-        if self.fsm.flushing.val() {
-            self.status.next = self.status.val() | (self.one32.val() << 16);
+    crate::wired_update! {
+        // Every plain connection, once; `update` has what is more than a wire.
+        wires {
+            // Clocks and resets. In the emitted Verilog each core's clock is its gate's
+            // (sim_gate::patch_gate_clocks), and each core's reset is registered on it.
+            gate_conv.clock <= clock;
+            gate_fc0.clock <= clock;
+            gate_fc1.clock <= clock;
+            conv.clock <= clock;
+            fc0.clock <= clock;
+            fc1.clock <= clock;
+            in_fifo.clock <= clock;
+            mid_fifo.clock <= clock;
+            out_fifo.clock <= clock;
+            rst_conv.clock <= clock;
+            rst_fc0.clock <= clock;
+            rst_fc1.clock <= clock;
+            rst_conv.d <= reset;
+            rst_fc0.d <= reset;
+            rst_fc1.d <= reset;
+            conv.reset <= rst_conv.q;
+            fc0.reset <= rst_fc0.q;
+            fc1.reset <= rst_fc1.q;
+            // The registers (`PlRegs`): writes, the LR table and the configuration the cores
+            // see (CFG_ACTIVE).
+            regs.reset <= reset;
+            regs.we <= reg_we;
+            regs.addr <= reg_addr;
+            regs.wdata <= reg_wdata;
+            // The PL FSM: CTRL's instructions to the cores, the stream routes, the run counts.
+            fsm.reset <= reset;
+            fsm.ctrl <= regs.ctrl;
+            fsm.n_train <= regs.n_train;
+            fsm.n_test <= regs.n_test;
+            fsm.conv_state <= conv.conv_state;
+            fsm.fc0_state <= fc0.layer_state;
+            fsm.fc1_state <= fc1.layer_state;
+            fsm.in_count <= in_fifo.count;
+            fsm.mid_count <= mid_fifo.count;
+            fsm.mid_packets <= mid_fifo.packets;
+            fsm.out_packets <= out_fifo.packets;
+            fsm.results0 <= tally0.results;
+            fsm.results1 <= tally1.results;
+            // Results (one tally per FC core) and each core's last visit.
+            tally0.reset <= reset;
+            tally0.clear <= fsm.run_start;
+            tally0.start <= fsm.start_fc0;
+            tally0.label <= mid_fifo.m_tuser;
+            tally0.lc_valid <= fc0.lc_valid;
+            tally0.done <= fc0.classify_done;
+            tally0.class_num <= fc0.class_num;
+            tally1.reset <= reset;
+            tally1.clear <= fsm.run_start;
+            tally1.start <= fsm.start_fc1;
+            tally1.label <= out_fifo.m_tuser;
+            tally1.lc_valid <= fc1.lc_valid;
+            tally1.done <= fc1.classify_done;
+            tally1.class_num <= fc1.class_num;
+            visit_conv.reset <= reset;
+            visit_fc0.reset <= reset;
+            visit_fc1.reset <= reset;
+            // Register values read as they are (the shell's `RegRead` picks one by
+            // `reg_addr`; the others are in `update`).
+            rv_base[2] <= regs.model_cfg;
+            rv_base[7] <= regs.n_train;
+            rv_base[8] <= regs.n_test;
+            rv_base[9] <= regs.epoch;
+            rv_base[11] <= regs.cfg_active;
+            rv_base[12] <= fsm.run_cycles;
+            rv_base[13] <= fsm.conv_n;
+            rv_base[14] <= fsm.fc0_n;
+            rv_base[15] <= fsm.fc1_n;
+            rv_base[16] <= tally0.results;
+            rv_base[17] <= tally1.results;
+            rv_base[18] <= tally0.correct;
+            rv_base[19] <= tally1.correct;
+            rv_base[22] <= visit_conv.last;
+            rv_base[23] <= visit_fc0.last;
+            rv_base[24] <= visit_fc1.last;
+            rv_base[29] <= c_fc0_words;
+            rv_base[30] <= c_fc1_words;
+            rv_base[31] <= c_id;
+            // The streams: s_* into the input FIFO, the conv core into the mid FIFO, FC0
+            // into the out FIFO (the routes that depend on the FSM are in `update`).
+            s_tready <= in_fifo.s_tready;
+            in_fifo.s_tdata <= s_tdata;
+            in_fifo.s_tvalid <= s_tvalid;
+            in_fifo.s_tuser <= s_tuser;
+            in_fifo.s_tlast <= s_tlast;
+            conv.s_tdata <= in_fifo.m_tdata;
+            conv.s_tuser <= in_fifo.m_tuser;
+            conv.model_cfg <= regs.cfg_active;
+            conv.instr <= fsm.ins_conv;
+            conv.m_tready <= mid_fifo.s_tready;
+            mid_fifo.s_tdata <= conv.m_tdata;
+            mid_fifo.s_tvalid <= conv.m_tvalid;
+            mid_fifo.s_tuser <= conv.m_tuser;
+            mid_fifo.s_tlast <= conv.m_tlast;
+            fc0.model_cfg <= regs.cfg_active;
+            fc0.instr <= fsm.ins_fc0;
+            out_fifo.s_tdata <= fc0.m_tdata;
+            out_fifo.s_tuser <= fc0.m_tuser;
+            out_fifo.s_tlast <= fc0.m_tlast;
+            fc1.instr <= fsm.ins_fc1;
         }
-        self.rv_base[0].next = 0.into();
-        self.rv_base[1].next = self.status.val();
-        self.rv_base[2].next = self.regs.model_cfg.val();
-        self.rv_base[3].next = bit_cast::<32, 17>(self.regs.seed_lc0.val());
-        self.rv_base[4].next = bit_cast::<32, 17>(self.regs.seed_wu0.val());
-        self.rv_base[5].next = bit_cast::<32, 17>(self.regs.seed_lc1.val());
-        self.rv_base[6].next = bit_cast::<32, 17>(self.regs.seed_wu1.val());
-        self.rv_base[7].next = self.regs.n_train.val();
-        self.rv_base[8].next = self.regs.n_test.val();
-        self.rv_base[9].next = self.regs.epoch.val();
-        self.rv_base[10].next = bit_cast::<32, 5>(self.regs.lr_len.val());
-        self.rv_base[11].next = self.regs.cfg_active.val();
-        self.rv_base[12].next = self.fsm.run_cycles.val();
-        self.rv_base[13].next = self.fsm.conv_n.val();
-        self.rv_base[14].next = self.fsm.fc0_n.val();
-        self.rv_base[15].next = self.fsm.fc1_n.val();
-        self.rv_base[16].next = self.tally0.results.val();
-        self.rv_base[17].next = self.tally1.results.val();
-        self.rv_base[18].next = self.tally0.correct.val();
-        self.rv_base[19].next = self.tally1.correct.val();
-        self.rv_base[20].next = bit_cast::<32, 8>(self.tally0.last.val());
-        self.rv_base[21].next = bit_cast::<32, 8>(self.tally1.last.val());
-        self.rv_base[22].next = self.visit_conv.last.val();
-        self.rv_base[23].next = self.visit_fc0.last.val();
-        self.rv_base[24].next = self.visit_fc1.last.val();
-        self.rv_base[25].next =
-            bit_cast::<32, 16>(self.in_fifo.count.val()) | (self.c_depths[0].val() << 16);
-        self.rv_base[26].next =
-            bit_cast::<32, 16>(self.mid_fifo.count.val()) | (self.c_depths[1].val() << 16);
-        self.rv_base[27].next =
-            bit_cast::<32, 16>(self.out_fifo.count.val()) | (self.c_depths[2].val() << 16);
-        self.rv_base[28].next = bit_cast::<32, 16>(self.c_img_beats.val());
-        self.rv_base[29].next = self.c_fc0_words.val();
-        self.rv_base[30].next = self.c_fc1_words.val();
-        self.rv_base[31].next = self.c_id.val();
-        for j in 0..16 {
-            self.rv_lr[j].next = self.regs.lr.val().get_bits::<6>(6 * j);
-        }
-        for j in 0..10 {
-            self.rv_lc0[j].next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
-            self.rv_lc1[j].next = self.fc1.lc_data_out.val().get_bits::<23>(23 * j);
-        }
+        #[hdl_gen]
+        fn update(&mut self) {
+            clock!(self, clock, regs, fsm, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
+            self.fsm.instr.next = self.reg_wdata.val().get_bits::<3>(0);
+            self.tally0.beat.next = self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val();
+            self.tally1.beat.next = self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val();
+            self.visit_conv.busy.next = self.conv.conv_state.val() != self.s_idle.val();
+            self.visit_fc0.busy.next = self.fc0.layer_state.val() != self.s_idle.val();
+            self.visit_fc1.busy.next = self.fc1.layer_state.val() != self.s_idle.val();
 
-        // ---- Stream routing. The input FIFO feeds the conv core while running, FC0 then FC1
-        // in PL_INIT; FC0's output goes to the out FIFO (or to m_* in PL_READ), FC1's is
-        // dropped (no successor, §7-35) unless read.
-        self.in_take.next = (self.fsm.to_conv.val() & self.conv.s_tready.val())
-            | (self.fsm.to_fc0.val() & self.fc0.s_tready.val())
-            | (self.fsm.to_fc1.val() & self.fc1.s_tready.val());
+            // ---- After I_STOP the FIFOs are held empty while the cores' output FIFOs drain.
+            self.fifo_rst.next = self.reset.val() | self.fsm.flushing.val();
+            self.streams_reset.next = self.fifo_rst.val();
+            self.in_fifo.reset.next = self.fifo_rst.val();
+            self.mid_fifo.reset.next = self.fifo_rst.val();
+            self.out_fifo.reset.next = self.fifo_rst.val();
 
-        // ---- Every sub-block input and output assigned once (D-HDLGEN).
-        self.s_tready.next = self.in_fifo.s_tready.val();
-        self.in_fifo.reset.next = self.fifo_rst.val();
-        self.in_fifo.s_tdata.next = self.s_tdata.val();
-        self.in_fifo.s_tvalid.next = self.s_tvalid.val();
-        self.in_fifo.s_tuser.next = self.s_tuser.val();
-        self.in_fifo.s_tlast.next = self.s_tlast.val();
-        self.in_fifo.m_tready.next = self.in_take.val();
+            // ---- Register values that are formatted: STATUS, the seeds, the counts with
+            // their FIFO's depth, the LC outputs (23 bits each, in a wide word).
+            self.status.next = bit_cast::<32, 4>(self.fsm.code.val())
+                | (bit_cast::<32, 4>(self.conv.conv_state.val()) << 4)
+                | (bit_cast::<32, 4>(self.fc0.layer_state.val()) << 8)
+                | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12);
+            if self.fsm.flushing.val() {
+                self.status.next = self.status.val() | (self.one32.val() << 16);
+            }
+            self.rv_base[0].next = 0.into();
+            self.rv_base[1].next = self.status.val();
+            self.rv_base[3].next = bit_cast::<32, 17>(self.regs.seed_lc0.val());
+            self.rv_base[4].next = bit_cast::<32, 17>(self.regs.seed_wu0.val());
+            self.rv_base[5].next = bit_cast::<32, 17>(self.regs.seed_lc1.val());
+            self.rv_base[6].next = bit_cast::<32, 17>(self.regs.seed_wu1.val());
+            self.rv_base[10].next = bit_cast::<32, 5>(self.regs.lr_len.val());
+            self.rv_base[20].next = bit_cast::<32, 8>(self.tally0.last.val());
+            self.rv_base[21].next = bit_cast::<32, 8>(self.tally1.last.val());
+            self.rv_base[25].next =
+                bit_cast::<32, 16>(self.in_fifo.count.val()) | (self.c_depths[0].val() << 16);
+            self.rv_base[26].next =
+                bit_cast::<32, 16>(self.mid_fifo.count.val()) | (self.c_depths[1].val() << 16);
+            self.rv_base[27].next =
+                bit_cast::<32, 16>(self.out_fifo.count.val()) | (self.c_depths[2].val() << 16);
+            self.rv_base[28].next = bit_cast::<32, 16>(self.c_img_beats.val());
+            for j in 0..16 {
+                self.rv_lr[j].next = self.regs.lr.val().get_bits::<6>(6 * j);
+            }
+            for j in 0..10 {
+                self.rv_lc0[j].next = self.fc0.lc_data_out.val().get_bits::<23>(23 * j);
+                self.rv_lc1[j].next = self.fc1.lc_data_out.val().get_bits::<23>(23 * j);
+            }
 
-        self.conv.s_tdata.next = self.in_fifo.m_tdata.val();
-        self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.fsm.to_conv.val();
-        self.conv.s_tuser.next = self.in_fifo.m_tuser.val();
-        self.conv.model_cfg.next = self.regs.cfg_active.val();
-        self.conv.instr.next = self.fsm.ins_conv.val();
-        self.conv.m_tready.next = self.mid_fifo.s_tready.val();
+            // ---- Stream routing. The input FIFO feeds the conv core while running, FC0 then
+            // FC1 in PL_INIT; FC0's output goes to the out FIFO (or to m_* in PL_READ), FC1's
+            // is dropped (no successor, §7-35) unless read.
+            self.in_take.next = (self.fsm.to_conv.val() & self.conv.s_tready.val())
+                | (self.fsm.to_fc0.val() & self.fc0.s_tready.val())
+                | (self.fsm.to_fc1.val() & self.fc1.s_tready.val());
+            self.in_fifo.m_tready.next = self.in_take.val();
+            self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.fsm.to_conv.val();
+            self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.fsm.to_fc0.val();
+            self.fc0.s_tdata.next = self.mid_fifo.m_tdata.val();
+            self.fc0.s_tvalid.next = self.mid_fifo.m_tvalid.val();
+            self.fc0.s_tuser.next = self.mid_fifo.m_tuser.val();
+            if self.fsm.to_fc0.val() {
+                self.fc0.s_tdata.next = self.in_fifo.m_tdata.val();
+                self.fc0.s_tvalid.next = self.in_fifo.m_tvalid.val();
+                self.fc0.s_tuser.next = self.in_fifo.m_tuser.val();
+            }
+            self.fc0.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc0.val())
+                | (bit_cast::<34, 17>(self.regs.seed_wu0.val()) << 17);
+            self.fc0.m_tready.next = self.out_fifo.s_tready.val();
+            if self.fsm.rd_fc0.val() {
+                self.fc0.m_tready.next = self.m_tready.val();
+            }
+            if self.fsm.flushing.val() {
+                self.fc0.m_tready.next = true;
+            }
+            self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.fsm.rd_fc0.val();
+            self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.fsm.to_fc1.val();
+            self.fc1.s_tdata.next = self.out_fifo.m_tdata.val();
+            self.fc1.s_tvalid.next = self.out_fifo.m_tvalid.val();
+            self.fc1.s_tuser.next = self.out_fifo.m_tuser.val();
+            if self.fsm.to_fc1.val() {
+                self.fc1.s_tdata.next = self.in_fifo.m_tdata.val();
+                self.fc1.s_tvalid.next = self.in_fifo.m_tvalid.val();
+                self.fc1.s_tuser.next = self.in_fifo.m_tuser.val();
+            }
+            self.fc1.model_cfg.next = self.regs.cfg_active.val() >> 12;
+            self.fc1.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc1.val())
+                | (bit_cast::<34, 17>(self.regs.seed_wu1.val()) << 17);
+            self.fc1.m_tready.next = true;
+            if self.fsm.rd_fc1.val() {
+                self.fc1.m_tready.next = self.m_tready.val();
+            }
 
-        self.mid_fifo.reset.next = self.fifo_rst.val();
-        self.mid_fifo.s_tdata.next = self.conv.m_tdata.val();
-        self.mid_fifo.s_tvalid.next = self.conv.m_tvalid.val();
-        self.mid_fifo.s_tuser.next = self.conv.m_tuser.val();
-        self.mid_fifo.s_tlast.next = self.conv.m_tlast.val();
-        self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.fsm.to_fc0.val();
+            // ---- Simulation gates: a core is left unclocked by the gated Verilator model
+            // only while idle with its inputs held (D-SIM-GATE); in hardware these are wires.
+            self.gate_conv.busy.next =
+                (self.conv.conv_state.val() != self.s_idle.val()) | self.conv.m_tvalid.val();
+            self.gate_conv.w0.next = bit_cast::<WATCH, 32>(self.conv.s_tdata.val())
+                | (bit_cast::<WATCH, 32>(self.conv.model_cfg.val()) << 32);
+            self.gate_conv.w1.next = bit_cast::<CONV_WATCH_HI, 4>(self.conv.s_tuser.val())
+                | (bit_cast::<CONV_WATCH_HI, 3>(self.conv.instr.val()) << 4)
+                | (bit_cast::<CONV_WATCH_HI, 1>(self.conv.s_tvalid.val().into()) << 7)
+                | (bit_cast::<CONV_WATCH_HI, 1>(self.conv.m_tready.val().into()) << 8)
+                | (bit_cast::<CONV_WATCH_HI, 1>(self.reset.val().into()) << 9);
+            self.gate_fc0.busy.next =
+                (self.fc0.layer_state.val() != self.s_idle.val()) | self.fc0.m_tvalid.val();
+            self.gate_fc0.w0.next = bit_cast::<WATCH, 32>(self.fc0.s_tdata.val())
+                | (bit_cast::<WATCH, 32>(self.fc0.model_cfg.val()) << 32);
+            self.gate_fc0.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc0.seeds.val())
+                | (bit_cast::<FC_WATCH_HI, 4>(self.fc0.s_tuser.val()) << 34)
+                | (bit_cast::<FC_WATCH_HI, 3>(self.fc0.instr.val()) << 38)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.s_tvalid.val().into()) << 41)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.m_tready.val().into()) << 42)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43);
+            self.gate_conv.w2.next = false.into();
+            self.gate_conv.w3.next = false.into();
+            self.gate_fc0.w2.next = false.into();
+            self.gate_fc0.w3.next = false.into();
+            self.gate_fc1.w2.next = false.into();
+            self.gate_fc1.w3.next = false.into();
+            self.gate_fc1.busy.next =
+                (self.fc1.layer_state.val() != self.s_idle.val()) | self.fc1.m_tvalid.val();
+            self.gate_fc1.w0.next = bit_cast::<WATCH, 32>(self.fc1.s_tdata.val())
+                | (bit_cast::<WATCH, 32>(self.fc1.model_cfg.val()) << 32);
+            self.gate_fc1.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc1.seeds.val())
+                | (bit_cast::<FC_WATCH_HI, 4>(self.fc1.s_tuser.val()) << 34)
+                | (bit_cast::<FC_WATCH_HI, 3>(self.fc1.instr.val()) << 38)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.s_tvalid.val().into()) << 41)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.m_tready.val().into()) << 42)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43);
 
-        self.fc0.s_tdata.next = self.mid_fifo.m_tdata.val();
-        self.fc0.s_tvalid.next = self.mid_fifo.m_tvalid.val();
-        self.fc0.s_tuser.next = self.mid_fifo.m_tuser.val();
-        if self.fsm.to_fc0.val() {
-            self.fc0.s_tdata.next = self.in_fifo.m_tdata.val();
-            self.fc0.s_tvalid.next = self.in_fifo.m_tvalid.val();
-            self.fc0.s_tuser.next = self.in_fifo.m_tuser.val();
-        }
-        self.fc0.model_cfg.next = self.regs.cfg_active.val();
-        self.fc0.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc0.val())
-            | (bit_cast::<34, 17>(self.regs.seed_wu0.val()) << 17);
-        self.fc0.instr.next = self.fsm.ins_fc0.val();
-        self.fc0.m_tready.next = self.out_fifo.s_tready.val();
-        if self.fsm.rd_fc0.val() {
-            self.fc0.m_tready.next = self.m_tready.val();
-        }
-        if self.fsm.flushing.val() {
-            self.fc0.m_tready.next = true;
-        }
-
-        self.out_fifo.reset.next = self.fifo_rst.val();
-        self.out_fifo.s_tdata.next = self.fc0.m_tdata.val();
-        self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.fsm.rd_fc0.val();
-        self.out_fifo.s_tuser.next = self.fc0.m_tuser.val();
-        self.out_fifo.s_tlast.next = self.fc0.m_tlast.val();
-        self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.fsm.to_fc1.val();
-
-        self.fc1.s_tdata.next = self.out_fifo.m_tdata.val();
-        self.fc1.s_tvalid.next = self.out_fifo.m_tvalid.val();
-        self.fc1.s_tuser.next = self.out_fifo.m_tuser.val();
-        if self.fsm.to_fc1.val() {
-            self.fc1.s_tdata.next = self.in_fifo.m_tdata.val();
-            self.fc1.s_tvalid.next = self.in_fifo.m_tvalid.val();
-            self.fc1.s_tuser.next = self.in_fifo.m_tuser.val();
-        }
-        self.fc1.model_cfg.next = self.regs.cfg_active.val() >> 12;
-        self.fc1.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc1.val())
-            | (bit_cast::<34, 17>(self.regs.seed_wu1.val()) << 17);
-        self.fc1.instr.next = self.fsm.ins_fc1.val();
-        self.fc1.m_tready.next = true;
-        if self.fsm.rd_fc1.val() {
-            self.fc1.m_tready.next = self.m_tready.val();
-        }
-
-        // ---- Simulation gates: a core is left unclocked by the gated Verilator model only
-        // while idle with its inputs held (D-SIM-GATE); in hardware these are wires.
-        self.gate_conv.busy.next =
-            (self.conv.conv_state.val() != self.s_idle.val()) | self.conv.m_tvalid.val();
-        self.gate_conv.w0.next = bit_cast::<WATCH, 32>(self.conv.s_tdata.val())
-            | (bit_cast::<WATCH, 32>(self.conv.model_cfg.val()) << 32);
-        self.gate_conv.w1.next = bit_cast::<CONV_WATCH_HI, 4>(self.conv.s_tuser.val())
-            | (bit_cast::<CONV_WATCH_HI, 3>(self.conv.instr.val()) << 4)
-            | (bit_cast::<CONV_WATCH_HI, 1>(self.conv.s_tvalid.val().into()) << 7)
-            | (bit_cast::<CONV_WATCH_HI, 1>(self.conv.m_tready.val().into()) << 8)
-            | (bit_cast::<CONV_WATCH_HI, 1>(self.reset.val().into()) << 9);
-        self.gate_fc0.busy.next =
-            (self.fc0.layer_state.val() != self.s_idle.val()) | self.fc0.m_tvalid.val();
-        self.gate_fc0.w0.next = bit_cast::<WATCH, 32>(self.fc0.s_tdata.val())
-            | (bit_cast::<WATCH, 32>(self.fc0.model_cfg.val()) << 32);
-        self.gate_fc0.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc0.seeds.val())
-            | (bit_cast::<FC_WATCH_HI, 4>(self.fc0.s_tuser.val()) << 34)
-            | (bit_cast::<FC_WATCH_HI, 3>(self.fc0.instr.val()) << 38)
-            | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.s_tvalid.val().into()) << 41)
-            | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.m_tready.val().into()) << 42)
-            | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43);
-        self.gate_conv.w2.next = false.into();
-        self.gate_conv.w3.next = false.into();
-        self.gate_fc0.w2.next = false.into();
-        self.gate_fc0.w3.next = false.into();
-        self.gate_fc1.w2.next = false.into();
-        self.gate_fc1.w3.next = false.into();
-        self.gate_fc1.busy.next =
-            (self.fc1.layer_state.val() != self.s_idle.val()) | self.fc1.m_tvalid.val();
-        self.gate_fc1.w0.next = bit_cast::<WATCH, 32>(self.fc1.s_tdata.val())
-            | (bit_cast::<WATCH, 32>(self.fc1.model_cfg.val()) << 32);
-        self.gate_fc1.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc1.seeds.val())
-            | (bit_cast::<FC_WATCH_HI, 4>(self.fc1.s_tuser.val()) << 34)
-            | (bit_cast::<FC_WATCH_HI, 3>(self.fc1.instr.val()) << 38)
-            | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.s_tvalid.val().into()) << 41)
-            | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.m_tready.val().into()) << 42)
-            | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43);
-
-        self.m_tdata.next = 0.into();
-        self.m_tvalid.next = false;
-        self.m_tuser.next = 0.into();
-        self.m_tlast.next = false;
-        if self.fsm.rd_fc0.val() {
-            self.m_tdata.next = self.fc0.m_tdata.val();
-            self.m_tvalid.next = self.fc0.m_tvalid.val();
-            self.m_tlast.next = self.fc0.m_tlast.val();
-        }
-        if self.fsm.rd_fc1.val() {
-            self.m_tdata.next = self.fc1.m_tdata.val();
-            self.m_tvalid.next = self.fc1.m_tvalid.val();
-            self.m_tuser.next = 1.into();
-            self.m_tlast.next = self.fc1.m_tlast.val();
+            // ---- The output stream: the core PL_READ reads, else nothing.
+            self.m_tdata.next = 0.into();
+            self.m_tvalid.next = false;
+            self.m_tuser.next = 0.into();
+            self.m_tlast.next = false;
+            if self.fsm.rd_fc0.val() {
+                self.m_tdata.next = self.fc0.m_tdata.val();
+                self.m_tvalid.next = self.fc0.m_tvalid.val();
+                self.m_tlast.next = self.fc0.m_tlast.val();
+            }
+            if self.fsm.rd_fc1.val() {
+                self.m_tdata.next = self.fc1.m_tdata.val();
+                self.m_tvalid.next = self.fc1.m_tvalid.val();
+                self.m_tuser.next = 1.into();
+                self.m_tlast.next = self.fc1.m_tlast.val();
+            }
         }
     }
 }

@@ -176,254 +176,272 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> CnnEngine
 impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
     for CnnEngine<P, Q, G, QPG>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        // Host port and sequencer.
-        self.host.clock.next = self.clock.val();
-        self.host.reset.next = self.reset.val();
-        self.host.host_we.next = self.host_we.val();
-        self.host.host_re.next = self.host_re.val();
-        self.host.host_addr.next = self.host_addr.val();
-        self.host.host_wdata.next = self.host_wdata.val();
-        self.host.busy.next = self.seq.busy.val();
-        self.host.done.next = self.seq.done.val();
-        self.host.layer.next = self.seq.layer.val();
-        self.host.cycles.next = self.seq.cycles.val();
-        self.host.lc_rdata.next = self.seq.lc_rdata.val();
-        self.host.bias_rdata.next = self.acc.bias_rdata.val();
-        self.seq.clock.next = self.clock.val();
-        self.seq.reset.next = self.host.reset_q.val();
-        self.seq.start.next = self.host.start.val();
-        self.seq.nlayers.next = self.host.nlayers.val();
-        self.seq.layer_end.next = self.mac.layer_end.val();
-        self.seq.lc_raddr.next = self.host.addr.val().get_bits::<5>(0);
-        self.working.next = self.seq.run.val() | (self.seq.state.val() == 3);
-        // Layer registers: one RAM per word index, all read at the layer the next LOAD
-        // takes (the host's while idle: CTRL, the start, is layer 0).
-        self.lreg_addr.next = self.seq.next_layer.val();
-        if !self.seq.busy.val() {
-            self.lreg_addr.next = self.host.addr.val().get_bits::<5>(4);
+    crate::wired_update! {
+        // Every plain connection, once (D-HDLGEN); `update` has what is more than a wire.
+        wires {
+            // Host port and sequencer.
+            host.clock <= clock;
+            host.reset <= reset;
+            host.host_we <= host_we;
+            host.host_re <= host_re;
+            host.host_addr <= host_addr;
+            host.host_wdata <= host_wdata;
+            host.busy <= seq.busy;
+            host.done <= seq.done;
+            host.layer <= seq.layer;
+            host.cycles <= seq.cycles;
+            host.lc_rdata <= seq.lc_rdata;
+            host.bias_rdata <= acc.bias_rdata;
+            seq.clock <= clock;
+            seq.reset <= host.reset_q;
+            seq.start <= host.start;
+            seq.nlayers <= host.nlayers;
+            seq.layer_end <= mac.layer_end;
+            // Gather.
+            addr.clock <= clock;
+            addr.reset <= host.reset_q;
+            addr.load <= seq.load;
+            addr.run <= seq.run;
+            addr.full <= wctl.full;
+            addr.pend <= wctl.pend;
+            addr.mode <= decode.mode;
+            addr.chw <= decode.chw;
+            addr.pool_first <= decode.pool_first;
+            addr.in_w <= decode.in_w;
+            addr.in_passes <= decode.in_passes;
+            addr.operands <= decode.operands;
+            addr.in_base <= decode.in_base;
+            addr.pool_h <= decode.pool_h;
+            addr.pool_w <= decode.pool_w;
+            addr.stride_y <= decode.stride_y;
+            addr.stride_x <= decode.stride_x;
+            addr.pooled_h <= decode.pooled_h;
+            addr.pooled_w <= decode.pooled_w;
+            addr.kw <= decode.kw;
+            addr.dil <= decode.dil;
+            addr.pad_y <= decode.pad_y;
+            addr.pad_x <= decode.pad_x;
+            addr.out_h <= decode.out_h;
+            addr.out_w <= decode.out_w;
+            addr.chunks <= decode.chunks;
+            addr.taps <= decode.taps;
+            wctl.clock <= clock;
+            wctl.reset <= host.reset_q;
+            wctl.load <= seq.load;
+            wctl.run <= seq.run;
+            wctl.gather_buf <= addr.fill_buf;
+            wctl.mac_end <= mac.mac_end;
+            wctl.mac_buf <= mac.read_buf;
+            // MAC side.
+            mac.clock <= clock;
+            mac.reset <= host.reset_q;
+            mac.load <= seq.load;
+            mac.load_kstart <= kstart_now.kstart;
+            mac.run <= seq.run;
+            mac.full <= wctl.full;
+            mac.out_ch <= decode.out_ch;
+            mac.kstart <= decode.kstart;
+            mac.kpw <= decode.per_word;
+            mac.kslot <= decode.slot;
+            mac.out_thresh <= decode.out_thresh;
+            mac.out_map <= decode.out_map;
+            mac.in_passes <= decode.in_passes;
+            mac.chunks <= decode.chunks;
+            mac.out_w <= decode.out_w;
+            mac.out_h <= decode.out_h;
+            pipe.clock <= clock;
+            pipe.reset <= host.reset_q;
+            pipe.issue <= mac.issue;
+            pipe.first <= mac.first;
+            pipe.last <= mac.last;
+            pipe.oc <= mac.oc;
+            pipe.oproc <= mac.oproc;
+            pipe.oe <= mac.oe;
+            pipe.opix <= mac.opix;
+            active.clock <= clock;
+            // Sum over the processors, accumulators, output stage.
+            sums.clock <= clock;
+            sums.active <= active.q;
+            acc.clock <= clock;
+            acc.m2_oc <= pipe.m2_oc;
+            acc.bias_start <= decode.bias_start;
+            acc.bias_en <= decode.bias;
+            acc.busy <= seq.busy;
+            acc.host_we <= host.bias_we;
+            acc.m3_valid <= pipe.m3_valid;
+            acc.m3_first <= pipe.m3_first;
+            acc.m3_oc <= pipe.m3_oc;
+            acc.total <= sums.total;
+            out.valid <= pipe.m4_valid;
+            out.acc <= acc.m4_acc;
+            out.oproc <= pipe.m4_proc;
+            out.oe <= pipe.m4_oe;
+            out.opix <= pipe.m4_pix;
+            out.wide <= decode.wide;
+            out.act <= decode.act;
+            out.rshift <= decode.rshift;
+            out.lshift <= decode.lshift;
+            out.out_passes <= decode.out_passes;
+            out.gap <= decode.gap;
+            out.out_base <= decode.out_base;
+            // Ports.
+            host_rdata <= host.host_rdata;
+            busy <= seq.busy;
+            done <= seq.done;
+            layer_done <= seq.layer_done;
+            layer <= seq.layer;
         }
-        for k in 0..LAYER_WORDS {
-            self.lregs[k].clock.next = self.clock.val();
-            self.lregs[k].write_enable.next = self.host.lreg_we.val()
-                & (self.host.addr.val().get_bits::<4>(0) == self.word_index[k].val());
-            self.lregs[k].write_address.next = self.host.addr.val().get_bits::<5>(4);
-            self.lregs[k].write_data.next = self.host.wdata.val();
-            self.lregs[k].read_address.next = self.lreg_addr.val();
-            self.host.lreg_rdata[k].next = self.lregs[k].read_data.val();
+        // Layer registers (one RAM per word index) and the running layer's configuration.
+        wires for k in (0..LAYER_WORDS) {
+            lregs[k].clock <= clock;
+            lregs[k].write_data <= host.wdata;
+            host.lreg_rdata[k] <= lregs[k].read_data;
         }
-        // The running layer's configuration: loaded at LOAD, decoded into its fields.
-        for k in 0..DECODED_WORDS {
-            self.cfg[k].clock.next = self.clock.val();
-            self.cfg[k].d.next = self.cfg[k].q.val();
-            if self.seq.load.val() {
-                self.cfg[k].d.next = self.lregs[k].read_data.val();
+        wires for k in (0..DECODED_WORDS) {
+            cfg[k].clock <= clock;
+            decode.words[k] <= cfg[k].q;
+            kstart_now.words[k] <= lregs[k].read_data;
+        }
+        // What every quad gets as it is: the layer's configuration, the host's kernel words;
+        // what it gives: its sum.
+        wires for q in (0..Q) {
+            quads[q].clock <= clock;
+            quads[q].cfg_load <= seq.cfg_load;
+            quads[q].cfg_chw <= decode.chw;
+            quads[q].cfg_avg_round <= decode.avg_round;
+            quads[q].cfg_avg_d <= decode.avg_d;
+            quads[q].cfg_avg_m <= decode.avg_m;
+            quads[q].cfg_avg_sh <= decode.avg_sh;
+            quads[q].cfg_pool_first <= decode.pool_first;
+            quads[q].cfg_wbits <= decode.bits;
+            quads[q].cfg_taps <= decode.taps;
+            quads[q].k_wdata <= host.k_wdata;
+            sums.qsum[q] <= quads[q].qsum;
+        }
+        #[hdl_gen]
+        fn update(&mut self) {
+            // Host port and sequencer.
+            self.seq.lc_raddr.next = self.host.addr.val().get_bits::<5>(0);
+            self.working.next = self.seq.run.val() | (self.seq.state.val() == 3);
+            // Layer registers: one RAM per word index, all read at the layer the next LOAD
+            // takes (the host's while idle: CTRL, the start, is layer 0).
+            self.lreg_addr.next = self.seq.next_layer.val();
+            if !self.seq.busy.val() {
+                self.lreg_addr.next = self.host.addr.val().get_bits::<5>(4);
             }
-            self.decode.words[k].next = self.cfg[k].q.val();
-            self.kstart_now.words[k].next = self.lregs[k].read_data.val();
-        }
-        // Gather.
-        self.addr.clock.next = self.clock.val();
-        self.addr.reset.next = self.host.reset_q.val();
-        self.addr.load.next = self.seq.load.val();
-        self.addr.run.next = self.seq.run.val();
-        self.addr.full.next = self.wctl.full.val();
-        self.addr.pend.next = self.wctl.pend.val();
-        self.addr.mode.next = self.decode.mode.val();
-        self.addr.chw.next = self.decode.chw.val();
-        self.addr.pool_first.next = self.decode.pool_first.val();
-        self.addr.in_w.next = self.decode.in_w.val();
-        self.addr.in_passes.next = self.decode.in_passes.val();
-        self.addr.operands.next = self.decode.operands.val();
-        self.addr.in_base.next = self.decode.in_base.val();
-        self.addr.pool_h.next = self.decode.pool_h.val();
-        self.addr.pool_w.next = self.decode.pool_w.val();
-        self.addr.stride_y.next = self.decode.stride_y.val();
-        self.addr.stride_x.next = self.decode.stride_x.val();
-        self.addr.pooled_h.next = self.decode.pooled_h.val();
-        self.addr.pooled_w.next = self.decode.pooled_w.val();
-        self.addr.kw.next = self.decode.kw.val();
-        self.addr.dil.next = self.decode.dil.val();
-        self.addr.pad_y.next = self.decode.pad_y.val();
-        self.addr.pad_x.next = self.decode.pad_x.val();
-        self.addr.out_h.next = self.decode.out_h.val();
-        self.addr.out_w.next = self.decode.out_w.val();
-        self.addr.chunks.next = self.decode.chunks.val();
-        self.addr.taps.next = self.decode.taps.val();
-        self.wctl.clock.next = self.clock.val();
-        self.wctl.reset.next = self.host.reset_q.val();
-        self.wctl.load.next = self.seq.load.val();
-        self.wctl.run.next = self.seq.run.val();
-        self.wctl.gather_end.next = self.addr.issue.val() & self.addr.iter_end.val();
-        self.wctl.gather_buf.next = self.addr.fill_buf.val();
-        self.wctl.mac_end.next = self.mac.mac_end.val();
-        self.wctl.mac_buf.next = self.mac.read_buf.val();
-        // MAC side.
-        self.mac.clock.next = self.clock.val();
-        self.mac.reset.next = self.host.reset_q.val();
-        self.mac.load.next = self.seq.load.val();
-        self.mac.load_kstart.next = self.kstart_now.kstart.val();
-        self.mac.run.next = self.seq.run.val();
-        self.mac.full.next = self.wctl.full.val();
-        self.mac.out_ch.next = self.decode.out_ch.val();
-        self.mac.kstart.next = self.decode.kstart.val();
-        self.mac.kpw.next = self.decode.per_word.val();
-        self.mac.kslot.next = self.decode.slot.val();
-        self.mac.out_thresh.next = self.decode.out_thresh.val();
-        self.mac.out_map.next = self.decode.out_map.val();
-        self.mac.in_passes.next = self.decode.in_passes.val();
-        self.mac.chunks.next = self.decode.chunks.val();
-        self.mac.out_w.next = self.decode.out_w.val();
-        self.mac.out_h.next = self.decode.out_h.val();
-        self.pipe.clock.next = self.clock.val();
-        self.pipe.reset.next = self.host.reset_q.val();
-        self.pipe.issue.next = self.mac.issue.val();
-        self.pipe.first.next = self.mac.first.val();
-        self.pipe.last.next = self.mac.last.val();
-        self.pipe.oc.next = self.mac.oc.val();
-        self.pipe.oproc.next = self.mac.oproc.val();
-        self.pipe.oe.next = self.mac.oe.val();
-        self.pipe.opix.next = self.mac.opix.val();
-        // Quads: the layer's quads get the item, the MAC issue and the reads; the others
-        // constants while the engine works, so their gates stop them.
-        self.dm_sel.next = 0.into();
-        self.k_sel.next = 0.into();
-        // The quads the layer uses, registered with its configuration (decoded from the words
-        // LOAD takes, so it is computed only then).
-        self.active.clock.next = self.clock.val();
-        self.active.d.next = self.active.q.val();
-        self.active_new.next = 0.into();
-        if self.seq.load.val() {
-            for q in 0..Q {
-                if self.kstart_now.in_map.val().get_bits::<4>(4 * q).any() {
-                    self.active_new.next = self.active_new.val() | self.quad_bit[q].val();
+            for k in 0..LAYER_WORDS {
+                self.lregs[k].write_enable.next = self.host.lreg_we.val()
+                    & (self.host.addr.val().get_bits::<4>(0) == self.word_index[k].val());
+                self.lregs[k].write_address.next = self.host.addr.val().get_bits::<5>(4);
+                self.lregs[k].read_address.next = self.lreg_addr.val();
+            }
+            // The running layer's configuration: loaded at LOAD, decoded into its fields.
+            for k in 0..DECODED_WORDS {
+                self.cfg[k].d.next = self.cfg[k].q.val();
+                if self.seq.load.val() {
+                    self.cfg[k].d.next = self.lregs[k].read_data.val();
                 }
             }
-            self.active.d.next = self.active_new.val();
-        }
-        // What every used quad gets: the gather's item and read, the MAC's issue and read;
-        // while idle, the host's reads.
-        self.inner_op.next = self.decode.elt.val();
-        self.outer_op.next = bit_cast::<3, 1>(self.decode.pool_avg.val().into());
-        if self.decode.pool_first.val() {
-            self.inner_op.next = bit_cast::<3, 1>(self.decode.pool_avg.val().into());
-            self.outer_op.next = self.decode.elt.val();
-        }
-        if self.seq.busy.val() {
-            self.g_item.next = self.addr.item.val();
-            self.dm_rd.next = bit_cast::<14, 13>(self.addr.word.val())
-                | (bit_cast::<14, 1>(self.addr.issue.val().into()) << 13);
-            self.m_item.next = bit_cast::<8, 7>(self.mac.kshift.val())
-                | (bit_cast::<8, 1>(self.mac.read_buf.val().into()) << 7);
-            self.k_rd.next = bit_cast::<13, 10>(self.mac.kaddr.val())
-                | (bit_cast::<13, 1>(self.mac.issue.val().into()) << 12);
-        } else {
-            self.g_item.next = self.addr.item.val();
-            self.dm_rd.next = bit_cast::<14, 13>(self.host.addr.val().get_bits::<13>(0))
-                | (bit_cast::<14, 1>(self.host.re.val().into()) << 13);
-            self.m_item.next = 0.into();
-            self.k_rd.next = bit_cast::<13, 12>(self.host.addr.val().get_bits::<12>(2))
-                | (bit_cast::<13, 1>(self.host.re.val().into()) << 12);
-        }
-        for q in 0..Q {
-            self.quads[q].clock.next = self.clock.val();
-            self.quads[q].busy.next =
-                (self.working.val() & self.active.q.val().get_bit(q)) | self.seq.cfg_load.val();
-            self.quads[q].cfg_load.next = self.seq.cfg_load.val();
-            self.quads[q].cfg_chw.next = self.decode.chw.val();
-            self.quads[q].cfg_en.next = self.decode.in_map.val().get_bits::<4>(4 * q);
-            self.quads[q].cfg_inner_op.next = self.inner_op.val();
-            self.quads[q].cfg_outer_op.next = self.outer_op.val();
-            self.quads[q].cfg_avg_round.next = self.decode.avg_round.val();
-            self.quads[q].cfg_avg_d.next = self.decode.avg_d.val();
-            self.quads[q].cfg_avg_m.next = self.decode.avg_m.val();
-            self.quads[q].cfg_avg_sh.next = self.decode.avg_sh.val();
-            self.quads[q].cfg_pool_first.next = self.decode.pool_first.val();
-            self.quads[q].cfg_wbits.next = self.decode.bits.val();
-            self.quads[q].cfg_taps.next = self.decode.taps.val();
-            // A quad the running layer does not use sees constants (its gate stops it).
-            if self.seq.busy.val() & !self.active.q.val().get_bit(q) {
-                self.quads[q].g_item.next = 0.into();
-                self.quads[q].dm_rd.next = 0.into();
-                self.quads[q].m_item.next = 0.into();
-                self.quads[q].k_rd.next = 0.into();
+            // Gather.
+            self.wctl.gather_end.next = self.addr.issue.val() & self.addr.iter_end.val();
+            // Quads: the layer's quads get the item, the MAC issue and the reads; the others
+            // constants while the engine works, so their gates stop them.
+            self.dm_sel.next = 0.into();
+            self.k_sel.next = 0.into();
+            // The quads the layer uses, registered with its configuration (decoded from the words
+            // LOAD takes, so it is computed only then).
+            self.active.d.next = self.active.q.val();
+            self.active_new.next = 0.into();
+            if self.seq.load.val() {
+                for q in 0..Q {
+                    if self.kstart_now.in_map.val().get_bits::<4>(4 * q).any() {
+                        self.active_new.next = self.active_new.val() | self.quad_bit[q].val();
+                    }
+                }
+                self.active.d.next = self.active_new.val();
+            }
+            // What every used quad gets: the gather's item and read, the MAC's issue and read;
+            // while idle, the host's reads.
+            self.inner_op.next = self.decode.elt.val();
+            self.outer_op.next = bit_cast::<3, 1>(self.decode.pool_avg.val().into());
+            if self.decode.pool_first.val() {
+                self.inner_op.next = bit_cast::<3, 1>(self.decode.pool_avg.val().into());
+                self.outer_op.next = self.decode.elt.val();
+            }
+            if self.seq.busy.val() {
+                self.g_item.next = self.addr.item.val();
+                self.dm_rd.next = bit_cast::<14, 13>(self.addr.word.val())
+                    | (bit_cast::<14, 1>(self.addr.issue.val().into()) << 13);
+                self.m_item.next = bit_cast::<8, 7>(self.mac.kshift.val())
+                    | (bit_cast::<8, 1>(self.mac.read_buf.val().into()) << 7);
+                self.k_rd.next = bit_cast::<13, 10>(self.mac.kaddr.val())
+                    | (bit_cast::<13, 1>(self.mac.issue.val().into()) << 12);
             } else {
-                self.quads[q].g_item.next = self.g_item.val();
-                self.quads[q].dm_rd.next = self.dm_rd.val();
-                self.quads[q].m_item.next = self.m_item.val();
-                self.quads[q].k_rd.next = self.k_rd.val();
+                self.g_item.next = self.addr.item.val();
+                self.dm_rd.next = bit_cast::<14, 13>(self.host.addr.val().get_bits::<13>(0))
+                    | (bit_cast::<14, 1>(self.host.re.val().into()) << 13);
+                self.m_item.next = 0.into();
+                self.k_rd.next = bit_cast::<13, 12>(self.host.addr.val().get_bits::<12>(2))
+                    | (bit_cast::<13, 1>(self.host.re.val().into()) << 12);
             }
-            // Data-memory writes: the host's (idle), or the output stage's.
-            self.quads[q].dm_we.next = 0.into();
-            self.quads[q].dm_waddr.next = self.out.gword.val().get_bits::<13>(0);
-            self.quads[q].dm_wdata.next = self.out.data.val();
-            if self.out.we.val()
-                & (self.out.gword.val().get_bits::<5>(13) == self.quad_index[q].val())
-            {
-                self.quads[q].dm_we.next = self.out.be.val();
+            for q in 0..Q {
+                self.quads[q].busy.next =
+                    (self.working.val() & self.active.q.val().get_bit(q)) | self.seq.cfg_load.val();
+                self.quads[q].cfg_en.next = self.decode.in_map.val().get_bits::<4>(4 * q);
+                self.quads[q].cfg_inner_op.next = self.inner_op.val();
+                self.quads[q].cfg_outer_op.next = self.outer_op.val();
+                // A quad the running layer does not use sees constants (its gate stops it).
+                if self.seq.busy.val() & !self.active.q.val().get_bit(q) {
+                    self.quads[q].g_item.next = 0.into();
+                    self.quads[q].dm_rd.next = 0.into();
+                    self.quads[q].m_item.next = 0.into();
+                    self.quads[q].k_rd.next = 0.into();
+                } else {
+                    self.quads[q].g_item.next = self.g_item.val();
+                    self.quads[q].dm_rd.next = self.dm_rd.val();
+                    self.quads[q].m_item.next = self.m_item.val();
+                    self.quads[q].k_rd.next = self.k_rd.val();
+                }
+                // Data-memory writes: the host's (idle), or the output stage's.
+                self.quads[q].dm_we.next = 0.into();
+                self.quads[q].dm_waddr.next = self.out.gword.val().get_bits::<13>(0);
+                self.quads[q].dm_wdata.next = self.out.data.val();
+                if self.out.we.val()
+                    & (self.out.gword.val().get_bits::<5>(13) == self.quad_index[q].val())
+                {
+                    self.quads[q].dm_we.next = self.out.be.val();
+                }
+                if self.host.dm_we.val()
+                    & (self.host.addr.val().get_bits::<5>(13) == self.quad_index[q].val())
+                {
+                    self.quads[q].dm_we.next = self.all_lanes.val();
+                    self.quads[q].dm_waddr.next = self.host.addr.val().get_bits::<13>(0);
+                    self.quads[q].dm_wdata.next = self.host.wdata.val();
+                }
+                // Kernel-memory writes (the host's).
+                self.quads[q].k_we.next = 0.into();
+                if self.host.k_we.val()
+                    & (self.host.addr.val().get_bits::<4>(14) == self.quad_of_proc[q].val())
+                {
+                    self.quads[q].k_we.next =
+                        self.lane_bit.val() << self.host.addr.val().get_bits::<2>(12);
+                }
+                self.quads[q].k_waddr.next = self.host.addr.val().get_bits::<10>(2);
+                // Host reads: the quad the read named.
+                if self.host.hr_addr.val().get_bits::<5>(13) == self.quad_index[q].val() {
+                    self.dm_sel.next = self.quads[q].dm_rdata.val();
+                }
+                if self.host.hr_addr.val().get_bits::<4>(14) == self.quad_of_proc[q].val() {
+                    self.k_sel.next = self.quads[q].k_rdata.val();
+                }
             }
-            if self.host.dm_we.val()
-                & (self.host.addr.val().get_bits::<5>(13) == self.quad_index[q].val())
-            {
-                self.quads[q].dm_we.next = self.all_lanes.val();
-                self.quads[q].dm_waddr.next = self.host.addr.val().get_bits::<13>(0);
-                self.quads[q].dm_wdata.next = self.host.wdata.val();
-            }
-            // Kernel-memory writes (the host's).
-            self.quads[q].k_we.next = 0.into();
-            if self.host.k_we.val()
-                & (self.host.addr.val().get_bits::<4>(14) == self.quad_of_proc[q].val())
-            {
-                self.quads[q].k_we.next =
-                    self.lane_bit.val() << self.host.addr.val().get_bits::<2>(12);
-            }
-            self.quads[q].k_waddr.next = self.host.addr.val().get_bits::<10>(2);
-            self.quads[q].k_wdata.next = self.host.k_wdata.val();
-            // Host reads: the quad the read named.
-            if self.host.hr_addr.val().get_bits::<5>(13) == self.quad_index[q].val() {
-                self.dm_sel.next = self.quads[q].dm_rdata.val();
-            }
-            if self.host.hr_addr.val().get_bits::<4>(14) == self.quad_of_proc[q].val() {
-                self.k_sel.next = self.quads[q].k_rdata.val();
-            }
-            self.sums.qsum[q].next = self.quads[q].qsum.val();
+            self.host.dm_rdata.next = self.dm_sel.val();
+            self.host.k_rdata.next = self.k_sel.val();
+            // Sum over the processors, accumulators, output stage.
+            self.acc.host_addr.next = self.host.addr.val().get_bits::<11>(0);
+            self.acc.host_wdata.next = self.host.wdata.val().get_bits::<8>(0);
+            // Ports.
         }
-        self.host.dm_rdata.next = self.dm_sel.val();
-        self.host.k_rdata.next = self.k_sel.val();
-        // Sum over the processors, accumulators, output stage.
-        self.sums.clock.next = self.clock.val();
-        self.sums.active.next = self.active.q.val();
-        self.acc.clock.next = self.clock.val();
-        self.acc.m2_oc.next = self.pipe.m2_oc.val();
-        self.acc.bias_start.next = self.decode.bias_start.val();
-        self.acc.bias_en.next = self.decode.bias.val();
-        self.acc.busy.next = self.seq.busy.val();
-        self.acc.host_we.next = self.host.bias_we.val();
-        self.acc.host_addr.next = self.host.addr.val().get_bits::<11>(0);
-        self.acc.host_wdata.next = self.host.wdata.val().get_bits::<8>(0);
-        self.acc.m3_valid.next = self.pipe.m3_valid.val();
-        self.acc.m3_first.next = self.pipe.m3_first.val();
-        self.acc.m3_oc.next = self.pipe.m3_oc.val();
-        self.acc.total.next = self.sums.total.val();
-        self.out.valid.next = self.pipe.m4_valid.val();
-        self.out.acc.next = self.acc.m4_acc.val();
-        self.out.oproc.next = self.pipe.m4_proc.val();
-        self.out.oe.next = self.pipe.m4_oe.val();
-        self.out.opix.next = self.pipe.m4_pix.val();
-        self.out.wide.next = self.decode.wide.val();
-        self.out.act.next = self.decode.act.val();
-        self.out.rshift.next = self.decode.rshift.val();
-        self.out.lshift.next = self.decode.lshift.val();
-        self.out.out_passes.next = self.decode.out_passes.val();
-        self.out.gap.next = self.decode.gap.val();
-        self.out.out_base.next = self.decode.out_base.val();
-        // Ports.
-        self.host_rdata.next = self.host.host_rdata.val();
-        self.busy.next = self.seq.busy.val();
-        self.done.next = self.seq.done.val();
-        self.layer_done.next = self.seq.layer_done.val();
-        self.layer.next = self.seq.layer.val();
     }
 }
 
