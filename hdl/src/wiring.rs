@@ -300,7 +300,10 @@ mod tests {
         check_all(&w).unwrap();
         let v = crate::design::verilog_named("wired", &w).unwrap();
         let at = |s: &str| v.find(s).unwrap_or_else(|| panic!("no `{s}` in {v}"));
-        assert!(at("data_q$d = data;") < at("out = data_q$q + 32'h1;"), "{v}");
+        assert!(
+            at("data_q$d = data;") < at("out = data_q$q + 32'h1;"),
+            "{v}"
+        );
         assert!(at("last = words$3;") < at("out = data_q$q"), "{v}");
         assert!(v.contains("copies$2 = words$2;"), "{v}");
         let mut sim = Simulation::new();
@@ -324,7 +327,12 @@ mod tests {
     fn a_wire_to_a_register_with_a_hold_is_an_error_naming_it() {
         let mut h = HeldWire::default();
         h.connect_all();
-        let e = crate::design::verilog_named("held", &h).unwrap_err().to_string();
-        assert!(e.contains("data_q$d = data_q$q;") && e.contains("module held"), "{e}");
+        let e = crate::design::verilog_named("held", &h)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("data_q$d = data_q$q;") && e.contains("module held"),
+            "{e}"
+        );
     }
 }
