@@ -575,26 +575,7 @@ fn rust_layer_struct(placed: &[Placed]) -> String {
     s
 }
 
-const RUST_PRELUDE: &str = r#"/// A field of a host register: `width` bits from `lsb`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct RegField {
-    /// First bit.
-    pub lsb: u32,
-    /// Bits.
-    pub width: u32,
-}
-
-/// A field of the layer registers: `width` bits from bit `lsb` of word `word` (a field
-/// wider than 32 bits continues in the next word).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Field {
-    /// Layer-register word.
-    pub word: usize,
-    /// First bit.
-    pub lsb: u32,
-    /// Bits.
-    pub width: u32,
-}
+const RUST_PRELUDE: &str = r#"pub use crate::regfile::{Field as RegField, WordField as Field};
 "#;
 
 fn decode_block(map: &EngineMap) -> Result<String> {

@@ -478,73 +478,17 @@ fn rust(map: &RegMap) -> Result<String> {
     Ok(s)
 }
 
-const RUST_PRELUDE: &str = r#"/// How a register may be accessed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Read and write.
-    Rw,
-    /// Read only: a write answers SLVERR and changes nothing.
-    Ro,
-    /// Write only: reads 0.
-    Wo,
-}
-
-/// A field of a register: `width` bits from `lsb`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Field {
-    /// Lowest bit.
-    pub lsb: u32,
-    /// Bits.
-    pub width: u32,
-}
-
-impl Field {
-    /// The field's bits in a word.
-    pub const fn mask(self) -> u32 {
-        (((1u64 << self.width) - 1) << self.lsb) as u32
-    }
-
-    /// The field's value in `word`.
-    pub const fn get(self, word: u32) -> u32 {
-        (word & self.mask()) >> self.lsb
-    }
-
-    /// `word` with the field set to `value` (cut to the field's width).
-    pub const fn put(self, word: u32, value: u32) -> u32 {
-        (word & !self.mask()) | ((value << self.lsb) & self.mask())
-    }
-}
-
-/// A register (or an array of `count` registers, one word apart).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Register {
-    /// Name.
-    pub name: &'static str,
-    /// Word address of the first.
-    pub word: u8,
-    /// Registers in the array.
-    pub count: u8,
-    /// Access.
-    pub access: Access,
-    /// The bits a write changes.
-    pub write_mask: u32,
-}
+const RUST_PRELUDE: &str = r#"pub use crate::regfile::{Access, Field, Register};
 
 /// The register at word address `word` and its index in its array; `None`: reserved.
 pub fn lookup(word: u32) -> Option<(&'static Register, u32)> {
-    REGISTERS.iter().find_map(|r| {
-        let w = r.word as u32;
-        (w..w + r.count as u32).contains(&word).then(|| (r, word - w))
-    })
+    crate::regfile::lookup(REGISTERS, word)
 }
 
 /// The register at AXI4-Lite byte address `addr` (the low two bits ignored); `None`:
 /// reserved (outside the address space included).
 pub fn at_byte(addr: u32) -> Option<(&'static Register, u32)> {
-    if addr >> ADDRESS_BITS != 0 {
-        return None;
-    }
-    lookup(addr >> 2)
+    crate::regfile::at_byte(REGISTERS, ADDRESS_BITS, addr)
 }
 "#;
 

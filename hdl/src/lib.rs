@@ -16,6 +16,7 @@ pub mod fsm;
 pub mod lel;
 pub mod mem;
 pub mod prelude;
+pub mod regfile;
 pub mod sim_gate;
 pub mod wiring;
 

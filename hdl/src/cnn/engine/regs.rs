@@ -4,26 +4,7 @@
 //! Host-port word addresses, the layer registers' fields and [`LayerFields`], the
 //! loader's encoder (docs/cnn-engine-registers.md).
 
-/// A field of a host register: `width` bits from `lsb`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct RegField {
-    /// First bit.
-    pub lsb: u32,
-    /// Bits.
-    pub width: u32,
-}
-
-/// A field of the layer registers: `width` bits from bit `lsb` of word `word` (a field
-/// wider than 32 bits continues in the next word).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Field {
-    /// Layer-register word.
-    pub word: usize,
-    /// First bit.
-    pub lsb: u32,
-    /// Bits.
-    pub width: u32,
-}
+pub use crate::regfile::{Field as RegField, WordField as Field};
 
 /// Word-address bits of the host port.
 pub const ADDRESS_BITS: u32 = 24;
