@@ -115,54 +115,7 @@ pub enum Command {
         cold: bool,
     },
     /// Train the LEL platform (bit-exact golden model, or its float reference) on MNIST.
-    Train {
-        /// Platform configuration (TOML), e.g. configs/mnist.toml.
-        #[arg(long, value_name = "FILE")]
-        config: PathBuf,
-        /// Directory with the MNIST IDX files (gzipped or raw, standard names).
-        #[arg(long, value_name = "DIR")]
-        data: PathBuf,
-        /// Epochs.
-        #[arg(long, default_value_t = 1)]
-        epochs: usize,
-        /// Train on the first K training images only.
-        #[arg(long, value_name = "K")]
-        images: Option<usize>,
-        /// Evaluate on the first K test images only.
-        #[arg(long, value_name = "K")]
-        test_images: Option<usize>,
-        /// Master seed (overrides the configuration's `seed`).
-        #[arg(long, value_name = "S")]
-        seed: Option<u64>,
-        /// Train the f32 reference instead of the bit-exact model.
-        #[arg(long)]
-        float: bool,
-        /// Continue from this checkpoint when it exists, and keep it up to date (every
-        /// --checkpoint-every images and at every epoch's end): a stopped run started again
-        /// with the same arguments ends with the same weights. Bit-exact model only.
-        #[arg(long, value_name = "FILE", conflicts_with = "float")]
-        checkpoint: Option<PathBuf>,
-        /// Images between checkpoints within an epoch.
-        #[arg(
-            long,
-            value_name = "N",
-            default_value_t = 1000,
-            requires = "checkpoint"
-        )]
-        checkpoint_every: usize,
-        /// Write the JSON report here.
-        #[arg(long, value_name = "FILE")]
-        report: Option<PathBuf>,
-        /// Write a PNG of accuracy per epoch and core here.
-        #[arg(long, value_name = "FILE")]
-        plot: Option<PathBuf>,
-        /// Overwrite existing report or plot files.
-        #[arg(long)]
-        force: bool,
-        /// No progress bar.
-        #[arg(long)]
-        quiet: bool,
-    },
+    Train(TrainArgs),
     /// Run a block on a stimulus file (CSV: one row per cycle, one column per input port;
     /// docs/stimulus-format.md) and optionally check it against the golden model.
     Sim {
@@ -232,32 +185,7 @@ pub enum Command {
     /// thesis's Table 4.6, the fit (exit 1 when it does not fit), and on the Lattice targets
     /// place-and-route with the Fmax of `clock`. Writes DIR/report.json, DIR/report.md and
     /// the tool logs.
-    Synth {
-        /// `xc7z020` (Yosys synth_xilinx), `ecp5-85k` (yowasp Yosys + nextpnr-ecp5,
-        /// LFE5U-85F CABGA381) or `ice40-up5k` (Yosys + nextpnr-ice40, SG48).
-        target: String,
-        /// The design (see `edgelearn blocks`).
-        #[arg(long, value_name = "NAME")]
-        top: String,
-        /// Output directory [default: build/synth/TARGET/NAME].
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// Platform designs: also run each core alone (DIR/cores/CORE).
-        #[arg(long)]
-        per_core: bool,
-        /// Clock constraint of place-and-route (MHz).
-        #[arg(long, value_name = "MHZ", default_value_t = 75.0, value_parser = positive_mhz)]
-        freq: f64,
-        /// nextpnr's placer seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Also write the Markdown report here.
-        #[arg(long, value_name = "FILE")]
-        markdown: Option<PathBuf>,
-        /// Overwrite files that edgelearn did not write.
-        #[arg(long)]
-        force: bool,
-    },
+    Synth(SynthArgs),
     /// Read, compare and draw VCD waveforms.
     Vcd {
         #[command(subcommand)]
@@ -524,6 +452,105 @@ pub enum PlatformCommand {
     },
 }
 
+/// `edgelearn synth`'s options.
+#[derive(Debug, clap::Args)]
+pub struct SynthArgs {
+    /// `xc7z020` (Yosys synth_xilinx), `ecp5-85k` (yowasp Yosys + nextpnr-ecp5,
+    /// LFE5U-85F CABGA381) or `ice40-up5k` (Yosys + nextpnr-ice40, SG48).
+    pub target: String,
+    /// The design (see `edgelearn blocks`).
+    #[arg(long, value_name = "NAME")]
+    pub top: String,
+    /// Output directory [default: build/synth/TARGET/NAME].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Platform designs: also run each core alone (DIR/cores/CORE).
+    #[arg(long)]
+    pub per_core: bool,
+    /// Clock constraint of place-and-route (MHz).
+    #[arg(long, value_name = "MHZ", default_value_t = 75.0, value_parser = positive_mhz)]
+    pub freq: f64,
+    /// nextpnr's placer seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write the Markdown report here.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Overwrite files that edgelearn did not write.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `edgelearn train`'s options.
+#[derive(Debug, clap::Args)]
+pub struct TrainArgs {
+    /// Platform configuration (TOML), e.g. configs/mnist.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: PathBuf,
+    /// Directory with the MNIST IDX files (gzipped or raw, standard names).
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+    /// Epochs.
+    #[arg(long, default_value_t = 1)]
+    pub epochs: usize,
+    /// Train on the first K training images only.
+    #[arg(long, value_name = "K")]
+    pub images: Option<usize>,
+    /// Evaluate on the first K test images only.
+    #[arg(long, value_name = "K")]
+    pub test_images: Option<usize>,
+    /// Master seed (overrides the configuration's `seed`).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Train the f32 reference instead of the bit-exact model.
+    #[arg(long)]
+    pub float: bool,
+    /// Continue from this checkpoint when it exists, and keep it up to date (every
+    /// --checkpoint-every images and at every epoch's end): a stopped run started again
+    /// with the same arguments ends with the same weights. Bit-exact model only.
+    #[arg(long, value_name = "FILE", conflicts_with = "float")]
+    pub checkpoint: Option<PathBuf>,
+    /// Images between checkpoints within an epoch.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1000,
+        requires = "checkpoint"
+    )]
+    pub checkpoint_every: usize,
+    /// Write the JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Write a PNG of accuracy per epoch and core here.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Overwrite existing report or plot files.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The signals and time window `vcd show` tabulates and `vcd plot` draws.
+#[derive(Debug, clap::Args)]
+pub struct VcdWindow {
+    /// VCD file.
+    pub file: PathBuf,
+    /// Signals (full paths, or unique suffixes/leaf names), comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub signals: Vec<String>,
+    /// Start time (file units).
+    #[arg(long)]
+    pub from: Option<u64>,
+    /// End time (file units).
+    #[arg(long)]
+    pub to: Option<u64>,
+    /// A clock: `show` samples at its rising edges, `plot` numbers them.
+    #[arg(long)]
+    pub clock: Option<String>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum VcdCommand {
     /// Scopes, signals, widths, timescale and end time.
@@ -533,20 +560,8 @@ pub enum VcdCommand {
     },
     /// A table of values: at every change, or at every rising edge of --clock.
     Show {
-        /// VCD file.
-        file: PathBuf,
-        /// Signals (full paths, or unique suffixes/leaf names), comma-separated.
-        #[arg(long, value_delimiter = ',', required = true)]
-        signals: Vec<String>,
-        /// Start time (file units).
-        #[arg(long)]
-        from: Option<u64>,
-        /// End time (file units).
-        #[arg(long)]
-        to: Option<u64>,
-        /// Sample at this clock's rising edges.
-        #[arg(long)]
-        clock: Option<String>,
+        #[command(flatten)]
+        window: VcdWindow,
     },
     /// Compare two waveforms at clock edges (edge k of A against edge k of B).
     /// Exit 0 equal, 1 different, 2 error.
@@ -587,20 +602,8 @@ pub enum VcdCommand {
     },
     /// Draw signals as a waveform picture (.svg or .png).
     Plot {
-        /// VCD file.
-        file: PathBuf,
-        /// Signals, comma-separated.
-        #[arg(long, value_delimiter = ',', required = true)]
-        signals: Vec<String>,
-        /// Start time (file units).
-        #[arg(long)]
-        from: Option<u64>,
-        /// End time (file units).
-        #[arg(long)]
-        to: Option<u64>,
-        /// Mark this clock's rising edges with cycle numbers.
-        #[arg(long)]
-        clock: Option<String>,
+        #[command(flatten)]
+        window: VcdWindow,
         /// Output picture.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,

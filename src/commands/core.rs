@@ -249,10 +249,7 @@ fn run_fc(
     })();
     let seconds = t.elapsed().as_secs_f64();
     let cycles = bench.dut().cycle();
-    report["build_seconds"] = json!(build_seconds);
-    report["simulated_cycles"] = json!(cycles);
-    report["wall_seconds"] = json!(seconds);
-    report["simulated_cycles_per_second"] = json!(cycles as f64 / seconds.max(1e-9));
+    record_timing(report, build_seconds, cycles, seconds);
     report["weights_sha256_before"] = json!(sha256_i32(&before));
     let (init, reports, after, read) = match result {
         Ok(r) => r,
@@ -283,14 +280,8 @@ fn run_fc(
         _ => first.cycles.get(s).copied(),
     };
     print_table(&expected, &measured);
-    let per_image =
-        reports.iter().map(|r| r.total_cycles).sum::<u64>() as f64 / reports.len() as f64;
-    println!(
-        "{:.0} cycles per image (LS_LOAD .. LS_FIN); {:.2} M simulated cycles/s; {:.1} images/s",
-        per_image,
-        cycles as f64 / seconds.max(1e-9) / 1e6,
-        reports.len() as f64 / seconds.max(1e-9)
-    );
+    let image_cycles: Vec<u64> = reports.iter().map(|r| r.total_cycles).collect();
+    let per_image = print_rate("LS_LOAD .. LS_FIN", &image_cycles, cycles, seconds);
     if a.check_golden {
         println!(
             "bit-exact: every mm_data_out, lc_data_out, class_num and weight of {} images",
@@ -373,10 +364,7 @@ fn run_conv(
     })();
     let seconds = t.elapsed().as_secs_f64();
     let cycles = bench.dut().cycle();
-    report["build_seconds"] = json!(build_seconds);
-    report["simulated_cycles"] = json!(cycles);
-    report["wall_seconds"] = json!(seconds);
-    report["simulated_cycles_per_second"] = json!(cycles as f64 / seconds.max(1e-9));
+    record_timing(report, build_seconds, cycles, seconds);
     let reports = match result {
         Ok(r) => r,
         Err(e) => return outcome(e, report),
@@ -399,13 +387,12 @@ fn run_conv(
         _ => first.cycles.get(s).copied(),
     };
     print_table(&expected, &measured);
-    let per_image =
-        reports.iter().map(|r| r.total_cycles).sum::<u64>() as f64 / reports.len() as f64;
-    println!(
-        "{:.0} cycles per image (CONV and POOL per channel above); {:.2} M simulated cycles/s; {:.1} images/s",
-        per_image,
-        cycles as f64 / seconds.max(1e-9) / 1e6,
-        reports.len() as f64 / seconds.max(1e-9)
+    let image_cycles: Vec<u64> = reports.iter().map(|r| r.total_cycles).collect();
+    let per_image = print_rate(
+        "CONV and POOL per channel above",
+        &image_cycles,
+        cycles,
+        seconds,
     );
     if a.check_golden {
         println!("bit-exact: every pooled value of {} images", reports.len());
@@ -423,4 +410,25 @@ fn run_conv(
         Value::Null
     };
     Ok(ExitCode::SUCCESS)
+}
+
+/// A run's timing in its JSON report: the model's build, the simulated cycles, the wall
+/// time and the simulated cycles per second.
+fn record_timing(report: &mut serde_json::Value, build_seconds: f64, cycles: u64, seconds: f64) {
+    report["build_seconds"] = json!(build_seconds);
+    report["simulated_cycles"] = json!(cycles);
+    report["wall_seconds"] = json!(seconds);
+    report["simulated_cycles_per_second"] = json!(cycles as f64 / seconds.max(1e-9));
+}
+
+/// Prints "N cycles per image (`note`); X M simulated cycles/s; Y images/s" for the images
+/// of `image_cycles` run in `cycles` simulated cycles and `seconds` of wall time; returns N.
+fn print_rate(note: &str, image_cycles: &[u64], cycles: u64, seconds: f64) -> f64 {
+    let per_image = image_cycles.iter().sum::<u64>() as f64 / image_cycles.len() as f64;
+    println!(
+        "{per_image:.0} cycles per image ({note}); {:.2} M simulated cycles/s; {:.1} images/s",
+        cycles as f64 / seconds.max(1e-9) / 1e6,
+        image_cycles.len() as f64 / seconds.max(1e-9)
+    );
+    per_image
 }

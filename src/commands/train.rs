@@ -6,24 +6,11 @@ use edgelearn_verif::datasets::mnist;
 use edgelearn_verif::lel::config::PlatformConfig;
 use edgelearn_verif::lel::train::{train_with, Checkpoints, Mode, Progress, TrainState};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-pub struct Args {
-    pub config: PathBuf,
-    pub data: PathBuf,
-    pub epochs: usize,
-    pub images: Option<usize>,
-    pub test_images: Option<usize>,
-    pub seed: Option<u64>,
-    pub float: bool,
-    pub checkpoint: Option<PathBuf>,
-    pub checkpoint_every: usize,
-    pub report: Option<PathBuf>,
-    pub plot: Option<PathBuf>,
-    pub force: bool,
-    pub quiet: bool,
-}
+/// The command's options (the command line's, `crate::cli::TrainArgs`).
+pub use crate::cli::TrainArgs as Args;
 
 /// Refuse to overwrite a file unless forced; make its directory.
 pub fn output_path(p: &Path, force: bool) -> anyhow::Result<()> {

@@ -2,7 +2,7 @@
 
 use super::train::output_path;
 use super::wave;
-use crate::cli::VcdCommand;
+use crate::cli::{VcdCommand, VcdWindow};
 use anyhow::{anyhow, Context};
 use edgelearn_sim::trace::GoldenFile;
 use edgelearn_sim::vcd::{check_golden, diff, Matching, Waveform};
@@ -23,13 +23,7 @@ fn timescale(w: &Waveform) -> String {
 pub fn run(c: VcdCommand) -> anyhow::Result<ExitCode> {
     match c {
         VcdCommand::List { file } => list(file),
-        VcdCommand::Show {
-            file,
-            signals,
-            from,
-            to,
-            clock,
-        } => show(file, signals, from, to, clock),
+        VcdCommand::Show { window } => show(window),
         VcdCommand::Diff {
             a,
             b,
@@ -45,15 +39,7 @@ pub fn run(c: VcdCommand) -> anyhow::Result<ExitCode> {
             clock,
             scope,
         } => check(file, golden, clock, scope),
-        VcdCommand::Plot {
-            file,
-            signals,
-            from,
-            to,
-            clock,
-            out,
-            force,
-        } => plot(file, signals, from, to, clock, out, force),
+        VcdCommand::Plot { window, out, force } => plot(window, out, force),
     }
 }
 
@@ -79,19 +65,15 @@ fn list(file: PathBuf) -> anyhow::Result<ExitCode> {
 }
 
 /// `edgelearn vcd show`.
-fn show(
-    file: PathBuf,
-    signals: Vec<String>,
-    from: Option<u64>,
-    to: Option<u64>,
-    clock: Option<String>,
-) -> anyhow::Result<ExitCode> {
-    let w = read(&file)?;
-    let idx: Vec<usize> = signals
+fn show(window: VcdWindow) -> anyhow::Result<ExitCode> {
+    let w = read(&window.file)?;
+    let idx: Vec<usize> = window
+        .signals
         .iter()
         .map(|s| w.resolve(s).map_err(|e| anyhow!(e)))
         .collect::<anyhow::Result<_>>()?;
-    let (lo, hi) = (from.unwrap_or(0), to.unwrap_or(w.end_time));
+    let (lo, hi) = (window.from.unwrap_or(0), window.to.unwrap_or(w.end_time));
+    let clock = window.clock;
     let times: Vec<(Option<usize>, u64)> = match &clock {
         Some(c) => {
             let ci = w.resolve(c).map_err(|e| anyhow!(e))?;
@@ -234,22 +216,16 @@ fn check(
 }
 
 /// `edgelearn vcd plot`.
-fn plot(
-    file: PathBuf,
-    signals: Vec<String>,
-    from: Option<u64>,
-    to: Option<u64>,
-    clock: Option<String>,
-    out: PathBuf,
-    force: bool,
-) -> anyhow::Result<ExitCode> {
-    let w = read(&file)?;
+fn plot(window: VcdWindow, out: PathBuf, force: bool) -> anyhow::Result<ExitCode> {
+    let w = read(&window.file)?;
     output_path(&out, force)?;
-    let name = file
+    let name = window
+        .file
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    wave::plot(&w, &name, &signals, from, to, clock.as_deref(), &out)?;
+    let (from, to, clock) = (window.from, window.to, window.clock.as_deref());
+    wave::plot(&w, &name, &window.signals, from, to, clock, &out)?;
     eprintln!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

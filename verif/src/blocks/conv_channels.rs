@@ -3,14 +3,15 @@
 //! random `first`/`advance` traffic, and the golden trace. The registered block holds
 //! [`kernels`].
 
-use super::{blank, View};
+use super::{out_row, trace};
 use crate::blocks::{port_row, PortRow};
-use crate::golden::conv_channels::{ConvChannels, ConvChannelsIn};
+use crate::golden::conv_channels::{ConvChannels, ConvChannelsIn, ConvChannelsOut};
 use crate::rtl::designs::name::LEL_CONV_CHANNELS;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(ConvChannelsOut => in_ch, kernel, last);
 
 port_row!(ConvChannelsIn => first, advance);
 
@@ -66,15 +67,9 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: every output on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = ConvChannels::new(IN_CHANNELS, &kernels());
-    for c in 0..stim.len() {
-        m.step(&ConvChannelsIn::read(&v, c));
-        let o = m.outputs();
-        e.set(c, "in_ch", BigUint::from(o.in_ch));
-        e.set(c, "kernel", BigUint::from(o.kernel));
-        e.set(c, "last", BigUint::from(o.last as u8));
-    }
-    e
+    trace(ports, stim, ConvChannelsIn::read, |i| {
+        m.step(i);
+        m.outputs()
+    })
 }

@@ -2,14 +2,15 @@
 //! 3 x 32 x 32 image with the stream's gaps, then a second image), random traffic (random
 //! shapes, starts, `active` dropping, resets), and the golden trace.
 
-use super::{blank, View};
+use super::{out_row, trace};
 use crate::blocks::{port_row, PortRow};
-use crate::golden::conv_load::{ConvLoad, ConvLoadIn};
+use crate::golden::conv_load::{ConvLoad, ConvLoadIn, ConvLoadOut};
 use crate::rtl::designs::name::LEL_CONV_LOAD;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(ConvLoadOut => s_tready, wr_en, wr_addr, wr_data, label, done);
 
 port_row!(ConvLoadIn => reset, start, active, in_last, rows_last, words_last, s_tdata, s_tvalid, s_tuser);
 
@@ -122,19 +123,9 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = ConvLoad::new();
-    for c in 0..stim.len() {
-        let i = ConvLoadIn::read(&v, c);
-        m.step(&i);
-        let o = m.outputs(&i);
-        e.set(c, "s_tready", BigUint::from(o.s_tready as u8));
-        e.set(c, "wr_en", BigUint::from(o.wr_en as u8));
-        e.set(c, "wr_addr", BigUint::from(o.wr_addr));
-        e.set(c, "wr_data", BigUint::from(o.wr_data));
-        e.set(c, "label", BigUint::from(o.label));
-        e.set(c, "done", BigUint::from(o.done as u8));
-    }
-    e
+    trace(ports, stim, ConvLoadIn::read, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

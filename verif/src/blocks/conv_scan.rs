@@ -3,8 +3,8 @@
 //! after each window, POOL's idle cycles between them), random traffic (random shapes, rows,
 //! `active` dropping, resets), and the golden trace.
 
-use super::{blank, View};
-use crate::golden::conv_scan::{ConvScan, ConvScanIn, Row};
+use super::{out_row, trace, View};
+use crate::golden::conv_scan::{ConvScan, ConvScanIn, ConvScanOut, Row};
 use crate::golden::triout_cache::{TrioutCache, TrioutGeometry, TrioutIn};
 use crate::rtl::designs::name::LEL_CONV_SCAN;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
@@ -12,6 +12,8 @@ use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
+
+out_row!(ConvScanOut => rows_clr, rows_pop, window, window_valid, fm_addr, done);
 
 /// The tree adder's latency in the conv role: a window's result is written this many
 /// cycles after it.
@@ -151,30 +153,25 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     Ok(s)
 }
 
+/// Cycle `c`'s inputs: the three rows as windows of bytes.
+fn read_in(v: &View, c: usize) -> ConvScanIn {
+    ConvScanIn {
+        reset: v.bit(c, "reset"),
+        active: v.bit(c, "active"),
+        rows_last: v.unsigned(c, "rows_last") as u8,
+        shift_last: v.unsigned(c, "shift_last") as u8,
+        cols_last: v.unsigned(c, "cols_last") as u8,
+        rows_valid: v.bit(c, "rows_valid"),
+        rows: ["row0", "row1", "row2"].map(|p| row_of(v, c, p)),
+        result: v.bit(c, "result"),
+    }
+}
+
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = ConvScan::new();
-    for c in 0..stim.len() {
-        let i = ConvScanIn {
-            reset: v.bit(c, "reset"),
-            active: v.bit(c, "active"),
-            rows_last: v.unsigned(c, "rows_last") as u8,
-            shift_last: v.unsigned(c, "shift_last") as u8,
-            cols_last: v.unsigned(c, "cols_last") as u8,
-            rows_valid: v.bit(c, "rows_valid"),
-            rows: ["row0", "row1", "row2"].map(|p| row_of(&v, c, p)),
-            result: v.bit(c, "result"),
-        };
-        m.step(&i);
-        let o = m.outputs(&i);
-        e.set(c, "rows_clr", BigUint::from(o.rows_clr as u8));
-        e.set(c, "rows_pop", BigUint::from(o.rows_pop as u8));
-        e.set(c, "window", BigUint::from_bytes_le(&o.window));
-        e.set(c, "window_valid", BigUint::from(o.window_valid as u8));
-        e.set(c, "fm_addr", BigUint::from(o.fm_addr));
-        e.set(c, "done", BigUint::from(o.done as u8));
-    }
-    e
+    trace(ports, stim, read_in, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

@@ -4,14 +4,14 @@
 //! answering two cycles after each read), random traffic (every input random, rare
 //! resets), and the golden trace.
 
-use super::{blank, port_row, PortRow, View};
-use crate::golden::err_fetch::{ErrFetch, ErrFetchIn};
+use super::{out_row, port_row, trace, PortRow};
+use crate::golden::err_fetch::{ErrFetch, ErrFetchIn, ErrFetchOut};
 use crate::rtl::designs::name::LEL_ERR_FETCH;
-use edgelearn_sim::value::pack_lanes;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(ErrFetchOut => err, g_sel, g_we, g_addr0, g_addr1, last_grad);
 
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
@@ -128,21 +128,9 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = ErrFetch::new(LANES);
-    for c in 0..stim.len() {
-        let i = ErrFetchIn::read(&v, c);
-        m.step(&i);
-        let o = m.outputs(&i);
-        let b = |x: bool| BigUint::from(x as u8);
-        let err: Vec<i64> = o.err.iter().map(|&x| x as i64).collect();
-        e.set(c, "err", pack_lanes(&err, 8));
-        e.set(c, "g_sel", BigUint::from(o.g_sel));
-        e.set(c, "g_we", b(o.g_we));
-        e.set(c, "g_addr0", BigUint::from(o.g_addr0));
-        e.set(c, "g_addr1", BigUint::from(o.g_addr1));
-        e.set(c, "last_grad", b(o.last_grad));
-    }
-    e
+    trace(ports, stim, ErrFetchIn::read, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

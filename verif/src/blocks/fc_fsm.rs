@@ -3,7 +3,7 @@
 //! and phases that answer as the core's do), random traffic (every instruction, random
 //! handshakes and phase ends, rare resets), and the golden trace.
 
-use super::{blank, port_row, PortRow, View};
+use super::{blank, out_row, port_row, OutRow, PortRow, View};
 use crate::golden::fc_fsm::{FcFsm, FcFsmIn, FcFsmOut};
 use crate::rtl::designs::name::LEL_FC_FSM;
 use edgelearn_hdl::lel::fc_fsm::FcState;
@@ -12,6 +12,10 @@ use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(FcFsmOut =>
+    fresh, enter, ready, take, sq_start, sq_cancel, sq_stall, sq_gap, sq_load, sq_drain, lc_seed,
+    lc_prog, wu_prog, train, cfg, label);
 
 port_row!(FcFsmIn => reset, instr, s_tvalid, s_tuser, model_cfg, seeds, seq_active, seq_emit, seq_first, seq_done, wr_busy, credit, lc_done, bk_done, drained);
 
@@ -184,26 +188,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         ] {
             e.set(c, p, b(o.state == st));
         }
-        for (p, x) in [
-            ("fresh", o.fresh),
-            ("enter", o.enter),
-            ("ready", o.ready),
-            ("take", o.take),
-            ("sq_start", o.sq_start),
-            ("sq_cancel", o.sq_cancel),
-            ("sq_stall", o.sq_stall),
-            ("sq_gap", o.sq_gap),
-            ("sq_load", o.sq_load),
-            ("lc_prog", o.lc_prog),
-            ("wu_prog", o.wu_prog),
-            ("train", o.train),
-        ] {
-            e.set(c, p, b(x));
-        }
-        e.set(c, "sq_drain", BigUint::from(o.sq_drain));
-        e.set(c, "lc_seed", BigUint::from(o.lc_seed));
-        e.set(c, "cfg", BigUint::from(o.cfg));
-        e.set(c, "label", BigUint::from(o.label));
+        o.set_row(&mut e, c);
     }
     e
 }

@@ -4,14 +4,14 @@
 //! modelled here, so the credit stalls the passes), random traffic (every input random),
 //! and the golden trace.
 
-use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_6, CORNERS_8};
-use crate::golden::fc_out::{FcOut, FcOutIn};
+use super::{corner_lanes, out_row, port_row, trace, PortRow, CORNERS_6, CORNERS_8};
+use crate::golden::fc_out::{FcOut, FcOutIn, FcOutOut};
 use crate::rtl::designs::name::LEL_FC_OUT;
-use edgelearn_sim::value::pack_lanes;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(FcOutOut => push, data, user, last, lc_we, lc_addr, lc_run, credit, drained);
 
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
@@ -102,24 +102,9 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = FcOut::default();
-    for c in 0..stim.len() {
-        let i = FcOutIn::read(&v, c);
-        m.step(&i);
-        let o = m.outputs(&i);
-        let b = |x: bool| BigUint::from(x as u8);
-        let data: Vec<i64> = o.data.iter().map(|&x| x as i64).collect();
-        e.set(c, "push", b(o.push));
-        e.set(c, "data", pack_lanes(&data, 8));
-        e.set(c, "user", BigUint::from(o.user));
-        e.set(c, "last", b(o.last));
-        e.set(c, "lc_we", b(o.lc_we));
-        e.set(c, "lc_addr", BigUint::from(o.lc_addr));
-        e.set(c, "lc_run", b(o.lc_run));
-        e.set(c, "credit", b(o.credit));
-        e.set(c, "drained", b(o.drained));
-    }
-    e
+    trace(ports, stim, FcOutIn::read, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

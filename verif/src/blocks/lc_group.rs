@@ -4,12 +4,13 @@
 //! stretch longer than the gate's hold) and random traffic; the golden trace from
 //! `golden::lc_group`.
 
-use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_8};
-use crate::golden::lc_group::{LcGroup, LcGroupIn};
-use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
+use super::{corner_lanes, out_row, port_row, trace, PortRow, CORNERS_8};
+use crate::golden::lc_group::{LcGroup, LcGroupIn, LcGroupOut};
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(LcGroupOut => weights, lc, lc_valid, done);
 
 /// Classes of the registered group.
 pub const CLASSES: usize = 10;
@@ -100,15 +101,6 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: every output on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = LcGroup::new(CLASSES);
-    for c in 0..stim.len() {
-        let o = m.step(&LcGroupIn::read(&v, c));
-        e.set(c, "weights", pack_lanes(&o.weights, 6));
-        e.set(c, "lc", pack_lanes(&o.lc, 23));
-        e.set(c, "lc_valid", BigUint::from(o.lc_valid as u8));
-        e.set(c, "done", BigUint::from(o.done as u8));
-    }
-    e
+    trace(ports, stim, LcGroupIn::read, |i| m.step(i))
 }

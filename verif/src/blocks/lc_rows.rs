@@ -3,14 +3,14 @@
 //! random words), random traffic (every input random, small row counts, rare resets), and
 //! the golden trace.
 
-use super::{blank, corner_lanes, View, CORNERS_8};
-use crate::golden::lc_rows::{LcRows, LcRowsIn};
+use super::{corner_lanes, out_row, trace, View, CORNERS_8};
+use crate::golden::lc_rows::{LcRows, LcRowsIn, LcRowsOut};
 use crate::rtl::designs::name::LEL_LC_ROWS;
-use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(LcRowsOut => step, word, valid, lc_in, lc_mask);
 
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
@@ -90,30 +90,25 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     Ok(s)
 }
 
+/// Cycle `c`'s inputs: the LC memory's word as lanes, the mask word as bits.
+fn read_in(v: &View, c: usize) -> LcRowsIn {
+    let mask = v.unsigned(c, "mask_data");
+    LcRowsIn {
+        reset: v.bit(c, "reset"),
+        clear: v.bit(c, "clear"),
+        fwd: v.bit(c, "fwd"),
+        bk: v.bit(c, "bk"),
+        rows: v.unsigned(c, "rows") as u16,
+        lcin: v.lanes(c, "lcin_data").iter().map(|&x| x as i8).collect(),
+        mask: (0..LANES).map(|j| mask >> j & 1 == 1).collect(),
+    }
+}
+
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = LcRows::new(LANES);
-    for c in 0..stim.len() {
-        let mask = v.unsigned(c, "mask_data");
-        let i = LcRowsIn {
-            reset: v.bit(c, "reset"),
-            clear: v.bit(c, "clear"),
-            fwd: v.bit(c, "fwd"),
-            bk: v.bit(c, "bk"),
-            rows: v.unsigned(c, "rows") as u16,
-            lcin: v.lanes(c, "lcin_data").iter().map(|&x| x as i8).collect(),
-            mask: (0..LANES).map(|j| mask >> j & 1 == 1).collect(),
-        };
-        m.step(&i);
-        let o = m.outputs(&i);
-        let b = |x: bool| BigUint::from(x as u8);
-        e.set(c, "step", b(o.step));
-        e.set(c, "word", BigUint::from(o.word));
-        e.set(c, "valid", b(o.valid));
-        e.set(c, "lc_in", from_signed(o.lc_in as i64, 8));
-        e.set(c, "lc_mask", b(o.lc_mask));
-    }
-    e
+    trace(ports, stim, read_in, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

@@ -1,10 +1,9 @@
 //! `lel_lfsr56` / `lel_lfsr60`: the thesis test (random seed, step, compare; T:1078-1085)
 //! and its golden trace from the serial model.
 
-use super::{blank, port_row, PortRow, View};
+use super::{port_row, trace, PortRow};
 use crate::golden::lfsr::{Lfsr, LfsrIn};
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -69,12 +68,6 @@ pub fn period_stimulus(
 
 /// Golden trace: `out` on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus, w: usize) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = Lfsr::new(w);
-    for c in 0..stim.len() {
-        let out = m.step(&LfsrIn::read(&v, c));
-        e.set(c, "out", BigUint::from(out));
-    }
-    e
+    trace(ports, stim, LfsrIn::read, |i| ("out", m.step(i)))
 }

@@ -2,9 +2,9 @@
 //! cycles, read three cycles after it falls; T:1010-1018) with the region boundaries
 //! +-8192 and +-8193 always included, random traffic, and the golden trace.
 
-use super::{blank, port_row, PortRow, View};
+use super::{port_row, trace, PortRow};
 use crate::golden::loss::{Loss, LossIn};
-use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -86,12 +86,6 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: `data_out` on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = Loss::new(CLASSES);
-    for c in 0..stim.len() {
-        let out = m.step(&LossIn::read(&v, c));
-        e.set(c, "data_out", pack_lanes(&out, 8));
-    }
-    e
+    trace(ports, stim, LossIn::read, |i| ("data_out", m.step(i)))
 }

@@ -257,6 +257,119 @@ macro_rules! port_row {
 }
 pub(crate) use port_row;
 
+/// A golden model's output value as the bits of its port (`p`: the port's width, lanes and
+/// signedness): flags 0/1, unsigned counts as they are, signed values in two's complement
+/// at the port's width, lane vectors packed at its lane width, byte arrays little-endian.
+pub(crate) trait OutValue {
+    /// The port's bits.
+    fn bits(&self, p: &PortSpec) -> BigUint;
+}
+
+impl OutValue for bool {
+    fn bits(&self, _: &PortSpec) -> BigUint {
+        BigUint::from(*self as u8)
+    }
+}
+
+macro_rules! out_unsigned {
+    ($($t:ty),*) => {$(
+        impl OutValue for $t {
+            fn bits(&self, _: &PortSpec) -> BigUint {
+                BigUint::from(*self)
+            }
+        }
+    )*};
+}
+out_unsigned!(u8, u16, u32, u64, usize);
+
+impl OutValue for i64 {
+    fn bits(&self, p: &PortSpec) -> BigUint {
+        edgelearn_sim::value::from_signed(*self, p.width)
+    }
+}
+
+impl OutValue for i8 {
+    fn bits(&self, p: &PortSpec) -> BigUint {
+        (*self as i64).bits(p)
+    }
+}
+
+impl<const N: usize> OutValue for [u8; N] {
+    fn bits(&self, _: &PortSpec) -> BigUint {
+        BigUint::from_bytes_le(self)
+    }
+}
+
+impl OutValue for Vec<i64> {
+    fn bits(&self, p: &PortSpec) -> BigUint {
+        // The port's lanes when it declares them, else its width shared out evenly.
+        let w = if p.lanes == self.len() {
+            p.lane_width
+        } else {
+            p.width / self.len().max(1)
+        };
+        edgelearn_sim::value::pack_lanes(self, w)
+    }
+}
+
+impl OutValue for Vec<i8> {
+    fn bits(&self, p: &PortSpec) -> BigUint {
+        let v: Vec<i64> = self.iter().map(|&x| x as i64).collect();
+        v.bits(p)
+    }
+}
+
+/// A golden model's output struct whose fields are named after the block's output ports:
+/// one cycle's row of the expected trace.
+pub(crate) trait OutRow {
+    /// Row `c` of `e` set from this value.
+    fn set_row(&self, e: &mut Expected, c: usize);
+}
+
+/// A model with one output port: `(port, value)`.
+impl<V: OutValue> OutRow for (&'static str, V) {
+    fn set_row(&self, e: &mut Expected, c: usize) {
+        set_out(e, c, self.0, &self.1);
+    }
+}
+
+/// Row `c`'s `port` in `e` set to `v`.
+pub(crate) fn set_out(e: &mut Expected, c: usize, port_name: &str, v: &dyn OutValue) {
+    let bits = v.bits(port(&e.outputs, port_name));
+    e.set(c, port_name, bits);
+}
+
+/// `out_row!(Type => field, ...)`: [`OutRow`] for a golden model's output struct whose
+/// fields are named after the block's output ports (the fields listed; others are the
+/// model's own).
+macro_rules! out_row {
+    ($ty:ty => $($field:ident),* $(,)?) => {
+        impl $crate::blocks::OutRow for $ty {
+            fn set_row(&self, e: &mut edgelearn_sim::Expected, c: usize) {
+                $($crate::blocks::set_out(e, c, stringify!($field), &self.$field);)*
+            }
+        }
+    };
+}
+pub(crate) use out_row;
+
+/// The golden trace of a model that takes one input row a cycle: `read` makes cycle `c`'s
+/// input from the stimulus, `step` advances the model by it and gives the outputs sampled
+/// after the edge; every output port is set on every cycle ([`OutRow`]).
+pub(crate) fn trace<I, O: OutRow>(
+    ports: &[PortSpec],
+    stim: &Stimulus,
+    read: impl Fn(&View, usize) -> I,
+    mut step: impl FnMut(&I) -> O,
+) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    for c in 0..stim.len() {
+        step(&read(&v, c)).set_row(&mut e, c);
+    }
+    e
+}
+
 /// Read access to a stimulus by port name. Panics on an unknown port: the adapters are
 /// written against the block's port list, so that is a bug here, not bad input.
 pub(crate) struct View<'a> {
@@ -317,4 +430,66 @@ pub(crate) fn port<'a>(ports: &'a [PortSpec], name: &str) -> &'a PortSpec {
 /// Ensure a fresh expectation of the stimulus's length.
 pub(crate) fn blank(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     Expected::new(&stim.block, ports, stim.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use edgelearn_hdl::design::Direction;
+
+    /// An output struct named after its ports, as the golden models have them.
+    struct Out {
+        flag: bool,
+        count: u16,
+        level: i64,
+        lane: i8,
+        bytes: [u8; 2],
+        lanes: Vec<i64>,
+        packed: Vec<i8>,
+    }
+
+    out_row!(Out => flag, count, level, lane, bytes, lanes, packed);
+
+    #[test]
+    fn an_output_row_sets_each_port_by_its_width_and_lanes() {
+        let port = |name: &str, width: usize| PortSpec::new(name, Direction::Output, width);
+        let lanes = PortSpec {
+            signed: true,
+            lanes: 3,
+            lane_width: 5,
+            ..port("lanes", 15)
+        };
+        let ports = vec![
+            port("flag", 1),
+            port("count", 12),
+            port("level", 8),
+            port("lane", 8),
+            port("bytes", 16),
+            lanes,
+            port("packed", 12),
+        ];
+        let mut e = Expected::new("t", &ports, 1);
+        let o = Out {
+            flag: true,
+            count: 0xabc,
+            level: -128,
+            lane: -1,
+            bytes: [0x34, 0x12],
+            lanes: vec![-1, 0, 15],
+            packed: vec![-31, 31],
+        };
+        o.set_row(&mut e, 0);
+        ("count", 7u16).set_row(&mut e, 0);
+        let got: Vec<u64> = e.rows[0]
+            .iter()
+            .map(|v| v.as_ref().unwrap().to_u64().unwrap())
+            .collect();
+        // -128 and -1 at 8 bits; lanes at their declared 5 bits; an undeclared lane
+        // vector at the width shared out (6 bits each: -31 = 0b100001, 31 = 0b011111); a
+        // `(port, value)` pair sets that port.
+        assert_eq!(
+            got,
+            vec![1, 7, 0x80, 0xff, 0x1234, 0x1f | 15 << 10, 0x21 | 0x1f << 6]
+        );
+    }
 }

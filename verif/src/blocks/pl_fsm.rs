@@ -4,8 +4,8 @@
 //! (CTRL writes of every instruction, random core states, levels and counts, rare resets),
 //! and the golden trace.
 
-use super::{blank, port_row, PortRow, View};
-use crate::golden::pl_fsm::{PlFsm, PlFsmIn};
+use super::{blank, out_row, port_row, OutRow, PortRow, View};
+use crate::golden::pl_fsm::{PlFsm, PlFsmIn, PlFsmOut};
 use crate::rtl::designs::name::LEL_PL_FSM;
 use edgelearn_hdl::lel::conv_core::ConvState;
 use edgelearn_hdl::lel::fc_core::FcState;
@@ -14,6 +14,8 @@ use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(PlFsmOut => code, flushing, run_start, run_cycles);
 
 /// The registered block's image (input beats), conv room and flush.
 pub const SHAPE: (u16, u16, u8) = (12, 40, 6);
@@ -175,8 +177,7 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         m.step(&i);
         let o = m.outputs(&i);
         let b = |x: bool| BigUint::from(x as u8);
-        e.set(c, "code", BigUint::from(o.code));
-        e.set(c, "flushing", b(o.flushing));
+        o.set_row(&mut e, c);
         for (k, p) in ["ins_conv", "ins_fc0", "ins_fc1"].iter().enumerate() {
             e.set(c, p, BigUint::from(o.ins[k]));
         }
@@ -187,8 +188,6 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         e.set(c, "rd_fc1", b(o.rd[1]));
         e.set(c, "start_fc0", b(o.start_fc[0]));
         e.set(c, "start_fc1", b(o.start_fc[1]));
-        e.set(c, "run_start", b(o.run_start));
-        e.set(c, "run_cycles", BigUint::from(o.run_cycles));
         for (k, p) in ["conv_n", "fc0_n", "fc1_n"].iter().enumerate() {
             e.set(c, p, BigUint::from(o.started[k]));
         }

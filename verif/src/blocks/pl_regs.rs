@@ -3,8 +3,8 @@
 //! and EPOCH stepped through it, then LR_LEN 0 and a reset), random traffic (writes of
 //! random values to every address 0x00..0x3f, rare resets), and the golden trace.
 
-use super::{blank, port_row, PortRow, View};
-use crate::golden::pl_regs::{PlRegs, PlRegsIn};
+use super::{blank, out_row, port_row, OutRow, PortRow, View};
+use crate::golden::pl_regs::{PlRegs, PlRegsIn, PlRegsOut};
 use crate::rtl::designs::name::LEL_PL_REGS;
 use edgelearn_hdl::lel::platform_regs as regs;
 use edgelearn_sim::value::pack_lanes;
@@ -12,6 +12,8 @@ use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(PlRegsOut => ctrl, model_cfg, cfg_active, n_train, n_test, epoch, lr_len);
 
 port_row!(PlRegsIn => reset, we, addr, wdata);
 
@@ -100,20 +102,13 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         let i = PlRegsIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
-        let u = |x: u32| BigUint::from(x);
-        e.set(c, "ctrl", BigUint::from(o.ctrl as u8));
-        e.set(c, "model_cfg", u(o.model_cfg));
-        e.set(c, "cfg_active", u(o.cfg_active));
+        o.set_row(&mut e, c);
         for (k, p) in ["seed_lc0", "seed_wu0", "seed_lc1", "seed_wu1"]
             .iter()
             .enumerate()
         {
-            e.set(c, p, u(o.seeds[k]));
+            e.set(c, p, BigUint::from(o.seeds[k]));
         }
-        e.set(c, "n_train", u(o.n_train));
-        e.set(c, "n_test", u(o.n_test));
-        e.set(c, "epoch", u(o.epoch));
-        e.set(c, "lr_len", u(o.lr_len));
         let lr: Vec<i64> = o.lr.iter().map(|&x| x as i64).collect();
         e.set(c, "lr", pack_lanes(&lr, 6));
     }

@@ -3,13 +3,14 @@
 //! before the image), random traffic (clears and resets anywhere, clears with a value), and
 //! the golden trace.
 
-use super::{blank, View};
+use super::{out_row, trace};
 use crate::blocks::{port_row, PortRow};
-use crate::golden::pool_packer::{PoolPacker, PoolPackerIn};
+use crate::golden::pool_packer::{PoolPacker, PoolPackerIn, PoolPackerOut};
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(PoolPackerOut => push, data, last);
 
 port_row!(PoolPackerIn => reset, clear, valid, value, total);
 
@@ -67,16 +68,9 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = PoolPacker::new();
-    for c in 0..stim.len() {
-        let i = PoolPackerIn::read(&v, c);
-        m.step(&i);
-        let o = m.outputs(&i);
-        e.set(c, "push", BigUint::from(o.push as u8));
-        e.set(c, "data", BigUint::from(o.data));
-        e.set(c, "last", BigUint::from(o.last as u8));
-    }
-    e
+    trace(ports, stim, PoolPackerIn::read, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

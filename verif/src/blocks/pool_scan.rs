@@ -4,14 +4,15 @@
 //! `active` dropping, resets), and the golden trace.
 
 use super::conv_scan::{random_control, random_row, row_of, row_value};
-use super::{blank, View};
-use crate::golden::pool_scan::{PoolScan, PoolScanIn};
+use super::{out_row, trace, View};
+use crate::golden::pool_scan::{PoolScan, PoolScanIn, PoolScanOut};
 use crate::golden::triout_cache::{TrioutCache, TrioutGeometry, TrioutIn};
 use crate::rtl::designs::name::LEL_POOL_SCAN;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(PoolScanOut => rows_clr, rows_pop, window, window_valid, done);
 
 /// The thesis's inter-FM cache: one 30 x 30 channel, one int8 a word.
 const THESIS_FM: TrioutGeometry = TrioutGeometry {
@@ -132,28 +133,24 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     Ok(s)
 }
 
+/// Cycle `c`'s inputs: the three rows as windows of bytes.
+fn read_in(v: &View, c: usize) -> PoolScanIn {
+    PoolScanIn {
+        reset: v.bit(c, "reset"),
+        active: v.bit(c, "active"),
+        rows_last: v.unsigned(c, "rows_last") as u8,
+        cols_last: v.unsigned(c, "cols_last") as u8,
+        rows_valid: v.bit(c, "rows_valid"),
+        rows: ["row0", "row1", "row2"].map(|p| row_of(v, c, p)),
+        room: v.bit(c, "room"),
+    }
+}
+
 /// Golden trace: every output on every cycle (sampled after the edge, the inputs held).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = PoolScan::new();
-    for c in 0..stim.len() {
-        let i = PoolScanIn {
-            reset: v.bit(c, "reset"),
-            active: v.bit(c, "active"),
-            rows_last: v.unsigned(c, "rows_last") as u8,
-            cols_last: v.unsigned(c, "cols_last") as u8,
-            rows_valid: v.bit(c, "rows_valid"),
-            rows: ["row0", "row1", "row2"].map(|p| row_of(&v, c, p)),
-            room: v.bit(c, "room"),
-        };
-        m.step(&i);
-        let o = m.outputs(&i);
-        e.set(c, "rows_clr", BigUint::from(o.rows_clr as u8));
-        e.set(c, "rows_pop", BigUint::from(o.rows_pop as u8));
-        e.set(c, "window", BigUint::from_bytes_le(&o.window));
-        e.set(c, "window_valid", BigUint::from(o.window_valid as u8));
-        e.set(c, "done", BigUint::from(o.done as u8));
-    }
-    e
+    trace(ports, stim, read_in, |i| {
+        m.step(i);
+        m.outputs(i)
+    })
 }

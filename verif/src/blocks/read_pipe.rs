@@ -3,14 +3,15 @@
 //! cache answering with corner and random words; only a few passes), random traffic (every
 //! input random, rare resets), and the golden trace.
 
-use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_8};
-use crate::golden::read_pipe::{ReadPipe, ReadPipeIn};
+use super::{blank, corner_lanes, out_row, port_row, OutRow, PortRow, View, CORNERS_8};
+use crate::golden::read_pipe::{ReadPipe, ReadPipeIn, ReadPipeOut};
 use crate::rtl::designs::name::LEL_READ_PIPE;
-use edgelearn_sim::value::from_signed;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+out_row!(ReadPipeOut => act_addr, start1, last2, addr4, act_lane);
 
 /// Lanes of the registered block (the thesis core's).
 pub const LANES: usize = 4;
@@ -77,15 +78,10 @@ pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         let i = ReadPipeIn::read(&v, c);
         m.step(&i);
         let o = m.outputs(&i);
-        let b = |x: bool| BigUint::from(x as u8);
-        e.set(c, "act_addr", BigUint::from(o.act_addr));
-        e.set(c, "v1", b(o.v[0]));
-        e.set(c, "v2", b(o.v[1]));
-        e.set(c, "v4", b(o.v[2]));
-        e.set(c, "start1", b(o.start1));
-        e.set(c, "last2", b(o.last2));
-        e.set(c, "addr4", BigUint::from(o.addr4));
-        e.set(c, "act_lane", from_signed(o.act_lane as i64, 8));
+        o.set_row(&mut e, c);
+        for (k, p) in ["v1", "v2", "v4"].into_iter().enumerate() {
+            e.set(c, p, BigUint::from(o.v[k] as u8));
+        }
     }
     e
 }

@@ -3,11 +3,10 @@
 //! classification held high for a few cycles; a new run clearing the counts), random
 //! traffic (every input random, rare resets), and the golden trace.
 
-use super::{blank, port_row, PortRow, View};
+use super::{out_row, port_row, trace, PortRow};
 use crate::golden::result_tally::{ResultTally, ResultTallyIn};
 use crate::rtl::designs::name::LEL_RESULT_TALLY;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -99,16 +98,13 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
     Ok(s)
 }
 
+out_row!(ResultTally => results, correct, last);
+
 /// Golden trace: every output on every cycle (sampled after the edge).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = ResultTally::new();
-    for c in 0..stim.len() {
-        m.step(&ResultTallyIn::read(&v, c));
-        e.set(c, "results", BigUint::from(m.results));
-        e.set(c, "correct", BigUint::from(m.correct));
-        e.set(c, "last", BigUint::from(m.last));
-    }
-    e
+    trace(ports, stim, ResultTallyIn::read, |i| {
+        m.step(i);
+        m
+    })
 }

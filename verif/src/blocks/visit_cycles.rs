@@ -2,11 +2,10 @@
 //! thesis conv core's visit of an image, 28,467 cycles, and a short one), random traffic
 //! (visits of 1..40 cycles, rare resets), and the golden trace.
 
-use super::{blank, View};
+use super::trace;
 use crate::golden::visit_cycles::VisitCycles;
 use crate::rtl::designs::name::LEL_VISIT_CYCLES;
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
-use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -58,12 +57,14 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: `last` on every cycle (sampled after the edge).
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = VisitCycles::new();
-    for c in 0..stim.len() {
-        m.step(v.bit(c, "busy"), v.bit(c, "reset"));
-        e.set(c, "last", BigUint::from(m.last));
-    }
-    e
+    trace(
+        ports,
+        stim,
+        |v, c| (v.bit(c, "busy"), v.bit(c, "reset")),
+        |i| {
+            m.step(i.0, i.1);
+            ("last", m.last)
+        },
+    )
 }

@@ -2,9 +2,9 @@
 //! vector in -31..31, random numbers 0..16383; T:1045-1052) for every `lr_shift`, the
 //! corners g = 0, p = rnd and saturation at +-31, random traffic, and the golden trace.
 
-use super::{blank, port_row, PortRow, View, CORNERS_6, CORNERS_8};
+use super::{port_row, trace, PortRow, View, CORNERS_6, CORNERS_8};
 use crate::golden::weight_update::{weight_update, WeightUpdate, WeightUpdateIn};
-use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -156,14 +156,10 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: `weight_out` on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = WeightUpdate::new(LANES);
-    for c in 0..stim.len() {
-        let out = m.step(&WeightUpdateIn::read(&v, c));
-        e.set(c, "weight_out", pack_lanes(&out, 6));
-    }
-    e
+    trace(ports, stim, WeightUpdateIn::read, |i| {
+        ("weight_out", m.step(i))
+    })
 }
 
 /// How many lanes of the thesis rows update (for a test that the stimulus exercises both).

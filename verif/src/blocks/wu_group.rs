@@ -4,9 +4,9 @@
 //! running (operand isolation), an idle stretch longer than the gate's hold, and random
 //! traffic; the golden trace from `golden::wu_group`.
 
-use super::{blank, corner_lanes, port_row, PortRow, View, CORNERS_6, CORNERS_8};
+use super::{corner_lanes, port_row, trace, PortRow, CORNERS_6, CORNERS_8};
 use crate::golden::wu_group::{WuGroup, WuGroupIn};
-use edgelearn_sim::{pack_lanes, Expected, PortSpec, Result, Stimulus};
+use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -109,12 +109,6 @@ pub fn random_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
 
 /// Golden trace: `weight_out` on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
-    let v = View::new(stim);
-    let mut e = blank(ports, stim);
     let mut m = WuGroup::new(LANES);
-    for c in 0..stim.len() {
-        let out = m.step(&WuGroupIn::read(&v, c));
-        e.set(c, "weight_out", pack_lanes(&out, 6));
-    }
-    e
+    trace(ports, stim, WuGroupIn::read, |i| ("weight_out", m.step(i)))
 }
