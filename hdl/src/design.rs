@@ -507,11 +507,11 @@ pub fn verilog_named<B: Block>(name: &str, block: &B) -> Result<String, Error> {
         }
         .into()
     };
-    late_holds(&defines.defines()).map_err(check)?;
+    let text = defines.defines();
+    late_holds(&text).map_err(check)?;
     let plain = if gates.is_empty() {
-        defines.defines()
+        text
     } else {
-        let text = defines.defines();
         crate::sim_gate::check_gate_watches(name, &text, &gates).map_err(check)?;
         crate::sim_gate::patch_gate_clocks(name, &text, &gates).map_err(check)?
     };
