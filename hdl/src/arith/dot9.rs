@@ -34,8 +34,8 @@ pub struct Dot9 {
     pub n: Signal<In, Bits<4>>,
     /// The dot product.
     pub dot: Signal<Out, Bits<20>>,
-    x80: Signal<Local, Bits<80>>,
-    w80: Signal<Local, Bits<80>>,
+    xb: Signal<Local, Bits<8>>,
+    wb: Signal<Local, Bits<8>>,
     xo: [Signal<Local, Bits<16>>; PAIRS],
     wo: [Signal<Local, Bits<16>>; PAIRS],
     prod: [Signal<Local, Bits<32>>; PAIRS],
@@ -43,7 +43,6 @@ pub struct Dot9 {
     offsets: Signal<Local, Bits<16>>,
     total: Signal<Local, Bits<32>>,
     index: [Constant<Bits<4>>; PAIRS],
-    byte16: Constant<Bits<16>>,
     bias16: Constant<Bits<16>>,
     squares: Constant<Bits<32>>,
 }
@@ -55,8 +54,8 @@ impl Default for Dot9 {
             w: Default::default(),
             n: Default::default(),
             dot: Default::default(),
-            x80: Default::default(),
-            w80: Default::default(),
+            xb: Default::default(),
+            wb: Default::default(),
             xo: Default::default(),
             wo: Default::default(),
             prod: Default::default(),
@@ -64,7 +63,6 @@ impl Default for Dot9 {
             offsets: Default::default(),
             total: Default::default(),
             index: array_init::array_init(|t| Constant::new((t as u64).into())),
-            byte16: Constant::new(0xffu64.into()),
             bias16: Constant::new(0x80u64.into()),
             squares: Constant::new(((PAIRS as u64) << 14).into()),
         }
@@ -74,19 +72,19 @@ impl Default for Dot9 {
 impl Logic for Dot9 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.x80.next = bit_cast::<80, 72>(self.x.val());
-        self.w80.next = bit_cast::<80, 72>(self.w.val());
         self.sum.next = self.squares.val();
         self.offsets.next = 0.into();
         for t in 0..PAIRS {
             // x' = 128 (x = 0) for a pair not used: x'w' - 128 (x' + w') + 2^14 = 0.
+            // Byte t of each operand (8-bit selects: a byte never straddles a 32-bit word of
+            // the simulators' wide values).
+            self.xb.next = self.x.val().get_bits::<8>(8 * t);
+            self.wb.next = self.w.val().get_bits::<8>(8 * t);
             self.xo[t].next = self.bias16.val();
             if self.index[t].val() < self.n.val() {
-                self.xo[t].next =
-                    (self.x80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
+                self.xo[t].next = bit_cast::<16, 8>(self.xb.val()) ^ self.bias16.val();
             }
-            self.wo[t].next =
-                (self.w80.val().get_bits::<16>(8 * t) & self.byte16.val()) ^ self.bias16.val();
+            self.wo[t].next = bit_cast::<16, 8>(self.wb.val()) ^ self.bias16.val();
             self.prod[t].next = self.xo[t].val() * self.wo[t].val();
             self.sum.next = self.sum.val() + self.prod[t].val();
             self.offsets.next = self.offsets.val() + self.xo[t].val() + self.wo[t].val();
