@@ -140,7 +140,7 @@ impl Dut for Lockstep {
         let got = self.new.read_mem(name)?;
         if let Some(i) = name
             .strip_prefix("quads$")
-            .and_then(|r| r.strip_suffix(".body.dmem.mem"))
+            .and_then(|r| r.strip_suffix(".gather.dmem.mem"))
             .and_then(|i| i.parse::<usize>().ok())
         {
             let want = self.old.read_mem(&format!("g_dm[{i}].u_dmem.mem"))?;

@@ -16,8 +16,8 @@
 //! The rule the simulation model applies (an edge is skipped only when the block is at a
 //! fixed point): the block is clocked at the next edge when `busy` is high, when a watch word
 //! differs from its value one cycle earlier, or when it changed at any of the last
-//! [`SIM_GATE_HOLD`] edges. So a block is left alone only after its inputs have been constant
-//! for that many cycles while it was not busy; its designer asserts (and the tests check, by
+//! [`SIM_GATE_HOLD`] edges (a gate may take fewer, [`SimGate::hold`]). So a block is left
+//! alone only after its inputs have been constant for that many cycles while it was not busy; its designer asserts (and the tests check, by
 //! comparing gated with ungated runs cycle by cycle) that such a block no longer changes.
 //! `sim_awake` (the decision) is computed from registers and from the watch words and `busy`,
 //! so a design whose top-level inputs reach them combinationally is still gated correctly: the
@@ -71,6 +71,7 @@ pub struct SimGate<const A: usize, const B: usize, const C: usize, const D: usiz
     pub gclock: Signal<Out, Clock>,
     _drives: &'static [&'static str],
     _unwatched: &'static [(&'static str, &'static str)],
+    _hold: usize,
 }
 
 impl<const A: usize, const B: usize, const C: usize, const D: usize> SimGate<A, B, C, D> {
@@ -90,7 +91,20 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> SimGate<A, 
             gclock: Default::default(),
             _drives: drives,
             _unwatched: &[],
+            _hold: SIM_GATE_HOLD,
         }
+    }
+
+    /// The same gate with a hold of `edges` instead of [`SIM_GATE_HOLD`]: for a block whose
+    /// longest drain after its inputs stop changing is short (a few pipeline stages) and that
+    /// is left alone between bursts shorter than the default hold.
+    pub fn hold(mut self, edges: usize) -> Self {
+        assert!(
+            (1..=SIM_GATE_HOLD).contains(&edges),
+            "SimGate::hold({edges}): 1..={SIM_GATE_HOLD} edges"
+        );
+        self._hold = edges;
+        self
     }
 
     /// The same gate with inputs of its blocks that the watch words leave out on purpose:
@@ -114,7 +128,7 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic for S
     }
 
     fn hdl(&self) -> Verilog {
-        let hold_bits = usize::BITS - SIM_GATE_HOLD.leading_zeros();
+        let hold_bits = usize::BITS - self._hold.leading_zeros();
         Verilog::Custom(format!(
             "{MARKER} {drives}\n\
              {UNWATCHED} {unwatched}\n\
@@ -152,7 +166,7 @@ impl<const A: usize, const B: usize, const C: usize, const D: usize> Logic for S
             c1 = C - 1,
             d1 = D - 1,
             h1 = hold_bits - 1,
-            hold = SIM_GATE_HOLD,
+            hold = self._hold,
         ))
     }
 }

@@ -119,11 +119,11 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         }
     );
     if !ticks.is_empty() {
-        // Each quad's gate counts the edges at which it clocked its quad (D-SIM-GATE).
+        // Each gate counts the edges at which it clocked its half of a quad (D-SIM-GATE).
         let share: f64 =
             ticks.iter().map(|(_, t)| *t as f64).sum::<f64>() / (ticks.len() as f64 * edges as f64);
         eprintln!(
-            "simulation gates: the {} quads were clocked at {:.0} % of the edges",
+            "simulation gates: the {} quad halves were clocked at {:.0} % of the edges",
             ticks.len(),
             100.0 * share.min(1.0)
         );

@@ -96,11 +96,11 @@ pub mod host {
 pub mod memories {
     /// Data-memory instance `i` (8192 x 32): the data memory of quad `i`.
     pub fn data(i: usize) -> String {
-        format!("quads${i}.body.dmem.mem")
+        format!("quads${i}.gather.dmem.mem")
     }
     /// Kernel memory of processor `p` (depth x 72).
     pub fn kernel(p: usize) -> String {
-        format!("quads${}.body.procs${}.kmem.mem", p / 4, p % 4)
+        format!("quads${}.mac.units${}.kmem.mem", p / 4, p % 4)
     }
     /// Layer-register word `k` of every layer (32 x 32: entry `l` is layer `l`'s word `k`).
     pub fn layer_word(k: usize) -> String {

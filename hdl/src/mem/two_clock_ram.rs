@@ -140,7 +140,7 @@ initial for (i = 0; i < {depth}; i = i + 1) mem[i] = {W}'d0;
 `endif
 
 always @(posedge write_clock) begin
-   if (write_address < {depth}) begin
+   if ((write_enable != {B}'d0) && (write_address < {depth})) begin
 {writes}   end
 end
 always @(posedge read_clock) begin
@@ -150,6 +150,7 @@ end
             msb = W - 1,
             last = self._depth - 1,
             depth = self._depth,
+            B = B,
         ))
     }
 

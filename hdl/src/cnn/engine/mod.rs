@@ -1,7 +1,8 @@
 //! The MAX78000-style CNN engine in rust-hdl (issue 27; spec max78000-cnn-engine.md §1.17,
 //! §2, §8; docs/cnn-engine-rtl.md; docs/decisions.md D-CNN-RTL-HDL). The top is
 //! [`cnn_engine::CnnEngine`]; its sub-blocks each have a file of their own, from the
-//! processor's pieces ([`reduce`], [`window_buf`], [`tap_mac`], [`processor`], [`quad`])
+//! processor's pieces ([`reduce`], [`window_buf`], [`tap_mac`], the processor's halves
+//! [`gather_unit`] and [`mac_unit`], [`processor`], [`quad`])
 //! to the control ([`layer_seq`], [`addr_gen`] with its [`tap_pos`] and [`elem_walk`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
 //! and the output path ([`group_sum`], [`acc_mem`], [`out_stage`]) and the host port
 //! ([`host_port`]). [`regs`] and [`layer_decode`] are generated from
@@ -13,6 +14,7 @@ pub mod avg_div;
 pub mod check;
 pub mod cnn_engine;
 pub mod elem_walk;
+pub mod gather_unit;
 pub mod group_sum;
 pub mod host_port;
 pub mod layer_decode;
@@ -20,6 +22,7 @@ pub mod layer_seq;
 pub mod lowest_set;
 pub mod mac_ctl;
 pub mod mac_pipe;
+pub mod mac_unit;
 pub mod out_stage;
 pub mod processor;
 pub mod quad;

@@ -26,23 +26,21 @@
 //! | `k_rdata` | out | 72 | the kernel word read (registered) |
 //! | `psum` | out | 20 | the MAC's sum over this processor's window, registered at M2 |
 //!
-//! Gather: the item's value (`data`, or 0 for padding and unused processors) goes through the
-//! inner unit (latency 1) and the outer unit (latency 1) into the window (one [`AvgDiv`]
-//! serves the unit that pools): the window value of
-//! a tap is written three edges after its last item (G1 -> inner -> outer -> window). MAC: the
-//! kernel word read at M0 is in `k_rdata` at M1, the sum is registered at M2.
+//! Two halves, one clock here: the gather side ([`GatherUnit`]: the item's value through the
+//! inner and the outer unit into the window, written three edges after its last item) and
+//! the MAC side ([`MacUnit`]: the kernel word read at M0 is in `k_rdata` at M1, the sum is
+//! registered at M2). A quad places the halves of its four processors behind two simulation
+//! gates (D-SIM-GATE), so the gather side sleeps between bursts while the MAC works; this
+//! block is the processor as a whole, for its bench and as the reference of the halves.
 //! Parameters: the kernel memory's depth (1..=1024 words).
 //! Golden: `edgelearn_verif::golden::cnn_engine::ProcessorModel` (over `Reduce`, `avg_div`,
 //! `WindowPair` and `tap_mac`), and the engine's bench (`verif::rtl::cnn`). Tests:
 //! `tests/cnn_engine_blocks.rs` (registered as `cnn_processor`, 768 kernel words),
 //! `tests/cnn_rtl.rs`.
 
-use super::avg_div::AvgDiv;
-use super::reduce::Reduce;
-use super::tap_mac::TapMac;
-use super::window_buf::WindowBuf;
+use super::gather_unit::GatherUnit;
+use super::mac_unit::MacUnit;
 use crate::design::{HasMemories, MemoryAccess};
-use crate::mem::two_clock_ram::TwoClockRam;
 use rust_hdl::prelude::*;
 
 /// Kernel-memory address bits.
@@ -109,23 +107,8 @@ pub struct Processor {
     pub k_rdata: Signal<Out, Bits<72>>,
     /// The registered dot product.
     pub psum: Signal<Out, Bits<20>>,
-    kmem: TwoClockRam<KERNEL_ADDR_BITS, 72, 1>,
-    inner: Reduce,
-    outer: Reduce,
-    div: AvgDiv,
-    win: WindowBuf,
-    mac: TapMac,
-    a_ofirst: DFF<Bit>,
-    a_olast: DFF<Bit>,
-    a_tap: DFF<Bits<4>>,
-    a_buf: DFF<Bit>,
-    b_tap: DFF<Bits<4>>,
-    b_buf: DFF<Bit>,
-    sum: DFF<Bits<20>>,
-    value: Signal<Local, Bits<18>>,
-    inner_value: Signal<Local, Bits<18>>,
-    sign8: Constant<Bits<8>>,
-    ext18: Constant<Bits<18>>,
+    gather: GatherUnit,
+    mac: MacUnit,
 }
 
 impl Processor {
@@ -165,107 +148,56 @@ impl Processor {
             k_wdata: Default::default(),
             k_rdata: Default::default(),
             psum: Default::default(),
-            kmem: TwoClockRam::new(kernel_words),
-            inner: Default::default(),
-            outer: Default::default(),
-            div: Default::default(),
-            win: Default::default(),
-            mac: Default::default(),
-            a_ofirst: Default::default(),
-            a_olast: Default::default(),
-            a_tap: Default::default(),
-            a_buf: Default::default(),
-            b_tap: Default::default(),
-            b_buf: Default::default(),
-            sum: Default::default(),
-            value: Default::default(),
-            inner_value: Default::default(),
-            sign8: Constant::new(0x80u64.into()),
-            ext18: Constant::new(0x3ff00u64.into()),
+            gather: Default::default(),
+            mac: MacUnit::new(kernel_words),
         }
     }
 }
 
 impl Logic for Processor {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, a_ofirst, a_olast, a_tap, a_buf, b_tap, b_buf, sum);
-        // Kernel memory: the host writes it while the engine is idle, the MAC reads it.
-        self.kmem.write_clock.next = self.clock.val();
-        self.kmem.read_clock.next = self.clock.val();
-        self.kmem.write_enable.next = self.k_we.val().into();
-        self.kmem.write_address.next = self.k_waddr.val();
-        self.kmem.write_data.next = self.k_wdata.val();
-        self.kmem.read_enable.next = self.k_re.val();
-        self.kmem.read_address.next = self.k_raddr.val();
-        self.k_rdata.next = self.kmem.read_data.val();
-        // G1: the item's value, 0 for padding and for a processor the layer does not use.
-        self.value.next = 0.into();
-        if !self.g_pad.val() & self.en.val() {
-            self.value.next = bit_cast::<18, 8>(self.data.val());
-            if (self.data.val() & self.sign8.val()).any() {
-                self.value.next = bit_cast::<18, 8>(self.data.val()) | self.ext18.val();
-            }
+    crate::wired_update! {
+        wires {
+            gather.clock <= clock;
+            gather.en <= en;
+            gather.data <= data;
+            gather.inner_op <= inner_op;
+            gather.outer_op <= outer_op;
+            gather.avg_round <= avg_round;
+            gather.avg_d <= avg_d;
+            gather.avg_m <= avg_m;
+            gather.avg_sh <= avg_sh;
+            gather.pool_first <= pool_first;
+            gather.g_valid <= g_valid;
+            gather.g_pad <= g_pad;
+            gather.g_ifirst <= g_ifirst;
+            gather.g_ilast <= g_ilast;
+            gather.g_ofirst <= g_ofirst;
+            gather.g_olast <= g_olast;
+            gather.g_tap <= g_tap;
+            gather.g_buf <= g_buf;
+            gather.m_buf <= m_buf;
+            mac.clock <= clock;
+            mac.window <= gather.window;
+            mac.wbits <= wbits;
+            mac.taps <= taps;
+            mac.kshift <= kshift;
+            mac.k_re <= k_re;
+            mac.k_raddr <= k_raddr;
+            mac.k_we <= k_we;
+            mac.k_waddr <= k_waddr;
+            mac.k_wdata <= k_wdata;
+            k_rdata <= mac.k_rdata;
+            psum <= mac.psum;
         }
-        // The average's division, for the unit that pools.
-        self.div.round.next = self.avg_round.val();
-        self.div.d.next = self.avg_d.val();
-        self.div.m.next = self.avg_m.val();
-        self.div.sh.next = self.avg_sh.val();
-        if self.pool_first.val() {
-            self.div.value.next = self.inner.sum.val();
-        } else {
-            self.div.value.next = self.outer.sum.val();
-        }
-        self.inner.clock.next = self.clock.val();
-        self.inner.op.next = self.inner_op.val();
-        self.inner.avg.next = self.div.avg.val();
-        self.inner.valid.next = self.g_valid.val();
-        self.inner.first.next = self.g_ifirst.val();
-        self.inner.last.next = self.g_ilast.val();
-        self.inner.value.next = self.value.val();
-        // G2: the outer unit takes the inner unit's results.
-        self.a_ofirst.d.next = self.g_ofirst.val();
-        self.a_olast.d.next = self.g_olast.val();
-        self.a_tap.d.next = self.g_tap.val();
-        self.a_buf.d.next = self.g_buf.val();
-        self.inner_value.next = bit_cast::<18, 8>(self.inner.result.val());
-        if (self.inner.result.val() & self.sign8.val()).any() {
-            self.inner_value.next = bit_cast::<18, 8>(self.inner.result.val()) | self.ext18.val();
-        }
-        self.outer.clock.next = self.clock.val();
-        self.outer.op.next = self.outer_op.val();
-        self.outer.avg.next = self.div.avg.val();
-        self.outer.valid.next = self.inner.out_valid.val();
-        self.outer.first.next = self.a_ofirst.q.val();
-        self.outer.last.next = self.a_olast.q.val();
-        self.outer.value.next = self.inner_value.val();
-        if self.inner.out_valid.val() {
-            self.b_tap.d.next = self.a_tap.q.val();
-            self.b_buf.d.next = self.a_buf.q.val();
-        }
-        // G3: the window.
-        self.win.clock.next = self.clock.val();
-        self.win.write.next = self.outer.out_valid.val();
-        self.win.write_buf.next = self.b_buf.q.val();
-        self.win.tap.next = self.b_tap.q.val();
-        self.win.value.next = self.outer.result.val();
-        self.win.read_buf.next = self.m_buf.val();
-        // M1: the MAC over the window the MAC side owns; M2: the registered sum.
-        self.mac.window.next = self.win.window.val();
-        self.mac.kword.next = self.kmem.read_data.val();
-        self.mac.kshift.next = self.kshift.val();
-        self.mac.wbits.next = self.wbits.val();
-        self.mac.taps.next = self.taps.val();
-        self.sum.d.next = self.mac.dot.val();
-        self.psum.next = self.sum.q.val();
+        #[hdl_gen]
+        fn update(&mut self) {}
     }
 }
 
 impl HasMemories for Processor {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
-        self.kmem
-            .visit_memories(&crate::design::join_path(path, "kmem"), f);
+        self.mac
+            .visit_memories(&crate::design::join_path(path, "mac"), f);
     }
 }
 
@@ -279,7 +211,7 @@ crate::dut_io! {
         ],
         outputs: [k_rdata, psum],
         notes: [data: (true, 1), psum: (true, 1)],
-        memories: [kmem],
+        memories: [mac],
     }
 }
 

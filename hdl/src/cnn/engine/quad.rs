@@ -1,11 +1,12 @@
 //! Quad: four processors and their data memory (docs/cnn-engine-rtl.md "Organisation":
-//! processor p reads byte lane p % 4 of data memory p / 4), behind one simulation gate
-//! (docs/decisions.md D-SIM-GATE, D-CNN-RTL-HDL): the unit the engine repeats P / 4 times.
+//! processor p reads byte lane p % 4 of data memory p / 4), in two halves behind two
+//! simulation gates (docs/decisions.md D-SIM-GATE, D-CNN-RTL-HDL): the unit the engine
+//! repeats P / 4 times.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock` | in | 1 | the engine's clock |
-//! | `busy` | in | 1 | the quad is used by the running layer, or `cfg_load` |
+//! | `busy` | in | 1 | the quad is used by the running layer, or `cfg_load` (the MAC side's gate) |
 //! | `cfg_load` | in | 1 | latch the `cfg_*` inputs at this edge (the cycle after the sequencer's LOAD) |
 //! | `cfg_chw` | in | 1 | CHW input: every processor takes the item's byte lane (else its own) |
 //! | `cfg_en` | in | 4 | processors the layer uses |
@@ -22,17 +23,25 @@
 //! | `k_rdata` | out | 72 | the kernel word read by the processor the last read named |
 //! | `qsum` | out | 22 | the four processors' `psum`s summed (two's complement; M2) |
 //!
-//! The quad registers its inputs once more for its processors (G1: the item; M1: the MAC
-//! issue; the configuration when `cfg_load`), so nothing behind its gate reads a signal of
+//! The halves: [`QuadGather`] (the data memory, the item registered at G1, the gather's
+//! configuration and the processors' [`GatherUnit`]s with their windows) and [`QuadMac`]
+//! (the MAC issue registered at M1, the MAC's configuration, the processors' [`MacUnit`]s
+//! with their kernel memories, and `qsum`). The MAC side reads the windows, the gather side
+//! the MAC's window select; nothing else crosses. Each half registers its inputs once more
+//! (G1, M1, the configuration when `cfg_load`), so nothing behind a gate reads a signal of
 //! the engine's clock domain but the data memory's write port, which is clocked by the
 //! engine's clock itself (`wclock`: the output stage writes a quad the layer may not use).
-//! The gate ([`SimGate`]) clocks the quad while `busy`, or for 64 edges after any of its
-//! watched inputs (`g_item`, `m_item`, `dm_rd`, `k_we`, `k_rd`) changed; an unused quad is
-//! given constant inputs by the engine, so it stops. The data memory's read register loads
-//! only on a read, so it holds while the output stage writes.
+//! The MAC gate clocks the MAC side while `busy`, or for 64 edges after `m_item`, `k_rd` or
+//! `k_we` changed. The gather gate clocks the gather side at `cfg_load`, while an item is at
+//! G0, and for [`GATHER_HOLD`] edges after `g_item` or `dm_rd` changed: in a layer whose MAC
+//! takes many cycles per window (one per output channel) the gather side sleeps between its
+//! bursts. An unused quad is given constant inputs by the engine, so both stop. The data
+//! memory's read register loads only on a read, so it holds while the output stage writes.
 //! Golden: the engine's bench (`verif::rtl::cnn`). Tests: `tests/cnn_rtl.rs`.
 
-use super::processor::{Processor, KERNEL_ADDR_BITS};
+use super::gather_unit::GatherUnit;
+use super::mac_unit::MacUnit;
+use super::processor::KERNEL_ADDR_BITS;
 use crate::arith::sext::SignExtend;
 use crate::design::{join_path, HasMemories, MemoryAccess};
 use crate::mem::two_clock_ram::TwoClockRam;
@@ -45,6 +54,10 @@ pub const DATA_WORDS: usize = 8192;
 pub const DATA_ADDR_BITS: usize = 13;
 /// Processors per quad.
 pub const PROCS: usize = 4;
+/// Edges the gather gate keeps the gather side clocked after its item or read last changed:
+/// the last item's drain takes three more (the inner unit, the outer unit, the window
+/// write; G1 is the edge of the change itself), and one is spare.
+pub const GATHER_HOLD: usize = 4;
 
 /// Bits of the gather item bus `g_item`.
 pub mod item {
@@ -70,12 +83,13 @@ pub mod item {
     pub const WIDTH: usize = 13;
 }
 
-/// The gated part of a quad: its registers, memories and processors.
+/// The gather side of a quad, behind the gather gate: its data memory, the configuration
+/// the gather uses, the item registered at G1 and the four processors' [`GatherUnit`]s.
 #[derive(Clone, Debug, LogicBlock)]
-pub struct QuadBody {
-    /// Clock of the registers and read ports (the gate's).
+pub struct QuadGather {
+    /// Clock of the registers and read ports (the gather gate's).
     pub clock: Signal<In, Clock>,
-    /// The engine's clock (memory write ports).
+    /// The engine's clock (the data memory's write port).
     pub wclock: Signal<In, Clock>,
     /// Latch the configuration.
     pub cfg_load: Signal<In, Bit>,
@@ -97,10 +111,6 @@ pub struct QuadBody {
     pub cfg_avg_sh: Signal<In, Bits<5>>,
     /// The inner unit pools.
     pub cfg_pool_first: Signal<In, Bit>,
-    /// Weight bits.
-    pub cfg_wbits: Signal<In, Bits<4>>,
-    /// Taps.
-    pub cfg_taps: Signal<In, Bits<4>>,
     /// Gather item at G0.
     pub g_item: Signal<In, Bits<13>>,
     /// Data-memory read.
@@ -111,25 +121,14 @@ pub struct QuadBody {
     pub dm_waddr: Signal<In, Bits<DATA_ADDR_BITS>>,
     /// Data-memory write data.
     pub dm_wdata: Signal<In, Bits<32>>,
-    /// MAC issue at M0.
-    pub m_item: Signal<In, Bits<8>>,
-    /// Kernel-memory read.
-    pub k_rd: Signal<In, Bits<13>>,
-    /// Kernel-memory write strobes.
-    pub k_we: Signal<In, Bits<4>>,
-    /// Kernel-memory write address.
-    pub k_waddr: Signal<In, Bits<KERNEL_ADDR_BITS>>,
-    /// Kernel-memory write data.
-    pub k_wdata: Signal<In, Bits<72>>,
+    /// The window the MAC side reads (its M1 register).
+    pub m_buf: Signal<In, Bit>,
     /// Data-memory word read.
     pub dm_rdata: Signal<Out, Bits<32>>,
-    /// Kernel word read.
-    pub k_rdata: Signal<Out, Bits<72>>,
-    /// Sum of the processors' sums.
-    pub qsum: Signal<Out, Bits<22>>,
+    /// Each processor's window `m_buf`.
+    pub window: [Signal<Out, Bits<72>>; PROCS],
     dmem: TwoClockRam<DATA_ADDR_BITS, 32, 4>,
-    procs: [Processor; PROCS],
-    psum: [SignExtend<20, 22>; PROCS],
+    units: [GatherUnit; PROCS],
     chw: DFF<Bit>,
     en: DFF<Bits<4>>,
     inner_op: DFF<Bits<3>>,
@@ -139,20 +138,14 @@ pub struct QuadBody {
     avg_m: DFF<Bits<18>>,
     avg_sh: DFF<Bits<5>>,
     pool_first: DFF<Bit>,
-    wbits: DFF<Bits<4>>,
-    taps: DFF<Bits<4>>,
     g1: DFF<Bits<13>>,
-    m1: DFF<Bits<8>>,
-    ksel: DFF<Bits<2>>,
     lane: Signal<Local, Bits<2>>,
     lane_byte: Signal<Local, Bits<8>>,
-    sum: Signal<Local, Bits<22>>,
     proc_index: [Constant<Bits<2>>; PROCS],
 }
 
-impl QuadBody {
-    /// A quad whose processors have `kernel_words` kernel words each.
-    pub fn new(kernel_words: usize) -> Self {
+impl Default for QuadGather {
+    fn default() -> Self {
         Self {
             clock: Default::default(),
             wclock: Default::default(),
@@ -166,24 +159,16 @@ impl QuadBody {
             cfg_avg_m: Default::default(),
             cfg_avg_sh: Default::default(),
             cfg_pool_first: Default::default(),
-            cfg_wbits: Default::default(),
-            cfg_taps: Default::default(),
             g_item: Default::default(),
             dm_rd: Default::default(),
             dm_we: Default::default(),
             dm_waddr: Default::default(),
             dm_wdata: Default::default(),
-            m_item: Default::default(),
-            k_rd: Default::default(),
-            k_we: Default::default(),
-            k_waddr: Default::default(),
-            k_wdata: Default::default(),
+            m_buf: Default::default(),
             dm_rdata: Default::default(),
-            k_rdata: Default::default(),
-            qsum: Default::default(),
+            window: Default::default(),
             dmem: TwoClockRam::new(DATA_WORDS),
-            procs: array_init::array_init(|_| Processor::new(kernel_words)),
-            psum: Default::default(),
+            units: Default::default(),
             chw: Default::default(),
             en: Default::default(),
             inner_op: Default::default(),
@@ -193,25 +178,20 @@ impl QuadBody {
             avg_m: Default::default(),
             avg_sh: Default::default(),
             pool_first: Default::default(),
-            wbits: Default::default(),
-            taps: Default::default(),
             g1: Default::default(),
-            m1: Default::default(),
-            ksel: Default::default(),
             lane: Default::default(),
             lane_byte: Default::default(),
-            sum: Default::default(),
             proc_index: array_init::array_init(|p| Constant::new((p as u64).into())),
         }
     }
 }
 
-impl Logic for QuadBody {
+impl Logic for QuadGather {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
             self, clock, chw, en, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, pool_first,
-            wbits, taps, g1, m1, ksel
+            g1
         );
         if self.cfg_load.val() {
             self.chw.d.next = self.cfg_chw.val();
@@ -223,15 +203,9 @@ impl Logic for QuadBody {
             self.avg_m.d.next = self.cfg_avg_m.val();
             self.avg_sh.d.next = self.cfg_avg_sh.val();
             self.pool_first.d.next = self.cfg_pool_first.val();
-            self.wbits.d.next = self.cfg_wbits.val();
-            self.taps.d.next = self.cfg_taps.val();
         }
-        // G1 and M1: the item and the MAC issue, registered for the processors.
+        // G1: the item, registered for the processors.
         self.g1.d.next = self.g_item.val();
-        self.m1.d.next = self.m_item.val();
-        if self.k_rd.val().get_bit(12) {
-            self.ksel.d.next = self.k_rd.val().get_bits::<2>(10);
-        }
         // Data memory: written on the engine's clock, read on ours.
         self.dmem.write_clock.next = self.wclock.val();
         self.dmem.read_clock.next = self.clock.val();
@@ -250,54 +224,150 @@ impl Logic for QuadBody {
                 self.lane_byte.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
             }
         }
-        self.sum.next = 0.into();
-        self.k_rdata.next = self.procs[0].k_rdata.val();
         for p in 0..PROCS {
-            self.procs[p].clock.next = self.clock.val();
-            self.procs[p].en.next = self.en.q.val().get_bit(p);
+            self.units[p].clock.next = self.clock.val();
+            self.units[p].en.next = self.en.q.val().get_bit(p);
             if self.chw.q.val() {
-                self.procs[p].data.next = self.lane_byte.val();
+                self.units[p].data.next = self.lane_byte.val();
             } else {
-                self.procs[p].data.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
+                self.units[p].data.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
             }
-            self.procs[p].inner_op.next = self.inner_op.q.val();
-            self.procs[p].outer_op.next = self.outer_op.q.val();
-            self.procs[p].avg_round.next = self.avg_round.q.val();
-            self.procs[p].avg_d.next = self.avg_d.q.val();
-            self.procs[p].avg_m.next = self.avg_m.q.val();
-            self.procs[p].avg_sh.next = self.avg_sh.q.val();
-            self.procs[p].pool_first.next = self.pool_first.q.val();
-            self.procs[p].wbits.next = self.wbits.q.val();
-            self.procs[p].taps.next = self.taps.q.val();
-            self.procs[p].g_valid.next = self.g1.q.val().get_bit(0);
-            self.procs[p].g_pad.next = self.g1.q.val().get_bit(1);
-            self.procs[p].g_ifirst.next = self.g1.q.val().get_bit(2);
-            self.procs[p].g_ilast.next = self.g1.q.val().get_bit(3);
-            self.procs[p].g_ofirst.next = self.g1.q.val().get_bit(4);
-            self.procs[p].g_olast.next = self.g1.q.val().get_bit(5);
-            self.procs[p].g_tap.next = self.g1.q.val().get_bits::<4>(8);
-            self.procs[p].g_buf.next = self.g1.q.val().get_bit(12);
-            self.procs[p].m_buf.next = self.m1.q.val().get_bit(7);
-            self.procs[p].kshift.next = self.m1.q.val().get_bits::<7>(0);
-            self.procs[p].k_re.next = self.k_rd.val().get_bit(12);
-            self.procs[p].k_raddr.next = self.k_rd.val().get_bits::<KERNEL_ADDR_BITS>(0);
-            self.procs[p].k_we.next = self.k_we.val().get_bit(p);
-            self.procs[p].k_waddr.next = self.k_waddr.val();
-            self.procs[p].k_wdata.next = self.k_wdata.val();
+            self.units[p].inner_op.next = self.inner_op.q.val();
+            self.units[p].outer_op.next = self.outer_op.q.val();
+            self.units[p].avg_round.next = self.avg_round.q.val();
+            self.units[p].avg_d.next = self.avg_d.q.val();
+            self.units[p].avg_m.next = self.avg_m.q.val();
+            self.units[p].avg_sh.next = self.avg_sh.q.val();
+            self.units[p].pool_first.next = self.pool_first.q.val();
+            self.units[p].g_valid.next = self.g1.q.val().get_bit(0);
+            self.units[p].g_pad.next = self.g1.q.val().get_bit(1);
+            self.units[p].g_ifirst.next = self.g1.q.val().get_bit(2);
+            self.units[p].g_ilast.next = self.g1.q.val().get_bit(3);
+            self.units[p].g_ofirst.next = self.g1.q.val().get_bit(4);
+            self.units[p].g_olast.next = self.g1.q.val().get_bit(5);
+            self.units[p].g_tap.next = self.g1.q.val().get_bits::<4>(8);
+            self.units[p].g_buf.next = self.g1.q.val().get_bit(12);
+            self.units[p].m_buf.next = self.m_buf.val();
+            self.window[p].next = self.units[p].window.val();
+        }
+    }
+}
+
+impl HasMemories for QuadGather {
+    fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
+        self.dmem.visit_memories(&join_path(path, "dmem"), f);
+    }
+}
+
+/// The MAC side of a quad, behind the MAC gate: the configuration the MAC uses, the issue
+/// registered at M1, the four processors' [`MacUnit`]s and the sum over them.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct QuadMac {
+    /// Clock of the registers, the kernel memories and their read ports (the MAC gate's).
+    pub clock: Signal<In, Clock>,
+    /// Latch the configuration.
+    pub cfg_load: Signal<In, Bit>,
+    /// Weight bits.
+    pub cfg_wbits: Signal<In, Bits<4>>,
+    /// Taps.
+    pub cfg_taps: Signal<In, Bits<4>>,
+    /// MAC issue at M0.
+    pub m_item: Signal<In, Bits<8>>,
+    /// Kernel-memory read.
+    pub k_rd: Signal<In, Bits<13>>,
+    /// Kernel-memory write strobes.
+    pub k_we: Signal<In, Bits<4>>,
+    /// Kernel-memory write address.
+    pub k_waddr: Signal<In, Bits<KERNEL_ADDR_BITS>>,
+    /// Kernel-memory write data.
+    pub k_wdata: Signal<In, Bits<72>>,
+    /// Each processor's window (the gather side's `window`).
+    pub window: [Signal<In, Bits<72>>; PROCS],
+    /// The window the MAC reads (M1).
+    pub m_buf: Signal<Out, Bit>,
+    /// Kernel word read.
+    pub k_rdata: Signal<Out, Bits<72>>,
+    /// Sum of the processors' sums.
+    pub qsum: Signal<Out, Bits<22>>,
+    units: [MacUnit; PROCS],
+    psum: [SignExtend<20, 22>; PROCS],
+    wbits: DFF<Bits<4>>,
+    taps: DFF<Bits<4>>,
+    m1: DFF<Bits<8>>,
+    ksel: DFF<Bits<2>>,
+    sum: Signal<Local, Bits<22>>,
+    proc_index: [Constant<Bits<2>>; PROCS],
+}
+
+impl QuadMac {
+    /// The MAC side of a quad whose processors have `kernel_words` kernel words each.
+    pub fn new(kernel_words: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            cfg_load: Default::default(),
+            cfg_wbits: Default::default(),
+            cfg_taps: Default::default(),
+            m_item: Default::default(),
+            k_rd: Default::default(),
+            k_we: Default::default(),
+            k_waddr: Default::default(),
+            k_wdata: Default::default(),
+            window: Default::default(),
+            m_buf: Default::default(),
+            k_rdata: Default::default(),
+            qsum: Default::default(),
+            units: array_init::array_init(|_| MacUnit::new(kernel_words)),
+            psum: Default::default(),
+            wbits: Default::default(),
+            taps: Default::default(),
+            m1: Default::default(),
+            ksel: Default::default(),
+            sum: Default::default(),
+            proc_index: array_init::array_init(|p| Constant::new((p as u64).into())),
+        }
+    }
+}
+
+impl Logic for QuadMac {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wbits, taps, m1, ksel);
+        if self.cfg_load.val() {
+            self.wbits.d.next = self.cfg_wbits.val();
+            self.taps.d.next = self.cfg_taps.val();
+        }
+        // M1: the MAC issue, registered for the processors.
+        self.m1.d.next = self.m_item.val();
+        self.m_buf.next = self.m1.q.val().get_bit(7);
+        if self.k_rd.val().get_bit(12) {
+            self.ksel.d.next = self.k_rd.val().get_bits::<2>(10);
+        }
+        self.sum.next = 0.into();
+        self.k_rdata.next = self.units[0].k_rdata.val();
+        for p in 0..PROCS {
+            self.units[p].clock.next = self.clock.val();
+            self.units[p].window.next = self.window[p].val();
+            self.units[p].wbits.next = self.wbits.q.val();
+            self.units[p].taps.next = self.taps.q.val();
+            self.units[p].kshift.next = self.m1.q.val().get_bits::<7>(0);
+            self.units[p].k_re.next = self.k_rd.val().get_bit(12);
+            self.units[p].k_raddr.next = self.k_rd.val().get_bits::<KERNEL_ADDR_BITS>(0);
+            self.units[p].k_we.next = self.k_we.val().get_bit(p);
+            self.units[p].k_waddr.next = self.k_waddr.val();
+            self.units[p].k_wdata.next = self.k_wdata.val();
             if self.ksel.q.val() == self.proc_index[p].val() {
-                self.k_rdata.next = self.procs[p].k_rdata.val();
+                self.k_rdata.next = self.units[p].k_rdata.val();
             }
-            self.psum[p].data_in.next = self.procs[p].psum.val();
+            self.psum[p].data_in.next = self.units[p].psum.val();
             self.sum.next = self.sum.val() + self.psum[p].data_out.val();
         }
         self.qsum.next = self.sum.val();
     }
 }
 
-impl HasMemories for QuadBody {
+impl HasMemories for QuadMac {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
-        self.dmem.visit_memories(&join_path(path, "dmem"), f);
-        self.procs.visit_memories(&join_path(path, "procs"), f);
+        self.units.visit_memories(&join_path(path, "units"), f);
     }
 }
 
@@ -358,8 +428,10 @@ pub struct Quad {
     pub k_rdata: Signal<Out, Bits<72>>,
     /// Sum of the processors' sums.
     pub qsum: Signal<Out, Bits<22>>,
-    gate: SimGate<21, 31, 1, 1>,
-    body: QuadBody,
+    gate: SimGate<13, 14, 1, 1>,
+    mgate: SimGate<12, 13, 1, 1>,
+    gather: QuadGather,
+    mac: QuadMac,
 }
 
 impl Quad {
@@ -393,74 +465,107 @@ impl Quad {
             dm_rdata: Default::default(),
             k_rdata: Default::default(),
             qsum: Default::default(),
-            gate: SimGate::new(&["body"]).unwatched(&[
+            gate: SimGate::new(&["gather"]).hold(GATHER_HOLD).unwatched(&[
                 (
-                    "body$cfg_*",
+                    "gather$cfg_*",
                     "the layer registers change only at LOAD, and `busy` includes `cfg_load`",
                 ),
                 (
-                    "body$dm_w*",
+                    "gather$dm_w*",
                     "data-memory writes take `wclock`, which no gate stops",
                 ),
                 (
-                    "body$k_waddr",
+                    "gather$m_buf",
+                    "it selects the window the combinational read shows, no state behind it",
+                ),
+            ]),
+            mgate: SimGate::new(&["mac"]).unwatched(&[
+                (
+                    "mac$cfg_*",
+                    "the layer registers change only at LOAD, and `busy` includes `cfg_load`",
+                ),
+                (
+                    "mac$k_waddr",
                     "with no strobe (`k_we`, watched) the kernel write port does nothing",
                 ),
-                ("body$k_wdata", "the same"),
+                ("mac$k_wdata", "the same"),
+                (
+                    "mac$window*",
+                    "the gather side writes windows only while the layer runs, when `busy` \
+                     clocks the MAC side",
+                ),
             ]),
-            body: QuadBody::new(kernel_words),
+            gather: QuadGather::default(),
+            mac: QuadMac::new(kernel_words),
         }
     }
 }
 
 impl Logic for Quad {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.gate.clock.next = self.clock.val();
-        self.gate.busy.next = self.busy.val();
-        // The watched inputs in two words: the item and the MAC issue; the data-memory read,
-        // the kernel-memory write strobes and the kernel-memory read. A kernel write's
-        // address and data need no watch: with no strobe the write port does nothing.
-        self.gate.w0.next =
-            bit_cast::<21, 13>(self.g_item.val()) | (bit_cast::<21, 8>(self.m_item.val()) << 13);
-        self.gate.w1.next = bit_cast::<31, 14>(self.dm_rd.val())
-            | (bit_cast::<31, 4>(self.k_we.val()) << 14)
-            | (bit_cast::<31, 13>(self.k_rd.val()) << 18);
-        self.gate.w2.next = false.into();
-        self.gate.w3.next = false.into();
-        self.body.clock.next = self.clock.val();
-        self.body.wclock.next = self.clock.val();
-        self.body.cfg_load.next = self.cfg_load.val();
-        self.body.cfg_chw.next = self.cfg_chw.val();
-        self.body.cfg_en.next = self.cfg_en.val();
-        self.body.cfg_inner_op.next = self.cfg_inner_op.val();
-        self.body.cfg_outer_op.next = self.cfg_outer_op.val();
-        self.body.cfg_avg_round.next = self.cfg_avg_round.val();
-        self.body.cfg_avg_d.next = self.cfg_avg_d.val();
-        self.body.cfg_avg_m.next = self.cfg_avg_m.val();
-        self.body.cfg_avg_sh.next = self.cfg_avg_sh.val();
-        self.body.cfg_pool_first.next = self.cfg_pool_first.val();
-        self.body.cfg_wbits.next = self.cfg_wbits.val();
-        self.body.cfg_taps.next = self.cfg_taps.val();
-        self.body.g_item.next = self.g_item.val();
-        self.body.dm_rd.next = self.dm_rd.val();
-        self.body.dm_we.next = self.dm_we.val();
-        self.body.dm_waddr.next = self.dm_waddr.val();
-        self.body.dm_wdata.next = self.dm_wdata.val();
-        self.body.m_item.next = self.m_item.val();
-        self.body.k_rd.next = self.k_rd.val();
-        self.body.k_we.next = self.k_we.val();
-        self.body.k_waddr.next = self.k_waddr.val();
-        self.body.k_wdata.next = self.k_wdata.val();
-        self.dm_rdata.next = self.body.dm_rdata.val();
-        self.k_rdata.next = self.body.k_rdata.val();
-        self.qsum.next = self.body.qsum.val();
+    crate::wired_update! {
+        wires {
+            gate.clock <= clock;
+            mgate.clock <= clock;
+            mgate.busy <= busy;
+            gather.clock <= clock;
+            gather.wclock <= clock;
+            gather.cfg_load <= cfg_load;
+            gather.cfg_chw <= cfg_chw;
+            gather.cfg_en <= cfg_en;
+            gather.cfg_inner_op <= cfg_inner_op;
+            gather.cfg_outer_op <= cfg_outer_op;
+            gather.cfg_avg_round <= cfg_avg_round;
+            gather.cfg_avg_d <= cfg_avg_d;
+            gather.cfg_avg_m <= cfg_avg_m;
+            gather.cfg_avg_sh <= cfg_avg_sh;
+            gather.cfg_pool_first <= cfg_pool_first;
+            gather.g_item <= g_item;
+            gather.dm_rd <= dm_rd;
+            gather.dm_we <= dm_we;
+            gather.dm_waddr <= dm_waddr;
+            gather.dm_wdata <= dm_wdata;
+            gather.m_buf <= mac.m_buf;
+            mac.clock <= clock;
+            mac.cfg_load <= cfg_load;
+            mac.cfg_wbits <= cfg_wbits;
+            mac.cfg_taps <= cfg_taps;
+            mac.m_item <= m_item;
+            mac.k_rd <= k_rd;
+            mac.k_we <= k_we;
+            mac.k_waddr <= k_waddr;
+            mac.k_wdata <= k_wdata;
+            dm_rdata <= gather.dm_rdata;
+            k_rdata <= mac.k_rdata;
+            qsum <= mac.qsum;
+        }
+        wires for p in (0..PROCS) {
+            mac.window[p] <= gather.window[p];
+        }
+        #[hdl_gen]
+        fn update(&mut self) {
+            // The gather side: awake at LOAD, while an item is at G0, and for a few edges after
+            // its item or read changed (its pipeline drains within [`GATHER_HOLD`] edges).
+            self.gate.busy.next = self.cfg_load.val() | self.g_item.val().get_bit(0);
+            self.gate.w0.next = self.g_item.val();
+            self.gate.w1.next = self.dm_rd.val();
+            self.gate.w2.next = false.into();
+            self.gate.w3.next = false.into();
+            // The MAC side: awake while the layer uses the quad, and after its issue, read or
+            // kernel write changed. A kernel write's address and data need no watch: with no
+            // strobe the write port does nothing.
+            self.mgate.w0.next =
+                bit_cast::<12, 8>(self.m_item.val()) | (bit_cast::<12, 4>(self.k_we.val()) << 8);
+            self.mgate.w1.next = self.k_rd.val();
+            self.mgate.w2.next = false.into();
+            self.mgate.w3.next = false.into();
+        }
     }
 }
 
 impl HasMemories for Quad {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
-        self.body.visit_memories(&join_path(path, "body"), f);
+        self.gather.visit_memories(&join_path(path, "gather"), f);
+        self.mac.visit_memories(&join_path(path, "mac"), f);
     }
 }
 
