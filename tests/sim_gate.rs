@@ -8,18 +8,22 @@
 use crate::common;
 
 use common::simulator;
+use edgelearn_hdl::cnn::EngineShape;
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::sim_gate::{SimGateDemo, SIM_GATE_HOLD};
 use edgelearn_sim::dut::record::Recorder;
 use edgelearn_sim::dut::{Dut, DutOptions};
 use edgelearn_sim::tb::{Backpressure, Gaps};
 use edgelearn_sim::{compare, Backend, Trace};
+use edgelearn_verif::cnn::{self, Device, Network, RunOptions};
 use edgelearn_verif::lel::network::{lfsr_seeds, LelNetwork};
-use edgelearn_verif::rtl::designs::{platform_design, platform_shape};
+use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load};
+use edgelearn_verif::rtl::designs::{engine_design, platform_design, platform_shape};
 use edgelearn_verif::rtl::fc::Traffic;
 use edgelearn_verif::rtl::platform::{configure, train_epoch, PlatformBench, PlatformCheck};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::PathBuf;
 
 /// Run `bench` on the Verilator model of `design` with gating on and off; the two traces of
 /// every output, and the gate ticks of the gated run.
@@ -247,5 +251,88 @@ fn the_gated_platform_equals_the_ungated_one_cycle_for_cycle() {
     }
     for (g, n) in &ticks {
         assert!(n < &cycles, "{g} clocked every one of {cycles} edges");
+    }
+}
+
+/// An ai8x network or layer test on the 64-processor engine, gated and ungated: every output
+/// on every cycle equal, every layer's data memories equal to the golden model in both runs,
+/// and the quad halves' gates skipping edges (the quads' two gates, D-SIM-GATE). Loaded
+/// through the host port (a recorded run has no backdoor writes).
+fn engine_gated_equals_ungated(
+    name: &str,
+    (yaml, weights, bias, input): (PathBuf, PathBuf, Option<PathBuf>, PathBuf),
+    opts: RunOptions,
+    stop: Option<usize>,
+) {
+    let mut net = Network::load(&yaml, &weights, bias.as_deref(), Device::max78000()).unwrap();
+    net.infer_max_proc = true;
+    let x = cnn::weights::load_input(&input).unwrap();
+    let inf = net.infer(&x, &opts, stop).unwrap();
+    let shape = EngineShape::with_processors(64);
+    let img = cnn::engine::build(&net.desc, &net.weights, &inf.plan, &x, &opts, &shape)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let design = || engine_design(&shape);
+    let bench = |d: Box<dyn Dut>| {
+        let mut b = CnnBench::new(d, shape).unwrap();
+        let rep = simulate(&mut b, &net, &inf, &img, Load::FrontDoor).unwrap();
+        if let Some(d) = rep.first_mismatch() {
+            panic!("{name}: {d}");
+        }
+        (b.dut().sim_gate_ticks(), b.dut().cycle())
+    };
+    let (gated, ungated, ticks, cycles) = gated_and_ungated(design, bench);
+    if let Err(m) = compare(&ungated, &gated) {
+        panic!("{name}: {m}");
+    }
+    assert_eq!(ticks.len(), 32, "{name}: two gates a quad");
+    for half in ["gate", "mgate"] {
+        let skipped = ticks
+            .iter()
+            .filter(|(p, n)| p.ends_with(&format!(".{half}")) && *n < cycles)
+            .count();
+        // A quad the whole run uses may be clocked at every edge; the others are not.
+        assert!(skipped > 0, "{name}: no quad's {half} skips an edge: {ticks:?}");
+    }
+}
+
+#[test]
+fn the_gated_engine_equals_the_ungated_one_cycle_for_cycle() {
+    // MNIST: a layer of one quad, max and average pooling before convolutions.
+    engine_gated_equals_ungated(
+        "mnist",
+        (
+            common::cli::data("ai8x/mnist-chw-ai85.yaml"),
+            common::cli::data("ai8x/ai85-mnist-qat8-q.pth.tar"),
+            None,
+            common::cli::data("ai8x/sample_mnist.npy"),
+        ),
+        RunOptions::default(),
+        None,
+    );
+    // Element-wise operations with pooling before and after them, rounded average pooling,
+    // and 1-, 2- and 4-bit weights (several kernels a word).
+    let kat = common::kat_cases();
+    for name in [
+        "t-eltwise-pool-avg",
+        "t-eltwise-poolafter-avg",
+        "t-eltwise-add7-conv2d",
+        "t-avgpool3x3s1-round",
+        "t-conv1d-multilayer-q1248",
+    ] {
+        let k = kat
+            .iter()
+            .find(|k| k.name == name)
+            .unwrap_or_else(|| panic!("{name} is not vendored"));
+        engine_gated_equals_ungated(
+            name,
+            (
+                k.yaml.clone(),
+                k.weights.clone(),
+                k.bias.clone(),
+                k.input.clone(),
+            ),
+            k.opts.clone(),
+            k.stop,
+        );
     }
 }
