@@ -291,7 +291,10 @@ fn engine_gated_equals_ungated(
             .filter(|(p, n)| p.ends_with(&format!(".{half}")) && *n < cycles)
             .count();
         // A quad the whole run uses may be clocked at every edge; the others are not.
-        assert!(skipped > 0, "{name}: no quad's {half} skips an edge: {ticks:?}");
+        assert!(
+            skipped > 0,
+            "{name}: no quad's {half} skips an edge: {ticks:?}"
+        );
     }
 }
 

@@ -55,8 +55,10 @@ pub const DATA_ADDR_BITS: usize = 13;
 /// Processors per quad.
 pub const PROCS: usize = 4;
 /// Edges the gather gate keeps the gather side clocked after its item or read last changed:
-/// the last item's drain takes three more (the inner unit, the outer unit, the window
-/// write; G1 is the edge of the change itself), and one is spare.
+/// the last item's drain takes two more after the edge of the change (G1 takes the item at
+/// that edge, then the inner unit, the outer unit and the window write), so two is the least
+/// that works (`tests/sim_gate.rs` fails at one, on an element-wise layer with pooling) and
+/// four leaves two spare.
 pub const GATHER_HOLD: usize = 4;
 
 /// Bits of the gather item bus `g_item`.
