@@ -92,39 +92,44 @@ impl Default for TapMac {
 impl Logic for TapMac {
     #[hdl_gen]
     fn update(&mut self) {
+        // One 8-bit kernel from bit 0 (the common case): the word is the weights, and
+        // nothing below is evaluated.
         self.ksh.next = self.kword.val();
-        if self.kshift.val() != 0 {
-            self.ksh.next = self.kword.val() >> self.kshift.val();
-        }
-        // The weights as nine bytes (one branch per cycle; 8-bit weights are the word).
-        self.weights.next = self.ksh.val();
+        self.weights.next = self.kword.val();
         self.lane.next = 0.into();
-        if self.wbits.val() == self.bits4.val() {
-            self.weights.next = 0.into();
-            for t in 0..PAIRS {
-                self.lane.next = (self.ksh.val() >> self.at4[t].val()) & self.mask4.val();
-                if (self.lane.val() & self.sign4.val()).any() {
-                    self.lane.next = self.lane.val() | self.ext4.val();
-                }
-                self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
+        if (self.kshift.val() != 0) | (self.wbits.val() != self.bits8.val()) {
+            if self.kshift.val() != 0 {
+                self.ksh.next = self.kword.val() >> self.kshift.val();
             }
-        } else if self.wbits.val() == self.bits2.val() {
-            self.weights.next = 0.into();
-            for t in 0..PAIRS {
-                self.lane.next = (self.ksh.val() >> self.at2[t].val()) & self.mask2.val();
-                if (self.lane.val() & self.sign2.val()).any() {
-                    self.lane.next = self.lane.val() | self.ext2.val();
+            // The weights as nine bytes (one branch per cycle; 8-bit weights are the word).
+            self.weights.next = self.ksh.val();
+            if self.wbits.val() == self.bits4.val() {
+                self.weights.next = 0.into();
+                for t in 0..PAIRS {
+                    self.lane.next = (self.ksh.val() >> self.at4[t].val()) & self.mask4.val();
+                    if (self.lane.val() & self.sign4.val()).any() {
+                        self.lane.next = self.lane.val() | self.ext4.val();
+                    }
+                    self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
                 }
-                self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
-            }
-        } else if self.wbits.val() != self.bits8.val() {
-            self.weights.next = 0.into();
-            for t in 0..PAIRS {
-                self.lane.next = 0.into();
-                if ((self.ksh.val() >> self.at1[t].val()) & self.mask1.val()).any() {
-                    self.lane.next = self.ones8.val();
+            } else if self.wbits.val() == self.bits2.val() {
+                self.weights.next = 0.into();
+                for t in 0..PAIRS {
+                    self.lane.next = (self.ksh.val() >> self.at2[t].val()) & self.mask2.val();
+                    if (self.lane.val() & self.sign2.val()).any() {
+                        self.lane.next = self.lane.val() | self.ext2.val();
+                    }
+                    self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
                 }
-                self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
+            } else if self.wbits.val() != self.bits8.val() {
+                self.weights.next = 0.into();
+                for t in 0..PAIRS {
+                    self.lane.next = 0.into();
+                    if ((self.ksh.val() >> self.at1[t].val()) & self.mask1.val()).any() {
+                        self.lane.next = self.ones8.val();
+                    }
+                    self.weights.next = self.weights.val() | (self.lane.val() << self.at8[t].val());
+                }
             }
         }
         self.dot9.x.next = self.window.val();
