@@ -285,7 +285,7 @@ fn engine_gated_equals_ungated(
         panic!("{name}: {m}");
     }
     assert_eq!(ticks.len(), 32, "{name}: two gates a quad");
-    for half in ["gate", "mgate"] {
+    for half in ["gather_gate", "mac_gate"] {
         let skipped = ticks
             .iter()
             .filter(|(p, n)| p.ends_with(&format!(".{half}")) && *n < cycles)

@@ -120,12 +120,20 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
     );
     if !ticks.is_empty() {
         // Each gate counts the edges at which it clocked its half of a quad (D-SIM-GATE).
-        let share: f64 =
-            ticks.iter().map(|(_, t)| *t as f64).sum::<f64>() / (ticks.len() as f64 * edges as f64);
+        let share = |half: &str| {
+            let t: Vec<u64> = ticks
+                .iter()
+                .filter(|(p, _)| p.ends_with(half))
+                .map(|(_, t)| *t)
+                .collect();
+            100.0 * (t.iter().sum::<u64>() as f64 / (t.len().max(1) as f64 * edges as f64)).min(1.0)
+        };
         eprintln!(
-            "simulation gates: the {} quad halves were clocked at {:.0} % of the edges",
-            ticks.len(),
-            100.0 * share.min(1.0)
+            "simulation gates: the {} quads' MAC halves were clocked at {:.0} % of the edges, \
+             their gather halves at {:.0} %",
+            ticks.len() / 2,
+            share(".mac_gate"),
+            share(".gather_gate")
         );
     }
     if let Some(dir) = log_dir {

@@ -430,8 +430,8 @@ pub struct Quad {
     pub k_rdata: Signal<Out, Bits<72>>,
     /// Sum of the processors' sums.
     pub qsum: Signal<Out, Bits<22>>,
-    gate: SimGate<13, 14, 1, 1>,
-    mgate: SimGate<12, 13, 1, 1>,
+    gather_gate: SimGate<13, 14, 1, 1>,
+    mac_gate: SimGate<12, 13, 1, 1>,
     gather: QuadGather,
     mac: QuadMac,
 }
@@ -467,7 +467,7 @@ impl Quad {
             dm_rdata: Default::default(),
             k_rdata: Default::default(),
             qsum: Default::default(),
-            gate: SimGate::new(&["gather"]).hold(GATHER_HOLD).unwatched(&[
+            gather_gate: SimGate::new(&["gather"]).hold(GATHER_HOLD).unwatched(&[
                 (
                     "gather$cfg_*",
                     "the layer registers change only at LOAD, and `busy` includes `cfg_load`",
@@ -481,7 +481,7 @@ impl Quad {
                     "it selects the window the combinational read shows, no state behind it",
                 ),
             ]),
-            mgate: SimGate::new(&["mac"]).unwatched(&[
+            mac_gate: SimGate::new(&["mac"]).unwatched(&[
                 (
                     "mac$cfg_*",
                     "the layer registers change only at LOAD, and `busy` includes `cfg_load`",
@@ -506,9 +506,9 @@ impl Quad {
 impl Logic for Quad {
     crate::wired_update! {
         wires {
-            gate.clock <= clock;
-            mgate.clock <= clock;
-            mgate.busy <= busy;
+            gather_gate.clock <= clock;
+            mac_gate.clock <= clock;
+            mac_gate.busy <= busy;
             gather.clock <= clock;
             gather.wclock <= clock;
             gather.cfg_load <= cfg_load;
@@ -547,19 +547,19 @@ impl Logic for Quad {
         fn update(&mut self) {
             // The gather side: awake at LOAD, while an item is at G0, and for a few edges after
             // its item or read changed (its pipeline drains within [`GATHER_HOLD`] edges).
-            self.gate.busy.next = self.cfg_load.val() | self.g_item.val().get_bit(0);
-            self.gate.w0.next = self.g_item.val();
-            self.gate.w1.next = self.dm_rd.val();
-            self.gate.w2.next = false.into();
-            self.gate.w3.next = false.into();
+            self.gather_gate.busy.next = self.cfg_load.val() | self.g_item.val().get_bit(0);
+            self.gather_gate.w0.next = self.g_item.val();
+            self.gather_gate.w1.next = self.dm_rd.val();
+            self.gather_gate.w2.next = false.into();
+            self.gather_gate.w3.next = false.into();
             // The MAC side: awake while the layer uses the quad, and after its issue, read or
             // kernel write changed. A kernel write's address and data need no watch: with no
             // strobe the write port does nothing.
-            self.mgate.w0.next =
+            self.mac_gate.w0.next =
                 bit_cast::<12, 8>(self.m_item.val()) | (bit_cast::<12, 4>(self.k_we.val()) << 8);
-            self.mgate.w1.next = self.k_rd.val();
-            self.mgate.w2.next = false.into();
-            self.mgate.w3.next = false.into();
+            self.mac_gate.w1.next = self.k_rd.val();
+            self.mac_gate.w2.next = false.into();
+            self.mac_gate.w3.next = false.into();
         }
     }
 }
