@@ -37,7 +37,8 @@
 //! takes many cycles per window (one per output channel) the gather side sleeps between its
 //! bursts. An unused quad is given constant inputs by the engine, so both stop. The data
 //! memory's read register loads only on a read, so it holds while the output stage writes.
-//! Golden: the engine's bench (`verif::rtl::cnn`). Tests: `tests/cnn_rtl.rs`.
+//! Golden: the engine's bench (`verif::rtl::cnn`). Tests: `tests/cnn_rtl.rs`, and
+//! `tests/sim_gate.rs` (the gated engine against the ungated one, cycle for cycle).
 
 use super::gather_unit::GatherUnit;
 use super::mac_unit::MacUnit;
