@@ -307,6 +307,9 @@ pub enum CoreCommand {
         /// Platform configuration (TOML), e.g. configs/thesis-cifar10.toml.
         #[arg(long, value_name = "FILE")]
         config: PathBuf,
+        /// Matmul lanes (overrides the configuration's `widths.lanes`; the thesis has 4).
+        #[arg(long, value_name = "L")]
+        lanes: Option<usize>,
         /// Directory with the MNIST IDX files.
         #[arg(long, value_name = "DIR")]
         data: PathBuf,
@@ -380,6 +383,9 @@ pub enum PlatformCommand {
         /// Platform configuration (TOML), e.g. configs/mnist.toml.
         #[arg(long, value_name = "FILE")]
         config: PathBuf,
+        /// Matmul lanes (overrides the configuration's `widths.lanes`; the thesis has 4).
+        #[arg(long, value_name = "L")]
+        lanes: Option<usize>,
         /// Directory with the MNIST IDX files.
         #[arg(long, value_name = "DIR")]
         data: PathBuf,
@@ -487,6 +493,9 @@ pub struct TrainArgs {
     /// Platform configuration (TOML), e.g. configs/mnist.toml.
     #[arg(long, value_name = "FILE")]
     pub config: PathBuf,
+    /// Matmul lanes (overrides the configuration's `widths.lanes`; the thesis has 4).
+    #[arg(long, value_name = "L")]
+    pub lanes: Option<usize>,
     /// Directory with the MNIST IDX files (gzipped or raw, standard names).
     #[arg(long, value_name = "DIR")]
     pub data: PathBuf,

@@ -62,6 +62,61 @@ fn core_run_conv_under_backpressure() {
     );
 }
 
+/// `--lanes` (issue 29): MNIST's FC core 0 with 8 lanes from the command line, bit-exact with
+/// the golden model at 8 lanes in the cycles of the formula in L; a lane count the RTL or
+/// the shapes cannot take is an error naming the key.
+#[test]
+fn core_run_fc0_with_8_lanes() {
+    let d = tmp("lanes");
+    let report = d.join("r.json");
+    let (stdout, _) = run_ok(&argv(
+        "core run fc0 --config configs/mnist.toml --lanes 8 --data data/mnist-10k --images 2 \
+         --check-golden --quiet --report",
+        &[s(&report)],
+    ));
+    // N 1536, O 480, P 4, L 8: W = 23,040 words per piece.
+    for row in [
+        "LS_INIT         23043      23043",
+        "LS_LOAD           194        194",
+        "LS_INF          23588      23588",
+        "LS_WU           23057      23057",
+    ] {
+        assert!(stdout.contains(row), "`{row}` not in {stdout}");
+    }
+    let r = read_json(&report);
+    assert_eq!(r["design"], "lel_fc_core0_mnist_l8");
+    assert_eq!(r["shape"]["lanes"], 8);
+    assert_eq!(r["bit_exact"], true);
+    for (line, needle) in [
+        (
+            "core run fc0 --lanes 3",
+            "widths.lanes: 3: an FC core is built with [2, 4, 8] lanes",
+        ),
+        (
+            "core run fc0 --lanes 16",
+            "fc[0].outputs: 480 is not divisible by pieces x lanes = 4 x 16",
+        ),
+        (
+            "core run fc0 --lanes 0",
+            "widths.lanes: 0 is out of range 1..=64",
+        ),
+        (
+            "core run conv --lanes 8",
+            "widths.lanes: 8: the conv core is built with 4 lanes",
+        ),
+        (
+            "platform train --lanes 8",
+            "widths.lanes: 8: the platform is built with 4 lanes",
+        ),
+    ] {
+        let line = format!("{line} --config configs/mnist.toml --data data/mnist-10k --quiet");
+        let args = argv(&line, &[]);
+        let (_, err) = run_exit(&args, 2);
+        assert!(err.contains(needle), "{args:?}: `{needle}` not in {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
 /// The shipped configuration `configs/NAME`, with `from` replaced by `to`, written into `dir`.
 fn edited_config(dir: &Path, name: &str, from: &str, to: &str) -> PathBuf {
     let text = std::fs::read_to_string(root().join("configs").join(name)).unwrap();
@@ -74,7 +129,7 @@ fn edited_config(dir: &Path, name: &str, from: &str, to: &str) -> PathBuf {
 #[test]
 fn core_run_errors_are_named() {
     let d = tmp("errors");
-    let lanes = edited_config(&d, "thesis-cifar10.toml", "lanes = 4", "lanes = 2");
+    let lanes = edited_config(&d, "thesis-cifar10.toml", "lanes = 4", "lanes = 3");
     let wide = edited_config(
         &d,
         "mnist.toml",

@@ -532,3 +532,56 @@ fn small_core_netlist_equals_rtl() {
 fn fc_core1_mnist_bit_exact_weights() {
     shipped_core_trains("lel_fc_core1", "mnist", 1, 480);
 }
+
+/// FC cores of 2 and 8 lanes, built the way the CLI builds them (`fc_core_design`): a small
+/// core trains bit-exactly with the golden model at its lane count (outputs, LC values,
+/// classes, every weight read back after every image), each state takes the cycles of the
+/// formula in L (`fc_cycle_table`), and the 8-lane core's 64-bit streams hold under gaps
+/// and back-pressure.
+#[test]
+fn cores_of_2_and_8_lanes_train_bit_exactly_in_the_cycles_of_the_formula() {
+    use edgelearn_hdl::lel::fc_core::fc_core_design;
+    use edgelearn_verif::rtl::fc_cycle_table;
+    for (lanes, traffic) in [
+        (2, Traffic::default()),
+        (
+            8,
+            Traffic {
+                gaps: Gaps::Anywhere(0.2),
+                backpressure: Backpressure::Random(0.5),
+                seed: 13,
+            },
+        ),
+    ] {
+        let mut p = params(96, 64, 2);
+        p.lanes = lanes;
+        let shape = FcCoreShape {
+            inputs: p.inputs,
+            outputs: p.outputs,
+            pieces: p.pieces,
+        };
+        let design = fc_core_design(&format!("fc_core_small_l{lanes}"), lanes, shape).unwrap();
+        let (mut golden, samples) = random_case(&p, 4, 9 + lanes as u64);
+        let mut b = bench(Backend::Verilator, design, &p, &traffic);
+        let init = b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
+        let what = format!("{lanes} lanes");
+        let reports = train_bit_exactly(
+            &mut b,
+            &mut golden,
+            &samples,
+            cfg(&p, 0),
+            (1..=samples.len()).collect(),
+            &what,
+        );
+        // Stalls only stretch the counts: the formula holds where the streams never wait.
+        let table = fc_cycle_table(p.inputs, p.outputs, p.pieces, lanes);
+        if matches!(traffic.gaps, Gaps::None) {
+            assert_eq!(init.get("LS_INIT"), table[0].1, "{what}: LS_INIT");
+            for r in &reports {
+                for &(state, cycles) in &table[1..] {
+                    assert_eq!(r.cycles[state], cycles, "{what}: image {} {state}", r.image);
+                }
+            }
+        }
+    }
+}

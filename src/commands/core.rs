@@ -25,6 +25,7 @@ pub fn run(cmd: CoreCommand) -> anyhow::Result<ExitCode> {
         CoreCommand::Run {
             core,
             config,
+            lanes,
             data,
             images,
             backend,
@@ -43,6 +44,7 @@ pub fn run(cmd: CoreCommand) -> anyhow::Result<ExitCode> {
         } => run_core(Args {
             core,
             config,
+            lanes,
             data,
             images,
             backend: match backend {
@@ -71,6 +73,7 @@ pub fn run(cmd: CoreCommand) -> anyhow::Result<ExitCode> {
 struct Args {
     core: CoreName,
     config: PathBuf,
+    lanes: Option<usize>,
     data: PathBuf,
     images: usize,
     backend: Backend,
@@ -155,10 +158,7 @@ fn run_core(a: Args) -> anyhow::Result<ExitCode> {
     for p in a.report.iter().chain(a.vcd.iter()) {
         output_path(p, a.force)?;
     }
-    let text = std::fs::read_to_string(&a.config)
-        .with_context(|| format!("cannot read {}", a.config.display()))?;
-    let cfg = PlatformConfig::from_toml(&text)
-        .with_context(|| format!("invalid configuration {}", a.config.display()))?;
+    let cfg = super::load_config(&a.config, None, a.lanes)?;
     let data = mnist::load(&a.data).context("cannot load MNIST")?;
     let sim = Simulator::from_env();
     let opts = DutOptions {

@@ -22,7 +22,31 @@ mod vivado;
 mod wave;
 
 use crate::cli::{Cli, Command};
+use anyhow::Context;
+use edgelearn_verif::lel::config::PlatformConfig;
+use std::path::Path;
 use std::process::ExitCode;
+
+/// The platform configuration in `path`, with the command line's `--seed` and `--lanes`.
+fn load_config(
+    path: &Path,
+    seed: Option<u64>,
+    lanes: Option<usize>,
+) -> anyhow::Result<PlatformConfig> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut cfg = PlatformConfig::from_toml(&text)
+        .with_context(|| format!("invalid configuration {}", path.display()))?;
+    if let Some(s) = seed {
+        cfg.seed = s;
+    }
+    if let Some(l) = lanes {
+        cfg = cfg
+            .with_lanes(l)
+            .with_context(|| format!("{} with --lanes {l}", path.display()))?;
+    }
+    Ok(cfg)
+}
 
 /// Run one command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -30,6 +30,7 @@ pub const THESIS_EPOCH5: u64 = 757_162;
 
 struct Args {
     config: PathBuf,
+    lanes: Option<usize>,
     data: PathBuf,
     images: Option<usize>,
     test_images: Option<usize>,
@@ -54,6 +55,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         PlatformCommand::Train {
             config,
+            lanes,
             data,
             images,
             test_images,
@@ -77,6 +79,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
         } => train(Args {
             checkpoint,
             config,
+            lanes,
             data,
             images,
             test_images,
@@ -117,6 +120,7 @@ pub fn demo_run(
 ) -> anyhow::Result<ExitCode> {
     train(Args {
         config: config.to_path_buf(),
+        lanes: None,
         data: data.to_path_buf(),
         images: Some(images),
         test_images: Some(test_images),
@@ -404,13 +408,7 @@ struct Inputs {
 }
 
 fn inputs(a: &Args) -> anyhow::Result<Inputs> {
-    let text = std::fs::read_to_string(&a.config)
-        .with_context(|| format!("cannot read {}", a.config.display()))?;
-    let mut cfg = PlatformConfig::from_toml(&text)
-        .with_context(|| format!("invalid configuration {}", a.config.display()))?;
-    if let Some(s) = a.seed {
-        cfg.seed = s;
-    }
+    let cfg = super::load_config(&a.config, a.seed, a.lanes)?;
     let kind = if a.axi {
         designs::Kind::PlatformAxi
     } else {

@@ -3,7 +3,6 @@
 use super::{checkpoint, plot};
 use anyhow::{bail, Context};
 use edgelearn_verif::datasets::mnist;
-use edgelearn_verif::lel::config::PlatformConfig;
 use edgelearn_verif::lel::train::{train_with, Checkpoints, Mode, Progress, TrainState};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
@@ -27,13 +26,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.epochs == 0 {
         bail!("--epochs must be at least 1");
     }
-    let text = std::fs::read_to_string(&a.config)
-        .with_context(|| format!("cannot read {}", a.config.display()))?;
-    let mut cfg = PlatformConfig::from_toml(&text)
-        .with_context(|| format!("invalid configuration {}", a.config.display()))?;
-    if let Some(s) = a.seed {
-        cfg.seed = s;
-    }
+    let cfg = super::load_config(&a.config, a.seed, a.lanes)?;
     for p in a.report.iter().chain(a.plot.iter()) {
         output_path(p, a.force)?;
     }

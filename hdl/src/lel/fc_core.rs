@@ -61,6 +61,41 @@ use rust_hdl::prelude::*;
 /// The thesis FC core: 4 lanes, 10 classes.
 pub type LelFcCore = FcCore<4, 10, 32, 24, 56, 96, 230, 60, 80>;
 
+/// The lane counts an FC core is built with (10 classes): one stream beat holds L bytes,
+/// and the benches' stream words are 64 bits (one lane would leave one-bit lane masks, which
+/// rust-hdl emits without a range).
+pub const FC_LANES: [usize; 3] = [2, 4, 8];
+
+/// The FC core of `shape` with `lanes` lanes (one of [`FC_LANES`]) and 10 classes, as the
+/// design `name`; why not, if the RTL cannot build it.
+pub fn fc_core_design(
+    name: &str,
+    lanes: usize,
+    shape: FcCoreShape,
+) -> Result<Box<dyn crate::design::Design>, String> {
+    shape.check(lanes)?;
+    macro_rules! at {
+        ($l:literal) => {
+            Box::new(crate::design::Instance::new(
+                name,
+                FcCore::<$l, 10, { 8 * $l }, { 6 * $l }, { 14 * $l }, { 24 * $l }, 230, 60, 80>::new(
+                    shape,
+                ),
+            ))
+        };
+    }
+    Ok(match lanes {
+        2 => at!(2),
+        4 => at!(4),
+        8 => at!(8),
+        _ => {
+            return Err(format!(
+                "{lanes} lanes: an FC core is built with {FC_LANES:?}"
+            ))
+        }
+    })
+}
+
 pub use super::fc_out::FC_FIFO_DEPTH;
 
 pub use super::fc_fsm::FcState;

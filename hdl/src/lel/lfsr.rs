@@ -8,7 +8,7 @@
 //! | `seed` | in | 17 | seed, loaded by `prog` (0 is illegal and loads 1) |
 //! | `prog` | in | 1 | load `seed` at this edge (priority over `instr`) |
 //! | `instr` | in | 1 | step: present the next W bits on `out` at this edge (thesis `en`) |
-//! | `out` | out | W (56 or 60) | the next W bits of the serial LFSR, bit 0 the earliest |
+//! | `out` | out | W (14L, or 60) | the next W bits of the serial LFSR, bit 0 the earliest |
 //!
 //! Convention (docs/decisions.md D-LFSR): the serial sequence obeys
 //! `y[t+17] = y[t+3] xor y[t]` (characteristic polynomial x^17 + x^3 + 1, primitive,
@@ -26,6 +26,8 @@ use rust_hdl::prelude::*;
 pub const LFSR_BITS: usize = 17;
 /// Recurrence taps: `y[t+17] = y[t+TAP] xor y[t]`.
 pub const LFSR_TAP: usize = 3;
+/// The widest step: 64 lanes of 14 random bits.
+pub const LFSR_MAX_OUT: usize = 64 * 14;
 
 /// Unfolded 17-bit LFSR emitting W bits per step.
 #[derive(Clone, Debug, LogicBlock)]
@@ -79,11 +81,17 @@ impl<const W: usize> LfsrStep<W> {
 impl<const W: usize> Logic for LfsrStep<W> {
     fn update(&mut self) {
         let s = self.state.val().index() as u32;
-        let bit = |k: usize| ((s & self._rows[k]).count_ones() & 1) as u64;
-        let out: u64 = (0..W).map(|b| bit(b) << b).sum();
-        let st: u64 = (0..LFSR_BITS).map(|i| bit(W + i) << i).sum();
-        self.next_out.next = Bits::<W>::from(out);
-        self.next_state.next = Bits::<17>::from(st);
+        let bit = |k: usize| (s & self._rows[k]).count_ones() & 1 == 1;
+        // Bits above 64 (more than four lanes) one at a time; the rest as one word.
+        let word = |lo: usize, n: usize| -> u64 {
+            (0..n.min(64)).map(|b| (bit(lo + b) as u64) << b).sum()
+        };
+        let mut out = Bits::<W>::from(word(0, W));
+        for b in 64..W {
+            out = out.replace_bit(b, bit(b));
+        }
+        self.next_out.next = out;
+        self.next_state.next = Bits::<17>::from(word(W, LFSR_BITS));
     }
 
     fn connect(&mut self) {
@@ -92,16 +100,29 @@ impl<const W: usize> Logic for LfsrStep<W> {
     }
 
     fn hdl(&self) -> Verilog {
-        // Column j: the output (next-state) bits state bit j feeds, masked by that bit.
-        let col = |j: usize, lo: usize, n: usize| -> u64 {
-            (0..n)
-                .filter(|&b| self._rows[lo + b] >> j & 1 == 1)
-                .map(|b| 1u64 << b)
-                .sum()
+        // Column j: the output (next-state) bits state bit j feeds, masked by that bit, as
+        // hex digits (most significant first; W may be wider than a machine word).
+        let col = |j: usize, lo: usize, n: usize| -> String {
+            let digits: String = (0..n.div_ceil(4))
+                .rev()
+                .map(|d| {
+                    let v = (0..4)
+                        .filter(|&k| 4 * d + k < n && self._rows[lo + 4 * d + k] >> j & 1 == 1)
+                        .map(|k| 1u32 << k)
+                        .sum::<u32>();
+                    char::from_digit(v, 16).expect("a hex digit")
+                })
+                .collect();
+            let digits = digits.trim_start_matches('0');
+            if digits.is_empty() {
+                "0".to_string()
+            } else {
+                digits.to_string()
+            }
         };
         let terms = |lo: usize, n: usize| -> String {
             (0..LFSR_BITS)
-                .map(|j| format!("({{{n}{{state[{j}]}}}} & {n}'h{:x})", col(j, lo, n)))
+                .map(|j| format!("({{{n}{{state[{j}]}}}} & {n}'h{})", col(j, lo, n)))
                 .collect::<Vec<_>>()
                 .join("\n      ^ ")
         };
@@ -130,7 +151,10 @@ pub fn lfsr_unfolded_rows(n: usize) -> Vec<u32> {
 
 impl<const W: usize> Default for Lfsr<W> {
     fn default() -> Self {
-        assert!((1..=64).contains(&W), "Lfsr<{W}>: W must be in 1..=64");
+        assert!(
+            (1..=LFSR_MAX_OUT).contains(&W),
+            "Lfsr<{W}>: W must be in 1..={LFSR_MAX_OUT}"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),

@@ -118,7 +118,7 @@ pub struct Widths {
     pub lc_acc: u32,
     /// Weight-update random numbers (14).
     pub rnd: u32,
-    /// Matmul lanes (4).
+    /// Matmul lanes (4, the thesis; 1..=64).
     pub lanes: usize,
     /// Classes (10).
     pub classes: usize,
@@ -193,6 +193,9 @@ pub const MAX_PAD: usize = 64;
 pub const MAX_CONV_CHANNELS: usize = 1024;
 /// Most FC cores in a pipeline.
 pub const MAX_FC_CORES: usize = 16;
+/// The most matmul lanes: a weight-update step draws lanes x `rnd` bits of the unfolded
+/// LFSR (docs/decisions.md D-LFSR-USE), 896 at 64 lanes.
+pub const MAX_LANES: usize = 64;
 /// Most outputs of one FC core.
 pub const MAX_FC_OUTPUTS: usize = 1 << 16;
 /// Most weights of one FC core (64 MB as 32-bit integers in the golden model).
@@ -239,6 +242,13 @@ impl PlatformConfig {
         })?;
         cfg.validate()?;
         Ok(cfg)
+    }
+
+    /// The configuration with `lanes` matmul lanes (`--lanes`), validated again.
+    pub fn with_lanes(mut self, lanes: usize) -> Result<Self, ConfigError> {
+        self.widths.lanes = lanes;
+        self.validate()?;
+        Ok(self)
     }
 
     /// Check every constraint the golden model and the RTL rely on; the error names the field.
@@ -298,15 +308,10 @@ fn validate_widths(w: &Widths) -> Result<(), ConfigError> {
             ),
         );
     }
-    if !(1..=16).contains(&w.lanes) || w.lanes as u32 * w.rnd > 64 {
+    if !(1..=MAX_LANES).contains(&w.lanes) {
         return err(
             "widths.lanes",
-            format!(
-                "{} is out of range 1..={} (lanes x {} random bits must fit a 64-bit LFSR step)",
-                w.lanes,
-                (64 / w.rnd).min(16),
-                w.rnd
-            ),
+            format!("{} is out of range 1..={MAX_LANES}", w.lanes),
         );
     }
     if !(2..=16).contains(&w.classes) || w.classes as u32 * w.weight > 64 {

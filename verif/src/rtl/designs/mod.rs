@@ -24,7 +24,7 @@ use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::conv_core::ConvState;
 use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore};
 use edgelearn_hdl::lel::fc_core::FcState;
-use edgelearn_hdl::lel::fc_core::{FcCoreShape, LelFcCore};
+use edgelearn_hdl::lel::fc_core::{fc_core_design, FcCoreShape, FC_LANES};
 use edgelearn_hdl::lel::platform::PlState;
 use edgelearn_hdl::lel::platform::{LelPlatform, PlatformShape};
 use edgelearn_hdl::lel::platform_axi::LelPlatformAxi;
@@ -207,7 +207,8 @@ fn alone_name(kind: Kind, cfg: &PlatformConfig) -> Result<String> {
 
 /// The name of the design of `kind` built from `cfg`: `lel_fc_core0`, `lel_conv_core`,
 /// `lel_platform`, `lel_platform_axi` for the thesis network; with `_NAME` appended (the
-/// configuration's name, non-alphanumerics as `_`) for any other.
+/// configuration's name, non-alphanumerics as `_`) for any other, and `_lL` for L lanes
+/// other than the thesis's 4.
 pub fn configured_name(kind: Kind, cfg: &PlatformConfig) -> String {
     let stem = match kind {
         Kind::FcCore(x) => format!("lel_fc_core{x}"),
@@ -218,15 +219,19 @@ pub fn configured_name(kind: Kind, cfg: &PlatformConfig) -> String {
             unreachable!("only the LEL cores and platforms are built from a configuration")
         }
     };
+    let lanes = match cfg.widths.lanes {
+        4 => String::new(),
+        l => format!("_l{l}"),
+    };
     if cfg.name == "thesis-cifar10" {
-        return stem;
+        return format!("{stem}{lanes}");
     }
     let tail: String = cfg
         .name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    format!("{stem}_{tail}")
+    format!("{stem}_{tail}{lanes}")
 }
 
 fn config_error(key: &str, message: impl Into<String>) -> RtlError {
@@ -246,12 +251,12 @@ pub fn shipped_config(stem: &str) -> PlatformConfig {
     PlatformConfig::from_toml(text).expect("shipped configurations are valid")
 }
 
-/// The widths the RTL cores are built with (4 lanes, 10 classes, int6 weights, 24-bit
-/// matmul and 23-bit LC accumulators); anything else is an error naming the key.
-pub fn check_rtl_widths(cfg: &PlatformConfig) -> Result<()> {
+/// The widths the RTL cores are built with (10 classes, int6 weights, 24-bit matmul and
+/// 23-bit LC accumulators; FC cores with 2, 4 or 8 lanes, the conv core and the platform
+/// with 4); anything else is an error naming the key.
+pub fn check_rtl_widths(cfg: &PlatformConfig, kind: Kind) -> Result<()> {
     let w = &cfg.widths;
     let fixed = [
-        ("widths.lanes", w.lanes, 4),
         ("widths.classes", w.classes, 10),
         ("widths.weight", w.weight as usize, 6),
         ("widths.acc", w.acc as usize, 24),
@@ -265,6 +270,27 @@ pub fn check_rtl_widths(cfg: &PlatformConfig) -> Result<()> {
             ));
         }
     }
+    let fc_alone = matches!(kind, Kind::FcCore(_));
+    if fc_alone && !FC_LANES.contains(&w.lanes) {
+        return Err(config_error(
+            "widths.lanes",
+            format!("{}: an FC core is built with {FC_LANES:?} lanes", w.lanes),
+        ));
+    }
+    if !fc_alone && w.lanes != 4 {
+        return Err(config_error(
+            "widths.lanes",
+            format!(
+                "{}: the {} is built with 4 lanes (an FC core alone with {FC_LANES:?})",
+                w.lanes,
+                if kind == Kind::ConvCore {
+                    "conv core"
+                } else {
+                    "platform"
+                }
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -273,7 +299,7 @@ pub fn fc_shape(cfg: &PlatformConfig, x: usize) -> Result<FcCoreShape> {
     let shapes = cfg
         .validate()
         .map_err(|e| config_error(&e.field, e.message))?;
-    check_rtl_widths(cfg)?;
+    check_rtl_widths(cfg, Kind::FcCore(x))?;
     let f = cfg
         .fc
         .get(x)
@@ -294,7 +320,7 @@ pub fn conv_shape(cfg: &PlatformConfig) -> Result<ConvCoreShape> {
     let shapes = cfg
         .validate()
         .map_err(|e| config_error(&e.field, e.message))?;
-    check_rtl_widths(cfg)?;
+    check_rtl_widths(cfg, Kind::ConvCore)?;
     let shape = ConvCoreShape {
         in_channels: cfg.input.channels,
         height: shapes.padded.0,
@@ -310,7 +336,7 @@ pub fn conv_shape(cfg: &PlatformConfig) -> Result<ConvCoreShape> {
 /// FC core `x` of `cfg` under `name`.
 pub fn fc_design(name: &str, cfg: &PlatformConfig, x: usize) -> Result<Box<dyn Design>> {
     let shape = fc_shape(cfg, x)?;
-    Ok(Box::new(Instance::new(name, LelFcCore::new(shape))))
+    fc_core_design(name, cfg.widths.lanes, shape).map_err(|m| config_error(&format!("fc[{x}]"), m))
 }
 
 /// The conv core of `cfg` under `name`, its kernels baked in.
@@ -334,6 +360,7 @@ pub fn platform_shape(cfg: &PlatformConfig) -> Result<PlatformShape> {
             ),
         ));
     }
+    check_rtl_widths(cfg, Kind::Platform)?;
     let shape = PlatformShape {
         conv: conv_shape(cfg)?,
         kernels: conv_kernels(cfg).map_err(|e| config_error("conv.kernels", e.0))?,
@@ -529,13 +556,27 @@ mod tests {
         assert_eq!(fc_shape(&t, 1).unwrap(), s(480, 480));
         assert_eq!(fc_shape(&m, 0).unwrap(), s(1536, 480));
         assert_eq!(fc_shape(&m, 1).unwrap(), fc_shape(&t, 1).unwrap());
-        let mut bad = t.clone();
-        bad.widths.lanes = 2;
-        bad.fc[0].outputs = 480;
-        match fc_shape(&bad, 0) {
-            Err(RtlError::Config { key, .. }) => assert_eq!(key, "widths.lanes"),
+        // FC cores alone take 2, 4 or 8 lanes; the conv core and the platform 4.
+        let eight = t.clone().with_lanes(8).unwrap();
+        assert_eq!(fc_shape(&eight, 0).unwrap(), s(2400, 480));
+        assert_eq!(configured_name(Kind::FcCore(0), &eight), "lel_fc_core0_l8");
+        let key = |r: Result<()>| match r {
+            Err(RtlError::Config { key, .. }) => key,
             other => panic!("{other:?}"),
-        }
+        };
+        assert_eq!(
+            key(check_rtl_widths(&eight, Kind::Platform)),
+            "widths.lanes"
+        );
+        assert_eq!(
+            key(check_rtl_widths(&eight, Kind::ConvCore)),
+            "widths.lanes"
+        );
+        let seven = t.clone().with_lanes(7);
+        assert_eq!(seven.unwrap_err().field, "fc[0].outputs");
+        let mut bad = t.clone();
+        bad.widths.lanes = 1;
+        assert_eq!(key(fc_shape(&bad, 0).map(|_| ())), "widths.lanes");
         assert!(matches!(fc_shape(&t, 2), Err(RtlError::Config { .. })));
     }
 
