@@ -28,6 +28,13 @@ fn lfsr60_matches_serial_model_on_every_backend() {
     thesis_test("lel_lfsr60");
 }
 
+/// The weight-update LFSR of an 8-lane FC core: 112 bits a step, wider than a machine word
+/// on every backend.
+#[test]
+fn lfsr112_matches_serial_model_on_every_backend() {
+    thesis_test("lel_lfsr112");
+}
+
 /// The standalone Verilator bench (`verilator --binary --timing`, the nightly regression's
 /// `verilator-bench` jobs) builds and runs with the Verilator `make test` installs.
 #[test]

@@ -1,4 +1,4 @@
-//! `lel_lfsr56` / `lel_lfsr60`: the thesis test (random seed, step, compare; T:1078-1085)
+//! `lel_lfsr56` / `lel_lfsr60` / `lel_lfsr112`: the thesis test (random seed, step, compare; T:1078-1085)
 //! and its golden trace from the serial model.
 
 use super::{port_row, trace, PortRow};
@@ -69,5 +69,5 @@ pub fn period_stimulus(
 /// Golden trace: `out` on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus, w: usize) -> Expected {
     let mut m = Lfsr::new(w);
-    trace(ports, stim, LfsrIn::read, |i| ("out", m.step(i)))
+    trace(ports, stim, LfsrIn::read, |i| ("out", m.step_wide(i).clone()))
 }

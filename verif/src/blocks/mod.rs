@@ -282,6 +282,14 @@ macro_rules! out_unsigned {
 }
 out_unsigned!(u8, u16, u32, u64, usize);
 
+impl OutValue for bitvec::vec::BitVec<u64, bitvec::order::Lsb0> {
+    fn bits(&self, _: &PortSpec) -> BigUint {
+        use bitvec::field::BitField;
+        let bytes: Vec<u8> = self.chunks(8).map(|c| c.load_le::<u8>()).collect();
+        BigUint::from_bytes_le(&bytes)
+    }
+}
+
 impl OutValue for i64 {
     fn bits(&self, p: &PortSpec) -> BigUint {
         edgelearn_sim::value::from_signed(*self, p.width)

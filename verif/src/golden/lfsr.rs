@@ -5,6 +5,9 @@
 //! right and inserts `s[0] ^ s[3]` at bit 16, so `y[t+17] = y[t+3] ^ y[t]`
 //! (x^17 + x^3 + 1).
 
+use bitvec::field::BitField;
+use bitvec::prelude::{BitVec, Lsb0};
+
 /// Serial 17-bit LFSR.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SerialLfsr {
@@ -63,35 +66,42 @@ pub struct LfsrIn {
     pub instr: bool,
 }
 
-/// Cycle model of the unfolded LFSR block of width `w`.
+/// Cycle model of the unfolded LFSR block of width `w` (any width: 14 bits a lane at up to
+/// 64 lanes).
 #[derive(Clone, Debug)]
 pub struct Lfsr {
-    w: usize,
     reg: SerialLfsr,
-    out: u64,
+    out: BitVec<u64, Lsb0>,
 }
 
 impl Lfsr {
     /// The block as it powers up (state 0, `out` 0).
     pub fn new(w: usize) -> Self {
         Lfsr {
-            w,
             reg: SerialLfsr::from_raw(0),
-            out: 0,
+            out: BitVec::repeat(false, w),
         }
     }
 
-    /// One clock edge; returns `out` after it.
+    /// One clock edge; returns `out` after it (`w` <= 64).
     pub fn step(&mut self, i: &LfsrIn) -> u64 {
+        assert!(self.out.len() <= 64, "a {}-bit LFSR step is wider than a u64", self.out.len());
+        self.step_wide(i).load_le()
+    }
+
+    /// One clock edge; returns `out` after it, bit `b` the `b`-th bit emitted.
+    pub fn step_wide(&mut self, i: &LfsrIn) -> &BitVec<u64, Lsb0> {
         if i.reset {
             self.reg = SerialLfsr::new(1);
-            self.out = 0;
+            self.out.fill(false);
         } else if i.prog {
             self.reg = SerialLfsr::new(i.seed);
         } else if i.instr {
-            self.out = self.reg.next_bits(self.w);
+            for mut b in self.out.iter_mut() {
+                *b = self.reg.step();
+            }
         }
-        self.out
+        &self.out
     }
 }
 

@@ -72,6 +72,8 @@ pub mod name {
     pub const LEL_LFSR56: &str = "lel_lfsr56";
     /// `lel_lfsr60`.
     pub const LEL_LFSR60: &str = "lel_lfsr60";
+    /// `lel_lfsr112`.
+    pub const LEL_LFSR112: &str = "lel_lfsr112";
     /// `lel_tree_comparator`.
     pub const LEL_TREE_COMPARATOR: &str = "lel_tree_comparator";
     /// `lel_matmul`.
@@ -246,6 +248,15 @@ pub(super) fn entries() -> Vec<DesignEntry> {
             |n| boxed(n, Lfsr::<60>::default()),
             BlockModel {
             golden: |p, s| lfsr::expected(p, s, 60),
+            stimulus: lfsr_stimulus,
+            },
+        ),
+        block(
+            name::LEL_LFSR112,
+            "unfolded x^17+x^3+1 LFSR, 112 bits per step: weight-update randoms of 8 lanes",
+            |n| boxed(n, Lfsr::<112>::default()),
+            BlockModel {
+            golden: |p, s| lfsr::expected(p, s, 112),
             stimulus: lfsr_stimulus,
             },
         ),
