@@ -77,6 +77,9 @@ pub enum Command {
         /// Emit every block.
         #[arg(long, conflicts_with = "blocks")]
         all: bool,
+        /// Build the named cores and platforms with L matmul lanes (named `..._lL`).
+        #[arg(long, value_name = "L", conflicts_with = "all")]
+        lanes: Option<usize>,
         /// Output directory (created if missing).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
@@ -467,6 +470,9 @@ pub struct SynthArgs {
     /// The design (see `edgelearn blocks`).
     #[arg(long, value_name = "NAME")]
     pub top: String,
+    /// Build the core or platform with L matmul lanes (named `..._lL`).
+    #[arg(long, value_name = "L")]
+    pub lanes: Option<usize>,
     /// Output directory [default: build/synth/TARGET/NAME].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

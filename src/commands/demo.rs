@@ -14,7 +14,7 @@ pub fn run(out: &Path, seed: u64) -> anyhow::Result<ExitCode> {
         "== emitting every block to {}",
         out.join("verilog").display()
     );
-    emit::run(&[], true, &out.join("verilog"), false)?;
+    emit::run(&[], true, None, &out.join("verilog"), false)?;
 
     let block = designs::name::LEL_MATMUL;
     let ports = designs::build(block)?.ports().to_vec();

@@ -8,7 +8,11 @@ use std::process::ExitCode;
 
 /// The designs named on the command line (or every one with `all`), built, with their
 /// summaries.
-pub fn build_named(blocks: &[String], all: bool) -> anyhow::Result<Vec<(Box<dyn Design>, String)>> {
+pub fn build_named(
+    blocks: &[String],
+    all: bool,
+    lanes: Option<usize>,
+) -> anyhow::Result<Vec<(Box<dyn Design>, String)>> {
     let names: Vec<String> = if all {
         designs::names()
     } else if blocks.is_empty() {
@@ -21,14 +25,20 @@ pub fn build_named(blocks: &[String], all: bool) -> anyhow::Result<Vec<(Box<dyn 
     };
     let mut built: Vec<(Box<dyn Design>, String)> = Vec::new();
     for n in &names {
-        let entry = designs::entry(n)?;
+        let entry = designs::entry_with_lanes(n, lanes)?;
         built.push((entry.build()?, entry.summary));
     }
     Ok(built)
 }
 
-pub fn run(blocks: &[String], all: bool, out: &Path, force: bool) -> anyhow::Result<ExitCode> {
-    let built = build_named(blocks, all)?;
+pub fn run(
+    blocks: &[String],
+    all: bool,
+    lanes: Option<usize>,
+    out: &Path,
+    force: bool,
+) -> anyhow::Result<ExitCode> {
+    let built = build_named(blocks, all, lanes)?;
     let refs: Vec<(&dyn Design, &str)> = built
         .iter()
         .map(|(d, s)| (d.as_ref(), s.as_str()))

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(names: &[String], all: bool, out: &Path, force: bool) -> anyhow::Result<ExitCode> {
-    let built = build_named(names, all)?;
+    let built = build_named(names, all, None)?;
     let mut cores = Vec::new();
     for (d, summary) in &built {
         cores.push(edgelearn_fpga::fusesoc::core(d.name(), summary)?);

@@ -58,9 +58,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Emit {
             blocks,
             all,
+            lanes,
             out,
             force,
-        } => emit::run(&blocks, all, &out, force),
+        } => emit::run(&blocks, all, lanes, &out, force),
         Command::Vivado {
             board,
             out,

@@ -521,6 +521,35 @@ pub fn entry(name: &str) -> Result<DesignEntry> {
         .ok_or_else(|| unknown(name))
 }
 
+/// The entry of the design called `name`, with `lanes` matmul lanes when given (`emit` and
+/// `synth --lanes`): a core or platform of a shipped configuration, rebuilt with the lanes
+/// and named by [`configured_name`]; any other design is an error.
+pub fn entry_with_lanes(name: &str, lanes: Option<usize>) -> Result<DesignEntry> {
+    let e = entry(name)?;
+    let Some(l) = lanes else {
+        return Ok(e);
+    };
+    let Some(stem) = e.config else {
+        return Err(config_error(
+            "--lanes",
+            format!("{name} has no lanes to set: give a core or a platform"),
+        ));
+    };
+    let cfg = shipped_config(stem)
+        .with_lanes(l)
+        .map_err(|e| config_error(&e.field, e.message))?;
+    let kind = e.kind;
+    Ok(DesignEntry {
+        name: configured_name(kind, &cfg),
+        summary: format!("{} ({l} lanes)", e.summary),
+        kind,
+        config: Some(stem),
+        model: None,
+        netlist_seconds: e.netlist_seconds,
+        build: Box::new(move |name| configured_design(name, kind, &cfg)),
+    })
+}
+
 /// Build the design called `name`; an unknown name lists the known ones.
 pub fn build(name: &str) -> Result<Box<dyn Design>> {
     entry(name)?.build()
