@@ -52,6 +52,7 @@ mod read_pipe;
 mod regress;
 mod regs;
 mod result_tally;
+mod stream_resize;
 mod sim_gate;
 mod synth;
 mod train;

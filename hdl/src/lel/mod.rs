@@ -62,6 +62,7 @@ pub mod quant_relu;
 pub mod read_pipe;
 pub mod result_tally;
 pub mod stream_fifo;
+pub mod stream_resize;
 pub mod stream_slice;
 pub mod tree_adder;
 pub mod tree_adder_conv;

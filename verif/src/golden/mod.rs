@@ -33,6 +33,7 @@ pub mod read_pipe;
 pub mod result_tally;
 pub mod sim_gate;
 pub mod stream_fifo;
+pub mod stream_resize;
 pub mod stream_slice;
 pub mod tree_adder;
 pub mod tree_comparator;

@@ -5,7 +5,7 @@ use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, bk_group, cache_x4, classification, cnn_engine, cnn_fc_update,
     conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_group, lc_rows,
-    lfsr, loss, matmul, mm_group, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally,
+    lfsr, loss, matmul, mm_group, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally, stream_resize,
     tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update, wu_group, BlockModel,
     StimulusRequest,
 };
@@ -53,6 +53,7 @@ use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::pool_scan::PoolScan;
 use edgelearn_hdl::lel::read_pipe::ReadPipe;
 use edgelearn_hdl::lel::result_tally::ResultTally;
+use edgelearn_hdl::lel::stream_resize::{StreamDownsizer, StreamUpsizer};
 use edgelearn_hdl::lel::tree_adder::LelTreeAdder;
 use edgelearn_hdl::lel::tree_adder_conv::LelTreeAdderConv;
 use edgelearn_hdl::lel::tree_comparator::LelTreeComparator;
@@ -130,6 +131,10 @@ pub mod name {
     pub const LEL_MM_GROUP: &str = "lel_mm_group";
     /// `lel_wu_group`.
     pub const LEL_WU_GROUP: &str = "lel_wu_group";
+    /// `lel_stream_up2`.
+    pub const LEL_STREAM_UP2: &str = "lel_stream_up2";
+    /// `lel_stream_down2`.
+    pub const LEL_STREAM_DOWN2: &str = "lel_stream_down2";
     /// `lel_result_tally`.
     pub const LEL_RESULT_TALLY: &str = "lel_result_tally";
     /// `lel_visit_cycles`.
@@ -602,6 +607,24 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                     true => pl_regs::thesis_stimulus(r.ports, r.seed),
                     false => pl_regs::random_stimulus(r.ports, r.seed, r.cycles),
                 },
+            },
+        ),
+        block(
+            name::LEL_STREAM_UP2,
+            "AXI-Stream upsizer, two 32-bit beats to one of 64: the platform's FIFOs into an 8-lane FC core",
+            |n| boxed(n, StreamUpsizer::<32, 64, 2>::default()),
+            BlockModel {
+                golden: |p, s| stream_resize::expected_up(p, s, 32, 2),
+                stimulus: |r| stream_resize::random_stimulus(r.block, r.ports, r.seed, r.len(2000), 32),
+            },
+        ),
+        block(
+            name::LEL_STREAM_DOWN2,
+            "AXI-Stream downsizer, one 64-bit beat to two of 32: an 8-lane FC core's output into the platform's FIFOs",
+            |n| boxed(n, StreamDownsizer::<64, 32, 2>::default()),
+            BlockModel {
+                golden: |p, s| stream_resize::expected_down(p, s, 32, 2),
+                stimulus: |r| stream_resize::random_stimulus(r.block, r.ports, r.seed, r.len(2000), 64),
             },
         ),
         block(
