@@ -19,18 +19,19 @@
 //! | `m_tready` | in | 1 | the output beat moves when `m_tvalid & m_tready` |
 //!
 //! Upsizer (OW = K IW): narrow beats fill lanes 0, 1, ... of a word; the K-th, or one with
-//! TLAST, completes it and the word goes to the output register (lanes not filled are 0; its
-//! TUSER and TLAST are the completing beat's). `s_tready` is `!m_tvalid | m_tready`: a beat
-//! is taken only when the output register is free at this edge, so at full rate (the
-//! consumer always ready) one narrow beat moves every cycle and a wide one every K cycles,
-//! the first one cycle after its last narrow beat.
+//! TLAST, completes it (lanes not filled are 0; its TUSER and TLAST are the completing
+//! beat's). The lanes before the last are registers; the last goes through: `m_tvalid` is
+//! `s_tvalid` on the completing beat, and `s_tready` is `m_tready`, so a narrow beat is
+//! taken only when the consumer would take a word. The adapter therefore never takes a beat
+//! the consumer does not want (the platform's INIT hands FC0 exactly its words, then FC1
+//! its own, from one FIFO); at full rate a wide beat moves every K cycles.
 //!
 //! Downsizer (IW = K OW): a wide beat is held and sent lane by lane, lane 0 first, TUSER on
 //! each, TLAST on the last lane of a TLAST beat. `s_tready` is `!held | (m_tready & last
 //! lane)`: the next wide beat is taken at the edge that sends the held one's last lane.
 //!
-//! Both write their Verilog by hand (one `always @(posedge clock)`, the outputs from
-//! registers and `m_tready` only) so that K = 1 can be plain assignments.
+//! Both write their Verilog by hand (one `always @(posedge clock)` and one combinational
+//! block) so that K = 1 can be plain assignments.
 //! Golden: `edgelearn_verif::golden::stream_resize`. Tests: `tests/stream_resize.rs`.
 
 use rust_hdl::prelude::*;
@@ -158,35 +159,29 @@ impl<const IW: usize, const OW: usize, const K: usize> Logic for StreamUpsizer<I
         if K == 1 {
             return self.pass_through();
         }
+        let completes = self._n + 1 == K || self.s_tlast.val();
         if self.clock.pos_edge() {
-            let free = !self.m_tvalid.val() || self.m_tready.val();
             if self.reset.val() {
-                self.m_tvalid.next = false;
-                self.m_tdata.next = Bits::default();
-                self.m_tuser.next = Bits::default();
-                self.m_tlast.next = false;
                 self._word = Bits::default();
                 self._n = 0;
-            } else {
-                if self.m_tvalid.val() && self.m_tready.val() {
-                    self.m_tvalid.next = false;
-                }
-                if self.s_tvalid.val() && free {
+            } else if self.s_tvalid.val() && self.m_tready.val() {
+                if completes {
+                    self._word = Bits::default();
+                    self._n = 0;
+                } else {
                     self._word.set_bits::<IW>(self._n * IW, self.s_tdata.val());
-                    if self._n + 1 == K || self.s_tlast.val() {
-                        self.m_tdata.next = self._word;
-                        self.m_tuser.next = self.s_tuser.val();
-                        self.m_tlast.next = self.s_tlast.val();
-                        self.m_tvalid.next = true;
-                        self._word = Bits::default();
-                        self._n = 0;
-                    } else {
-                        self._n += 1;
-                    }
+                    self._n += 1;
                 }
             }
         }
-        self.s_tready.next = !self.m_tvalid.val() || self.m_tready.val();
+        let completes = self._n + 1 == K || self.s_tlast.val();
+        let mut word = self._word;
+        word.set_bits::<IW>(self._n * IW, self.s_tdata.val());
+        self.m_tdata.next = word;
+        self.m_tuser.next = self.s_tuser.val();
+        self.m_tlast.next = self.s_tlast.val();
+        self.m_tvalid.next = self.s_tvalid.val() && completes;
+        self.s_tready.next = self.m_tready.val();
     }
 
     fn connect(&mut self) {
@@ -201,11 +196,11 @@ impl<const IW: usize, const OW: usize, const K: usize> Logic for StreamUpsizer<I
         if K == 1 {
             return Verilog::Custom(PASS_THROUGH.to_string());
         }
-        // The word being filled, and the lane the next beat goes to.
+        // The held lanes with the arriving beat in lane n.
         let lanes: String = (0..K)
             .map(|i| {
                 format!(
-                    "            {i}: word[{hi}:{lo}] = s_tdata;\n",
+                    "      {i}: m_tdata[{hi}:{lo}] = s_tdata;\n",
                     hi = (i + 1) * IW - 1,
                     lo = i * IW
                 )
@@ -215,41 +210,29 @@ impl<const IW: usize, const OW: usize, const K: usize> Logic for StreamUpsizer<I
             "\
 reg [{owm}:0] held;
 reg [7:0] n;
-reg [{owm}:0] word;
 
-always @(*) s_tready = !m_tvalid || m_tready;
-
-// The held lanes with the beat now arriving in lane n.
 always @(*) begin
-   word = held;
+   m_tdata = held;
    case (n)
 {lanes}      default: ;
    endcase
+   m_tuser = s_tuser;
+   m_tlast = s_tlast;
+   m_tvalid = s_tvalid && (n == 8'd{km} || s_tlast);
+   s_tready = m_tready;
 end
 
 always @(posedge clock) begin
    if (reset) begin
-      m_tvalid <= 1'b0;
-      m_tdata <= {OW}'d0;
-      m_tuser <= 4'd0;
-      m_tlast <= 1'b0;
       held <= {OW}'d0;
       n <= 8'd0;
-   end else begin
-      if (m_tvalid && m_tready)
-         m_tvalid <= 1'b0;
-      if (s_tvalid && (!m_tvalid || m_tready)) begin
-         if (n == 8'd{km} || s_tlast) begin
-            m_tdata <= word;
-            m_tuser <= s_tuser;
-            m_tlast <= s_tlast;
-            m_tvalid <= 1'b1;
-            held <= {OW}'d0;
-            n <= 8'd0;
-         end else begin
-            held <= word;
-            n <= n + 8'd1;
-         end
+   end else if (s_tvalid && m_tready) begin
+      if (n == 8'd{km} || s_tlast) begin
+         held <= {OW}'d0;
+         n <= 8'd0;
+      end else begin
+         held <= m_tdata;
+         n <= n + 8'd1;
       end
    end
 end

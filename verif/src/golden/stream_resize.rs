@@ -43,14 +43,14 @@ fn mask(bits: usize) -> u64 {
     }
 }
 
-/// K beats of `iw` bits to one of K `iw` bits (at most 64).
+/// K beats of `iw` bits to one of K `iw` bits (at most 64): the lanes before the last held,
+/// the last passed through.
 #[derive(Clone, Debug)]
 pub struct Upsizer {
     iw: usize,
     k: usize,
     word: u64,
     n: usize,
-    out: ResizeOut,
 }
 
 impl Upsizer {
@@ -62,42 +62,40 @@ impl Upsizer {
             k,
             word: 0,
             n: 0,
-            out: ResizeOut {
-                s_tready: true,
-                ..Default::default()
-            },
         }
     }
 
-    /// `s_tready` before the edge, with `m_tready` applied (it is combinational).
+    /// `s_tready` with `m_tready` applied (it is combinational): `m_tready`.
     pub fn ready(&self, m_tready: bool) -> bool {
-        !self.out.m_tvalid || m_tready
+        m_tready
     }
 
-    /// One rising edge with `i` applied; the outputs after it.
+    /// The outputs with `i` applied to the current state (all but the held lanes are
+    /// combinational).
+    pub fn outputs(&self, i: &ResizeIn) -> ResizeOut {
+        let completes = self.n + 1 == self.k || i.s_tlast;
+        ResizeOut {
+            s_tready: i.m_tready,
+            m_tdata: self.word | (i.s_tdata & mask(self.iw)) << (self.n * self.iw),
+            m_tuser: i.s_tuser & 15,
+            m_tlast: i.s_tlast,
+            m_tvalid: i.s_tvalid && completes,
+        }
+    }
+
+    /// One rising edge with `i` applied; the outputs after it (with `i` still applied).
     pub fn step(&mut self, i: &ResizeIn) -> ResizeOut {
-        let free = self.ready(i.m_tready);
         if i.reset {
             *self = Upsizer::new(self.iw, self.k);
-        } else {
-            if self.out.m_tvalid && i.m_tready {
-                self.out.m_tvalid = false;
-            }
-            if i.s_tvalid && free {
+        } else if i.s_tvalid && i.m_tready {
+            if self.n + 1 == self.k || i.s_tlast {
+                (self.word, self.n) = (0, 0);
+            } else {
                 self.word |= (i.s_tdata & mask(self.iw)) << (self.n * self.iw);
-                if self.n + 1 == self.k || i.s_tlast {
-                    self.out.m_tdata = self.word;
-                    self.out.m_tuser = i.s_tuser & 15;
-                    self.out.m_tlast = i.s_tlast;
-                    self.out.m_tvalid = true;
-                    (self.word, self.n) = (0, 0);
-                } else {
-                    self.n += 1;
-                }
+                self.n += 1;
             }
         }
-        self.out.s_tready = !self.out.m_tvalid || i.m_tready;
-        self.out
+        self.outputs(i)
     }
 }
 
@@ -181,11 +179,12 @@ mod tests {
             .map(|n| (rnd() & 0xffff_ffff, (n / 2 % 16) as u8, n % 6 == 5))
             .collect();
         let (mut sent, mut got) = (0, Vec::new());
-        let (mut u_out, mut d_out) = (ResizeOut::default(), ResizeOut::default());
+        let mut d_out = ResizeOut::default();
         for _ in 0..4000 {
             let offer = sent < beats.len() && rnd() % 3 != 0;
             let sink_ready = rnd() % 4 != 0;
             let (d, u, l) = beats.get(sent).copied().unwrap_or_default();
+            // The upsizer's word this cycle feeds the downsizer's input.
             let up_in = ResizeIn {
                 s_tdata: d,
                 s_tuser: u,
@@ -194,11 +193,12 @@ mod tests {
                 m_tready: down.ready(sink_ready),
                 ..Default::default()
             };
+            let word = up.outputs(&up_in);
             let down_in = ResizeIn {
-                s_tdata: u_out.m_tdata,
-                s_tuser: u_out.m_tuser,
-                s_tlast: u_out.m_tlast,
-                s_tvalid: u_out.m_tvalid,
+                s_tdata: word.m_tdata,
+                s_tuser: word.m_tuser,
+                s_tlast: word.m_tlast,
+                s_tvalid: word.m_tvalid,
                 m_tready: sink_ready,
                 ..Default::default()
             };
@@ -208,7 +208,7 @@ mod tests {
             if d_out.m_tvalid && sink_ready {
                 got.push((d_out.m_tdata, d_out.m_tuser, d_out.m_tlast));
             }
-            u_out = up.step(&up_in);
+            up.step(&up_in);
             d_out = down.step(&down_in);
         }
         assert_eq!(sent, beats.len());
