@@ -27,8 +27,8 @@
 /// See the module documentation.
 #[macro_export]
 macro_rules! wiring {
-    (impl $ty:ty { $($body:tt)* }) => {
-        impl $ty {
+    (impl[$($g:tt)*] $ty:ty { $($body:tt)* }) => {
+        impl<$($g)*> $ty {
             /// Every connection as `(destination, source)` Verilog names, in table order.
             #[allow(clippy::vec_init_then_push)]
             fn wires() -> Vec<(String, String)> {
@@ -47,6 +47,10 @@ macro_rules! wiring {
                 $crate::wiring!(@connect self; $($body)*);
             }
         }
+    };
+
+    (impl $ty:ty { $($body:tt)* }) => {
+        $crate::wiring!(impl[] $ty { $($body)* });
     };
 
     (@names $w:ident;) => {};

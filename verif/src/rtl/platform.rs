@@ -22,7 +22,9 @@
 
 use super::fc::Traffic;
 use super::{Divergence, Result, RtlError};
-use crate::lel::codec::{decode_fc_weights, encode_fc_weights, encode_image};
+use crate::lel::codec::{
+    beats_to_words, decode_fc_weights, encode_fc_weights, encode_image, words_to_beats,
+};
 use crate::lel::fc_core::FcParams;
 use crate::lel::network::LelNetwork;
 use edgelearn_hdl::lel::platform::{regs, PlState, PlatformShape};
@@ -396,8 +398,9 @@ impl PlatformBench {
         }
         for x in 0..2 {
             let beats = encode_fc_weights(&self.fc[x], w[x])?;
+            let words = beats_to_words(&beats, self.fc[x].lanes);
             self.src
-                .push_packet(beats.into_iter().map(|b| vec![b, 0, 0]));
+                .push_packet(words.into_iter().map(|b| vec![b, 0, 0]));
         }
         self.write_reg(regs::CTRL, 1)?;
         let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
@@ -475,7 +478,8 @@ impl PlatformBench {
                 }
             }
             let words: Vec<u64> = part.iter().map(|b| b[0]).collect();
-            out[x] = decode_fc_weights(&self.fc[x], &words)?;
+            let beats = words_to_beats(&words, self.fc[x].lanes);
+            out[x] = decode_fc_weights(&self.fc[x], &beats)?;
             at += n;
         }
         if at != got.len() {

@@ -26,7 +26,7 @@ use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore};
 use edgelearn_hdl::lel::fc_core::FcState;
 use edgelearn_hdl::lel::fc_core::{fc_core_design, FcCoreShape, FC_LANES};
 use edgelearn_hdl::lel::platform::PlState;
-use edgelearn_hdl::lel::platform::{LelPlatform, PlatformShape};
+use edgelearn_hdl::lel::platform::{LelPlatform, LelPlatformL8, PlatformShape, PLATFORM_LANES};
 use edgelearn_hdl::lel::platform_axi::LelPlatformAxi;
 
 mod blocks;
@@ -252,8 +252,8 @@ pub fn shipped_config(stem: &str) -> PlatformConfig {
 }
 
 /// The widths the RTL cores are built with (10 classes, int6 weights, 24-bit matmul and
-/// 23-bit LC accumulators; FC cores with 2, 4 or 8 lanes, the conv core and the platform
-/// with 4); anything else is an error naming the key.
+/// 23-bit LC accumulators; lanes as [`check_rtl_lanes`] says); anything else is an error
+/// naming the key.
 pub fn check_rtl_widths(cfg: &PlatformConfig, kind: Kind) -> Result<()> {
     let w = &cfg.widths;
     let fixed = [
@@ -270,28 +270,33 @@ pub fn check_rtl_widths(cfg: &PlatformConfig, kind: Kind) -> Result<()> {
             ));
         }
     }
-    let fc_alone = matches!(kind, Kind::FcCore(_));
-    if fc_alone && !FC_LANES.contains(&w.lanes) {
-        return Err(config_error(
-            "widths.lanes",
-            format!("{}: an FC core is built with {FC_LANES:?} lanes", w.lanes),
-        ));
+    check_rtl_lanes(cfg, kind)
+}
+
+/// The lanes a design of `kind` is built with: an FC core 2, 4 or 8, the platform 4 or 8
+/// (its FC cores' lanes; its streams carry four bytes a beat whatever they are), its AXI top
+/// and the conv core alone 4 (the conv core has no lanes of its own: its beats hold four
+/// values).
+pub fn check_rtl_lanes(cfg: &PlatformConfig, kind: Kind) -> Result<()> {
+    let allowed: &[usize] = match kind {
+        Kind::FcCore(_) => &FC_LANES,
+        Kind::Platform => &PLATFORM_LANES,
+        _ => &[4],
+    };
+    let what = match kind {
+        Kind::FcCore(_) => "an FC core",
+        Kind::Platform => "the platform",
+        Kind::PlatformAxi => "the AXI platform",
+        _ => "the conv core",
+    };
+    let l = cfg.widths.lanes;
+    if allowed.contains(&l) {
+        return Ok(());
     }
-    if !fc_alone && w.lanes != 4 {
-        return Err(config_error(
-            "widths.lanes",
-            format!(
-                "{}: the {} is built with 4 lanes (an FC core alone with {FC_LANES:?})",
-                w.lanes,
-                if kind == Kind::ConvCore {
-                    "conv core"
-                } else {
-                    "platform"
-                }
-            ),
-        ));
-    }
-    Ok(())
+    Err(config_error(
+        "widths.lanes",
+        format!("{l}: {what} is built with {allowed:?} lanes (FC cores alone with {FC_LANES:?}, the platform with {PLATFORM_LANES:?})"),
+    ))
 }
 
 /// The shape of FC core `x` of `cfg`, if the RTL builds it.
@@ -320,7 +325,7 @@ pub fn conv_shape(cfg: &PlatformConfig) -> Result<ConvCoreShape> {
     let shapes = cfg
         .validate()
         .map_err(|e| config_error(&e.field, e.message))?;
-    check_rtl_widths(cfg, Kind::ConvCore)?;
+    check_rtl_widths(cfg, Kind::Platform)?;
     let shape = ConvCoreShape {
         in_channels: cfg.input.channels,
         height: shapes.padded.0,
@@ -341,6 +346,7 @@ pub fn fc_design(name: &str, cfg: &PlatformConfig, x: usize) -> Result<Box<dyn D
 
 /// The conv core of `cfg` under `name`, its kernels baked in.
 pub fn conv_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
+    check_rtl_lanes(cfg, Kind::ConvCore)?;
     let shape = conv_shape(cfg)?;
     let kernels = conv_kernels(cfg).map_err(|e| config_error("conv.kernels", e.0))?;
     Ok(Box::new(Instance::new(
@@ -366,6 +372,7 @@ pub fn platform_shape(cfg: &PlatformConfig) -> Result<PlatformShape> {
         kernels: conv_kernels(cfg).map_err(|e| config_error("conv.kernels", e.0))?,
         fc0: fc_shape(cfg, 0)?,
         fc1: fc_shape(cfg, 1)?,
+        lanes: cfg.widths.lanes,
     };
     shape.check().map_err(|(key, m)| config_error(key, m))?;
     Ok(shape)
@@ -374,11 +381,15 @@ pub fn platform_shape(cfg: &PlatformConfig) -> Result<PlatformShape> {
 /// The platform of `cfg` under `name`.
 pub fn platform_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
     let shape = platform_shape(cfg)?;
-    Ok(Box::new(Instance::new(name, LelPlatform::new(shape))))
+    Ok(match shape.lanes {
+        4 => Box::new(Instance::new(name, LelPlatform::new(shape))),
+        _ => Box::new(Instance::new(name, LelPlatformL8::new(shape))),
+    })
 }
 
 /// The platform of `cfg` behind AXI4-Lite and AXI4-Stream ports under `name`.
 pub fn platform_axi_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
+    check_rtl_lanes(cfg, Kind::PlatformAxi)?;
     let shape = platform_shape(cfg)?;
     Ok(Box::new(Instance::new(name, LelPlatformAxi::new(shape))))
 }
