@@ -102,11 +102,15 @@ fn core_run_fc0_with_8_lanes() {
         ),
         (
             "core run conv --lanes 8",
-            "widths.lanes: 8: the conv core is built with 4 lanes",
+            "widths.lanes: 8: the conv core is built with [4] lanes",
         ),
         (
-            "platform train --lanes 8",
-            "widths.lanes: 8: the platform is built with 4 lanes",
+            "platform train --lanes 2",
+            "widths.lanes: 2: the platform is built with [4, 8] lanes",
+        ),
+        (
+            "platform train --axi --lanes 8",
+            "widths.lanes: 8: the AXI platform is built with [4] lanes",
         ),
     ] {
         let line = format!("{line} --config configs/mnist.toml --data data/mnist-10k --quiet");

@@ -159,6 +159,60 @@ fn tiny_platform_under_gaps_and_backpressure_keeps_the_stream_rules_and_bit_exac
     assert_eq!(e.runs.len(), 2);
 }
 
+/// The platform with FC cores of 8 lanes (issue 29) between its 32-bit width adapters: INIT
+/// and READ through them, trained bit-exactly with the golden network at 8 lanes under
+/// input gaps and output back-pressure, then a pipelined run at full rate in the cycles of
+/// the formula (LS_LOAD at the 32-bit stream's rate).
+#[test]
+fn tiny_platform_at_8_lanes_trains_bit_exactly_in_the_cycles_of_the_formula() {
+    use edgelearn_verif::rtl::platform_fc_cycles;
+    let mut cfg = tiny();
+    cfg.fc[0].outputs = 32;
+    cfg.fc[0].pieces = 2;
+    let cfg = cfg.with_lanes(8).unwrap();
+    let traffic = Traffic {
+        gaps: Gaps::Anywhere(0.3),
+        backpressure: Backpressure::Random(0.5),
+        seed: 12,
+    };
+    let (mut b, mut net) = bench(&cfg, &traffic);
+    assert_eq!(net.cores[0].p.lanes, 8);
+    let w = b.read_weights().unwrap();
+    assert_eq!(w[0], net.cores[0].w, "FC0 weights read back after INIT");
+    assert_eq!(w[1], net.cores[1].w, "FC1 weights read back after INIT");
+    let (x, y) = images(&cfg, 14, 8);
+    let order: Vec<usize> = (0..6).collect();
+    let check = PlatformCheck {
+        outputs: true,
+        weights_every: Some(3),
+    };
+    let e = train_epoch(&mut b, &mut net, &x, &y, &order, 1, check, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(e.runs.len(), 2);
+    // One instance of a model at a time in a process: the first bench goes first.
+    drop(b);
+    let (mut b, mut net) = bench(&cfg, &Traffic::default());
+    let order: Vec<usize> = (6..14).collect();
+    let piped = PlatformCheck {
+        outputs: true,
+        weights_every: None,
+    };
+    let e = train_epoch(&mut b, &mut net, &x, &y, &order, 1, piped, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    edgelearn_verif::rtl::platform::check_weights(&mut b, &net, 13).unwrap();
+    let shape = platform_shape(&cfg).unwrap();
+    let c = conv_cycle_table(1, 9, 12);
+    let conv = c[0].1 + 24 * (c[1].1 + c[2].1) + c[3].1;
+    let fc = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
+        platform_fc_cycles(s.inputs, s.outputs, s.pieces, 8)
+    };
+    assert_eq!(
+        e.runs[0].core_cycles,
+        [conv, fc(&shape.fc0), fc(&shape.fc1)],
+        "per-core cycles of an image (LOAD .. FIN) at 8 lanes"
+    );
+}
+
 #[test]
 fn a_wrong_weight_is_named_by_core_image_and_index() {
     let cfg = tiny();

@@ -70,6 +70,41 @@ fn mnist_platform_trains_100_images_bit_exactly_with_the_golden_model() {
     }
 }
 
+/// The platform with 8-lane FC cores from the command line (issue 29): bit-exact after every
+/// image under input gaps and read-back back-pressure, the cycles of the formula in L, and
+/// the same weights as `edgelearn train --lanes 8`.
+#[test]
+fn mnist_platform_at_8_lanes_trains_bit_exactly_with_the_golden_model() {
+    let d = tmp("lanes8");
+    let report = d.join("r.json");
+    let (stdout, _) = run_ok(&argv(
+        &format!(
+            "{MNIST_PLATFORM} --lanes 8 --images 4 --test-images 2 --check-golden \
+             --input-gaps 0.2 --backpressure 0.3 --quiet --report"
+        ),
+        &[s(&report)],
+    ));
+    let r = read_json(&report);
+    assert_eq!(r["bit_exact"], true);
+    assert_eq!(r["design"], "lel_platform_mnist_l8");
+    // FC0: N 1536, O 480, P 4 at 8 lanes, LS_LOAD at the 32-bit stream's rate (N/4 + 2);
+    // a core starts on a whole image in its FIFO, so input gaps do not stretch the counts.
+    let want = serde_json::json!([21_079, 47_522, 15_578]);
+    assert_eq!(r["core_cycles"]["formula"], want);
+    assert_eq!(r["core_cycles"]["measured"], want);
+    let gout = golden_train(4, 2, &["--lanes", "8"]);
+    assert_eq!(
+        sha(&stdout),
+        sha(&gout),
+        "same weights as `edgelearn train --lanes 8`"
+    );
+    assert_ne!(
+        sha(&stdout),
+        sha(&golden_train(4, 2, &[])),
+        "4 lanes train otherwise"
+    );
+}
+
 /// Weights read back under back-pressure on the bare platform: the FSM is idle while the
 /// last words still wait in the output slice, and the bench must take them too.
 #[test]

@@ -242,10 +242,10 @@ fn the_gated_platform_equals_the_ungated_one_cycle_for_cycle() {
         "core.gate_conv",
         "core.gate_fc0",
         "core.gate_fc1",
-        "core.fc0.mm_group.gate",
-        "core.fc0.lc_group.gate",
-        "core.fc0.bk_group.gate",
-        "core.fc1.wu_group.gate",
+        "core.fc0.fc.mm_group.gate",
+        "core.fc0.fc.lc_group.gate",
+        "core.fc0.fc.bk_group.gate",
+        "core.fc1.fc.wu_group.gate",
     ] {
         assert!(paths.contains(&g), "gate {g} missing from {paths:?}");
     }

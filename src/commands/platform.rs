@@ -16,7 +16,7 @@ use edgelearn_verif::rtl::fc::Traffic;
 use edgelearn_verif::rtl::platform_session::{
     session, EpochLine, Observer, Outcome, PlatformState, Prepared, SessionOptions,
 };
-use edgelearn_verif::rtl::{conv_cycle_table, designs, fc_cycle_table, RtlError};
+use edgelearn_verif::rtl::{conv_cycle_table, designs, platform_fc_cycles, RtlError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -206,14 +206,18 @@ impl Observer for Console<'_> {
                 e.images_per_second,
             );
             if !e.gate_shares.is_empty() {
-                // `core.gate_fc0` reads `fc0`, `core.fc0.mm_group.gate` reads `fc0.mm_group`:
-                // the block group behind the gate.
+                // `core.gate_fc0` reads `fc0`, `core.fc0.fc.mm_group.gate` reads
+                // `fc0.mm_group`: the block group behind the gate.
                 let mut shares: Vec<(String, f64)> = e
                     .gate_shares
                     .iter()
                     .map(|(g, v)| {
                         let g = g.strip_prefix("core.").unwrap_or(g);
-                        let name = g.strip_suffix(".gate").unwrap_or(g).replace("gate_", "");
+                        let name = g
+                            .strip_suffix(".gate")
+                            .unwrap_or(g)
+                            .replace("gate_", "")
+                            .replace(".fc.", ".");
                         (name, 100.0 * v.as_f64().unwrap_or(0.0))
                     })
                     .collect();
@@ -547,10 +551,7 @@ fn cycle_report(shape: &PlatformShape, out: &Outcome, check_golden: bool, report
     let ct = conv_cycle_table(c.in_channels, c.height, c.width);
     let conv_formula = ct[0].1 + c.out_channels as u64 * (ct[1].1 + ct[2].1) + ct[3].1;
     let fc_formula = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
-        fc_cycle_table(s.inputs, s.outputs, s.pieces, 4)[1..]
-            .iter()
-            .map(|e| e.1)
-            .sum::<u64>()
+        platform_fc_cycles(s.inputs, s.outputs, s.pieces, shape.lanes)
     };
     let formula = [conv_formula, fc_formula(&shape.fc0), fc_formula(&shape.fc1)];
     let thesis_shaped = c.in_channels == 3 && c.height == 32 && shape.fc0.inputs == 2400;

@@ -35,12 +35,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(md) = &args.markdown {
         guard_markdown(md, args.force)?;
     }
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("build/synth").join(target.name()).join(&entry.name));
+    let dir = args.out.clone().unwrap_or_else(|| {
+        Path::new("build/synth")
+            .join(target.name())
+            .join(&entry.name)
+    });
     let large = entry.kind.is_large();
-    let report = synth_one(target, design.as_ref(), &entry.summary, large, &cores, &dir, &args)?;
+    let report = synth_one(
+        target,
+        design.as_ref(),
+        &entry.summary,
+        large,
+        &cores,
+        &dir,
+        &args,
+    )?;
     let mut alone = Vec::new();
     for core in cores.iter().filter(|_| args.per_core) {
         let e = designs::entry(&core.alone)?;

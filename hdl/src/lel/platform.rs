@@ -51,23 +51,23 @@
 
 use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCore, FcCoreShape};
-use super::stream_resize::{StreamDownsizer, StreamUpsizer};
 use super::packet_fifo::PacketFifo;
 use super::pl_fsm::PlFsm;
 use super::pl_regs::PlRegs;
+use super::platform_fc::PlatformFc;
 use super::result_tally::ResultTally;
 use super::stream_slice::StreamSlice;
 use super::visit_cycles::VisitCycles;
 use crate::sim_gate::SimGate;
 use rust_hdl::prelude::*;
 
-/// The conv core's [`SimGate`] watches data and model_cfg in its first word ...
+/// A core's [`SimGate`] watches data and model_cfg in its first word ...
 const WATCH: usize = 64;
-/// ... and in the second its label 4, instr 3, valid, output ready and reset.
+/// ... and in the second the conv core's label 4, instr 3, valid, output ready and reset ...
 const CONV_WATCH_HI: usize = 10;
-/// An FC core's gate watches its input beat (8L bits) in its first word, and in the second
-/// model_cfg 32, seeds 34, label 4, instr 3, valid, output ready and reset.
-const FC_WATCH_HI: usize = 76;
+/// ... or an FC core's seeds 34, label 4, instr 3, valid, output ready, reset and its
+/// adapters' reset.
+const FC_WATCH_HI: usize = 45;
 
 /// The register file: word addresses (byte address / 4) and fields, generated from
 /// `hdl/regs/lel_platform.toml` by `edgelearn regs` (docs/registers.md is the map).
@@ -231,22 +231,18 @@ pub struct PlatformCore<
     pub rv_lc1: [Signal<Out, Bits<23>>; 10],
     // Cores and FIFOs; each core's clock passes a simulation gate (D-SIM-GATE).
     conv: LelConvCore,
-    fc0: FcCore<L, 10, SW, WW, RW, AW, 230, 60, 80>,
-    fc1: FcCore<L, 10, SW, WW, RW, AW, 230, 60, 80>,
-    // Each FC core's streams: K 32-bit beats to a beat of L bytes and back.
-    up0: StreamUpsizer<32, SW, K>,
-    up1: StreamUpsizer<32, SW, K>,
-    down0: StreamDownsizer<SW, 32, K>,
-    down1: StreamDownsizer<SW, 32, K>,
-    // A downsizer still sending PL_READ's words after its core's READ ended (L > 4: the
+    // Each FC core behind its width adapters (wires at 4 lanes).
+    fc0: PlatformFc<L, SW, WW, RW, AW, K>,
+    fc1: PlatformFc<L, SW, WW, RW, AW, K>,
+    // A core's downsizer still sending PL_READ's words after its READ ended (L > 4: the
     // core's last word is taken whole and leaves in K beats); its output stays on m_*.
     rd_tail0: DFF<Bit>,
     rd_tail1: DFF<Bit>,
     route0: Signal<Local, Bit>,
     route1: Signal<Local, Bit>,
     gate_conv: SimGate<WATCH, CONV_WATCH_HI, 1, 1>,
-    gate_fc0: SimGate<SW, FC_WATCH_HI, 1, 1>,
-    gate_fc1: SimGate<SW, FC_WATCH_HI, 1, 1>,
+    gate_fc0: SimGate<WATCH, FC_WATCH_HI, 1, 1>,
+    gate_fc1: SimGate<WATCH, FC_WATCH_HI, 1, 1>,
     // Each core's reset, registered on the core's clock (a reset tree stage; in a gated
     // simulation it keeps the cores' logic clear of the platform's registers, D-SIM-GATE).
     rst_conv: DFF<Bit>,
@@ -279,8 +275,14 @@ pub struct PlatformCore<
     _shape: PlatformShape,
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize>
-    PlatformCore<L, SW, WW, RW, AW, K>
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > PlatformCore<L, SW, WW, RW, AW, K>
 {
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
@@ -317,12 +319,8 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             rv_lc0: Default::default(),
             rv_lc1: Default::default(),
             conv: LelConvCore::new(shape.conv, &shape.kernels),
-            fc0: FcCore::new(shape.fc0),
-            fc1: FcCore::new(shape.fc1),
-            up0: Default::default(),
-            up1: Default::default(),
-            down0: Default::default(),
-            down1: Default::default(),
+            fc0: PlatformFc::new(FcCore::new(shape.fc0)),
+            fc1: PlatformFc::new(FcCore::new(shape.fc1)),
             rd_tail0: Default::default(),
             rd_tail1: Default::default(),
             route0: Default::default(),
@@ -368,8 +366,14 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
     }
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize>
-    Logic for PlatformCore<L, SW, WW, RW, AW, K>
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > Logic for PlatformCore<L, SW, WW, RW, AW, K>
 {
     crate::wired_update! {
         // Every plain connection, once; `update` has what is more than a wire.
@@ -382,10 +386,6 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             conv.clock <= clock;
             fc0.clock <= clock;
             fc1.clock <= clock;
-            up0.clock <= clock;
-            up1.clock <= clock;
-            down0.clock <= clock;
-            down1.clock <= clock;
             rd_tail0.clock <= clock;
             rd_tail1.clock <= clock;
             in_fifo.clock <= clock;
@@ -477,36 +477,17 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             mid_fifo.s_tlast <= conv.m_tlast;
             fc0.model_cfg <= regs.cfg_active;
             fc0.instr <= fsm.ins_fc0;
-            // Each FC core between its adapters: up -> core -> down.
-            fc0.s_tdata <= up0.m_tdata;
-            fc0.s_tvalid <= up0.m_tvalid;
-            fc0.s_tuser <= up0.m_tuser;
-            up0.m_tready <= fc0.s_tready;
-            down0.s_tdata <= fc0.m_tdata;
-            down0.s_tvalid <= fc0.m_tvalid;
-            down0.s_tuser <= fc0.m_tuser;
-            down0.s_tlast <= fc0.m_tlast;
-            fc0.m_tready <= down0.s_tready;
-            fc1.s_tdata <= up1.m_tdata;
-            fc1.s_tvalid <= up1.m_tvalid;
-            fc1.s_tuser <= up1.m_tuser;
-            up1.m_tready <= fc1.s_tready;
-            down1.s_tdata <= fc1.m_tdata;
-            down1.s_tvalid <= fc1.m_tvalid;
-            down1.s_tuser <= fc1.m_tuser;
-            down1.s_tlast <= fc1.m_tlast;
-            fc1.m_tready <= down1.s_tready;
-            out_fifo.s_tdata <= down0.m_tdata;
-            out_fifo.s_tuser <= down0.m_tuser;
-            out_fifo.s_tlast <= down0.m_tlast;
+            out_fifo.s_tdata <= fc0.m_tdata;
+            out_fifo.s_tuser <= fc0.m_tuser;
+            out_fifo.s_tlast <= fc0.m_tlast;
             fc1.instr <= fsm.ins_fc1;
         }
         #[hdl_gen]
         fn update(&mut self) {
             clock!(self, clock, regs, fsm, tally0, tally1, visit_conv, visit_fc0, visit_fc1);
             self.fsm.instr.next = self.reg_wdata.val().get_bits::<3>(0);
-            self.tally0.beat.next = self.mid_fifo.m_tvalid.val() & self.up0.s_tready.val();
-            self.tally1.beat.next = self.out_fifo.m_tvalid.val() & self.up1.s_tready.val();
+            self.tally0.beat.next = self.mid_fifo.m_tvalid.val() & self.fc0.s_tready.val();
+            self.tally1.beat.next = self.out_fifo.m_tvalid.val() & self.fc1.s_tready.val();
             self.visit_conv.busy.next = self.conv.conv_state.val() != self.s_idle.val();
             self.visit_fc0.busy.next = self.fc0.layer_state.val() != self.s_idle.val();
             self.visit_fc1.busy.next = self.fc1.layer_state.val() != self.s_idle.val();
@@ -515,10 +496,8 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             self.fifo_rst.next = self.reset.val() | self.fsm.flushing.val();
             self.streams_reset.next = self.fifo_rst.val();
             self.in_fifo.reset.next = self.fifo_rst.val();
-            self.up0.reset.next = self.fifo_rst.val();
-            self.up1.reset.next = self.fifo_rst.val();
-            self.down0.reset.next = self.fifo_rst.val();
-            self.down1.reset.next = self.fifo_rst.val();
+            self.fc0.adapt_reset.next = self.fifo_rst.val();
+            self.fc1.adapt_reset.next = self.fifo_rst.val();
             self.mid_fifo.reset.next = self.fifo_rst.val();
             self.out_fifo.reset.next = self.fifo_rst.val();
 
@@ -559,60 +538,52 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             // FC1 in PL_INIT; FC0's output goes to the out FIFO (or to m_* in PL_READ), FC1's
             // is dropped (no successor, §7-35) unless read.
             self.in_take.next = (self.fsm.to_conv.val() & self.conv.s_tready.val())
-                | (self.fsm.to_fc0.val() & self.up0.s_tready.val())
-                | (self.fsm.to_fc1.val() & self.up1.s_tready.val());
+                | (self.fsm.to_fc0.val() & self.fc0.s_tready.val())
+                | (self.fsm.to_fc1.val() & self.fc1.s_tready.val());
             self.in_fifo.m_tready.next = self.in_take.val();
             self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.fsm.to_conv.val();
-            self.mid_fifo.m_tready.next = self.up0.s_tready.val() & !self.fsm.to_fc0.val();
-            self.up0.s_tdata.next = self.mid_fifo.m_tdata.val();
-            self.up0.s_tvalid.next = self.mid_fifo.m_tvalid.val();
-            self.up0.s_tuser.next = self.mid_fifo.m_tuser.val();
+            self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.fsm.to_fc0.val();
+            self.fc0.s_tdata.next = self.mid_fifo.m_tdata.val();
+            self.fc0.s_tvalid.next = self.mid_fifo.m_tvalid.val();
+            self.fc0.s_tuser.next = self.mid_fifo.m_tuser.val();
             if self.fsm.to_fc0.val() {
-                self.up0.s_tdata.next = self.in_fifo.m_tdata.val();
-                self.up0.s_tvalid.next = self.in_fifo.m_tvalid.val();
-                self.up0.s_tuser.next = self.in_fifo.m_tuser.val();
+                self.fc0.s_tdata.next = self.in_fifo.m_tdata.val();
+                self.fc0.s_tvalid.next = self.in_fifo.m_tvalid.val();
+                self.fc0.s_tuser.next = self.in_fifo.m_tuser.val();
             }
-            self.up0.s_tlast.next = false;
             self.fc0.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc0.val())
                 | (bit_cast::<34, 17>(self.regs.seed_wu0.val()) << 17);
             self.route0.next = self.fsm.rd_fc0.val() | self.rd_tail0.q.val();
-            // Still holding after this edge: a beat not all sent, or a new one taken.
-            self.rd_tail0.d.next = self.route0.val()
-                & ((self.down0.m_tvalid.val() & !self.down0.s_tready.val())
-                    | (self.down0.s_tvalid.val() & self.down0.s_tready.val()))
-                & !self.fifo_rst.val();
-            self.down0.m_tready.next = self.out_fifo.s_tready.val();
+            self.rd_tail0.d.next =
+                self.route0.val() & self.fc0.m_tvalid.val() & !self.fifo_rst.val();
+            self.fc0.m_tready.next = self.out_fifo.s_tready.val();
             if self.route0.val() {
-                self.down0.m_tready.next = self.m_tready.val();
+                self.fc0.m_tready.next = self.m_tready.val();
             }
             if self.fsm.flushing.val() {
-                self.down0.m_tready.next = true;
+                self.fc0.m_tready.next = true;
             }
-            self.out_fifo.s_tvalid.next = self.down0.m_tvalid.val() & !self.route0.val();
-            self.out_fifo.m_tready.next = self.up1.s_tready.val() & !self.fsm.to_fc1.val();
-            self.up1.s_tdata.next = self.out_fifo.m_tdata.val();
-            self.up1.s_tvalid.next = self.out_fifo.m_tvalid.val();
-            self.up1.s_tuser.next = self.out_fifo.m_tuser.val();
+            self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.route0.val();
+            self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.fsm.to_fc1.val();
+            self.fc1.s_tdata.next = self.out_fifo.m_tdata.val();
+            self.fc1.s_tvalid.next = self.out_fifo.m_tvalid.val();
+            self.fc1.s_tuser.next = self.out_fifo.m_tuser.val();
             if self.fsm.to_fc1.val() {
-                self.up1.s_tdata.next = self.in_fifo.m_tdata.val();
-                self.up1.s_tvalid.next = self.in_fifo.m_tvalid.val();
-                self.up1.s_tuser.next = self.in_fifo.m_tuser.val();
+                self.fc1.s_tdata.next = self.in_fifo.m_tdata.val();
+                self.fc1.s_tvalid.next = self.in_fifo.m_tvalid.val();
+                self.fc1.s_tuser.next = self.in_fifo.m_tuser.val();
             }
-            self.up1.s_tlast.next = false;
             self.fc1.model_cfg.next = self.regs.cfg_active.val() >> 12;
             self.fc1.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc1.val())
                 | (bit_cast::<34, 17>(self.regs.seed_wu1.val()) << 17);
             // FC1's words wait while FC0's last ones leave.
             self.route1.next =
                 (self.fsm.rd_fc1.val() | self.rd_tail1.q.val()) & !self.rd_tail0.q.val();
-            // Still holding after this edge: a beat not all sent, or a new one taken.
-            self.rd_tail1.d.next = self.route1.val()
-                & ((self.down1.m_tvalid.val() & !self.down1.s_tready.val())
-                    | (self.down1.s_tvalid.val() & self.down1.s_tready.val()))
-                & !self.fifo_rst.val();
-            self.down1.m_tready.next = true;
+            self.rd_tail1.d.next =
+                self.route1.val() & self.fc1.m_tvalid.val() & !self.fifo_rst.val();
+            self.fc1.m_tready.next = true;
             if self.fsm.rd_fc1.val() | self.rd_tail1.q.val() {
-                self.down1.m_tready.next = self.m_tready.val() & self.route1.val();
+                self.fc1.m_tready.next = self.m_tready.val() & self.route1.val();
             }
 
             // ---- Simulation gates: a core is left unclocked by the gated Verilator model
@@ -628,14 +599,15 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
                 | (bit_cast::<CONV_WATCH_HI, 1>(self.reset.val().into()) << 9);
             self.gate_fc0.busy.next =
                 (self.fc0.layer_state.val() != self.s_idle.val()) | self.fc0.m_tvalid.val();
-            self.gate_fc0.w0.next = self.fc0.s_tdata.val();
-            self.gate_fc0.w1.next = bit_cast::<FC_WATCH_HI, 32>(self.fc0.model_cfg.val())
-                | (bit_cast::<FC_WATCH_HI, 34>(self.fc0.seeds.val()) << 32)
-                | (bit_cast::<FC_WATCH_HI, 4>(self.fc0.s_tuser.val()) << 66)
-                | (bit_cast::<FC_WATCH_HI, 3>(self.fc0.instr.val()) << 70)
-                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.s_tvalid.val().into()) << 73)
-                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.m_tready.val().into()) << 74)
-                | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 75);
+            self.gate_fc0.w0.next = bit_cast::<WATCH, 32>(self.fc0.s_tdata.val())
+                | (bit_cast::<WATCH, 32>(self.fc0.model_cfg.val()) << 32);
+            self.gate_fc0.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc0.seeds.val())
+                | (bit_cast::<FC_WATCH_HI, 4>(self.fc0.s_tuser.val()) << 34)
+                | (bit_cast::<FC_WATCH_HI, 3>(self.fc0.instr.val()) << 38)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.s_tvalid.val().into()) << 41)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.m_tready.val().into()) << 42)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.adapt_reset.val().into()) << 44);
             self.gate_conv.w2.next = false.into();
             self.gate_conv.w3.next = false.into();
             self.gate_fc0.w2.next = false.into();
@@ -644,14 +616,15 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             self.gate_fc1.w3.next = false.into();
             self.gate_fc1.busy.next =
                 (self.fc1.layer_state.val() != self.s_idle.val()) | self.fc1.m_tvalid.val();
-            self.gate_fc1.w0.next = self.fc1.s_tdata.val();
-            self.gate_fc1.w1.next = bit_cast::<FC_WATCH_HI, 32>(self.fc1.model_cfg.val())
-                | (bit_cast::<FC_WATCH_HI, 34>(self.fc1.seeds.val()) << 32)
-                | (bit_cast::<FC_WATCH_HI, 4>(self.fc1.s_tuser.val()) << 66)
-                | (bit_cast::<FC_WATCH_HI, 3>(self.fc1.instr.val()) << 70)
-                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.s_tvalid.val().into()) << 73)
-                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.m_tready.val().into()) << 74)
-                | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 75);
+            self.gate_fc1.w0.next = bit_cast::<WATCH, 32>(self.fc1.s_tdata.val())
+                | (bit_cast::<WATCH, 32>(self.fc1.model_cfg.val()) << 32);
+            self.gate_fc1.w1.next = bit_cast::<FC_WATCH_HI, 34>(self.fc1.seeds.val())
+                | (bit_cast::<FC_WATCH_HI, 4>(self.fc1.s_tuser.val()) << 34)
+                | (bit_cast::<FC_WATCH_HI, 3>(self.fc1.instr.val()) << 38)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.s_tvalid.val().into()) << 41)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.m_tready.val().into()) << 42)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43)
+                | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.adapt_reset.val().into()) << 44);
 
             // ---- The output stream: the core PL_READ reads, else nothing.
             self.m_tdata.next = 0.into();
@@ -659,22 +632,28 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
             self.m_tuser.next = 0.into();
             self.m_tlast.next = false;
             if self.route0.val() {
-                self.m_tdata.next = self.down0.m_tdata.val();
-                self.m_tvalid.next = self.down0.m_tvalid.val();
-                self.m_tlast.next = self.down0.m_tlast.val();
+                self.m_tdata.next = self.fc0.m_tdata.val();
+                self.m_tvalid.next = self.fc0.m_tvalid.val();
+                self.m_tlast.next = self.fc0.m_tlast.val();
             }
             if self.route1.val() {
-                self.m_tdata.next = self.down1.m_tdata.val();
-                self.m_tvalid.next = self.down1.m_tvalid.val();
+                self.m_tdata.next = self.fc1.m_tdata.val();
+                self.m_tvalid.next = self.fc1.m_tvalid.val();
                 self.m_tuser.next = 1.into();
-                self.m_tlast.next = self.down1.m_tlast.val();
+                self.m_tlast.next = self.fc1.m_tlast.val();
             }
         }
     }
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize>
-    crate::design::HasMemories for PlatformCore<L, SW, WW, RW, AW, K>
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > crate::design::HasMemories for PlatformCore<L, SW, WW, RW, AW, K>
 {
     /// The cores' and FIFOs' memories, `PATH.conv...`, `PATH.fc0...`, `PATH.in_fifo.ram.mem`, ...
     fn visit_memories(
@@ -694,7 +673,15 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
     }
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize> crate::design::HasMemories for Platform<L, SW, WW, RW, AW, K> {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > crate::design::HasMemories for Platform<L, SW, WW, RW, AW, K>
+{
     /// The core's memories, `PATH.core.fc0...`.
     fn visit_memories(
         &mut self,
@@ -709,7 +696,15 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
 // The core lives on the heap: it is over half a megabyte of signals, and building the shell
 // around it by value overflowed a test thread's 2 MB stack. `Box` is fundamental, so the
 // shell's derive can see a boxed core as a block.
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize> Logic for Box<PlatformCore<L, SW, WW, RW, AW, K>> {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > Logic for Box<PlatformCore<L, SW, WW, RW, AW, K>>
+{
     fn update(&mut self) {
         (**self).update()
     }
@@ -724,7 +719,15 @@ impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW
     }
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize> Block for Box<PlatformCore<L, SW, WW, RW, AW, K>> {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > Block for Box<PlatformCore<L, SW, WW, RW, AW, K>>
+{
     fn connect_all(&mut self) {
         (**self).connect_all()
     }
@@ -753,7 +756,14 @@ pub type LelPlatformL8 = Platform<8, 64, 48, 112, 192, 2>;
 /// once per cycle. The shell's Verilog (one assignment per connection), `update()` and
 /// `connect()` are made from one connection table ([`crate::wiring!`]).
 #[derive(Clone, Debug, LogicBlock)]
-pub struct Platform<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize> {
+pub struct Platform<
+    const L: usize,
+    const SW: usize,
+    const WW: usize,
+    const RW: usize,
+    const AW: usize,
+    const K: usize,
+> {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous active-high reset (registered: the platform resets at the next edge).
@@ -796,7 +806,15 @@ pub struct Platform<const L: usize, const SW: usize, const WW: usize, const RW: 
     wdata_q: DFF<Bits<32>>,
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize> Platform<L, SW, WW, RW, AW, K> {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > Platform<L, SW, WW, RW, AW, K>
+{
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
         Self {
@@ -893,7 +911,15 @@ crate::wiring! {
     }
 }
 
-impl<const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize> Logic for Platform<L, SW, WW, RW, AW, K> {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > Logic for Platform<L, SW, WW, RW, AW, K>
+{
     fn update(&mut self) {
         self.update_wires();
     }

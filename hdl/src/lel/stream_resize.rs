@@ -133,15 +133,14 @@ resize_default!(
     _lane: 0
 );
 
-/// K = 1: the adapter is wires.
+/// K = 1: the adapter is wires (one block each, so that no simulator sees the valid and
+/// ready paths as one loop).
 const PASS_THROUGH: &str = "\
-always @(*) begin
-   m_tdata = s_tdata;
-   m_tuser = s_tuser;
-   m_tlast = s_tlast;
-   m_tvalid = s_tvalid;
-   s_tready = m_tready;
-end
+always @(*) m_tdata = s_tdata;
+always @(*) m_tuser = s_tuser;
+always @(*) m_tlast = s_tlast;
+always @(*) m_tvalid = s_tvalid;
+always @(*) s_tready = m_tready;
 ";
 
 impl<const IW: usize, const OW: usize, const K: usize> StreamUpsizer<IW, OW, K> {
@@ -216,11 +215,12 @@ always @(*) begin
    case (n)
 {lanes}      default: ;
    endcase
-   m_tuser = s_tuser;
-   m_tlast = s_tlast;
-   m_tvalid = s_tvalid && (n == 8'd{km} || s_tlast);
-   s_tready = m_tready;
 end
+
+always @(*) m_tuser = s_tuser;
+always @(*) m_tlast = s_tlast;
+always @(*) m_tvalid = s_tvalid && (n == 8'd{km} || s_tlast);
+always @(*) s_tready = m_tready;
 
 always @(posedge clock) begin
    if (reset) begin
@@ -326,11 +326,12 @@ always @(*) begin
    case (lane)
 {lanes}      default: ;
    endcase
-   m_tuser = held_user;
-   m_tlast = held_last && lane == 8'd{km};
-   m_tvalid = held_valid;
-   s_tready = !held_valid || (m_tready && lane == 8'd{km});
 end
+
+always @(*) m_tuser = held_user;
+always @(*) m_tlast = held_last && lane == 8'd{km};
+always @(*) m_tvalid = held_valid;
+always @(*) s_tready = !held_valid || (m_tready && lane == 8'd{km});
 
 always @(posedge clock) begin
    if (reset) begin

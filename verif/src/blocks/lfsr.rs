@@ -69,5 +69,7 @@ pub fn period_stimulus(
 /// Golden trace: `out` on every cycle.
 pub fn expected(ports: &[PortSpec], stim: &Stimulus, w: usize) -> Expected {
     let mut m = Lfsr::new(w);
-    trace(ports, stim, LfsrIn::read, |i| ("out", m.step_wide(i).clone()))
+    trace(ports, stim, LfsrIn::read, |i| {
+        ("out", m.step_wide(i).clone())
+    })
 }

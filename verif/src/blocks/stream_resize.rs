@@ -24,8 +24,18 @@ pub fn random_stimulus(
 ) -> Result<Stimulus> {
     let mut s = Stimulus::new(block, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let corners = [0u64, u64::MAX, 0x8000_0000_8000_0000, 0x7f7f_7f7f_7f7f_7f7f, 0x80];
-    let mask = if width >= 64 { u64::MAX } else { (1 << width) - 1 };
+    let corners = [
+        0u64,
+        u64::MAX,
+        0x8000_0000_8000_0000,
+        0x7f7f_7f7f_7f7f_7f7f,
+        0x80,
+    ];
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    };
     ResizeIn {
         reset: true,
         ..Default::default()

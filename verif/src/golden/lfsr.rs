@@ -85,7 +85,11 @@ impl Lfsr {
 
     /// One clock edge; returns `out` after it (`w` <= 64).
     pub fn step(&mut self, i: &LfsrIn) -> u64 {
-        assert!(self.out.len() <= 64, "a {}-bit LFSR step is wider than a u64", self.out.len());
+        assert!(
+            self.out.len() <= 64,
+            "a {}-bit LFSR step is wider than a u64",
+            self.out.len()
+        );
         self.step_wide(i).load_le()
     }
 

@@ -217,7 +217,9 @@ mod tests {
             .chunks(2)
             .flat_map(|c| {
                 let user = c.last().unwrap().1;
-                c.iter().map(move |&(d, _, l)| (d, user, l)).collect::<Vec<_>>()
+                c.iter()
+                    .map(move |&(d, _, l)| (d, user, l))
+                    .collect::<Vec<_>>()
             })
             .collect();
         assert_eq!(got, expect);

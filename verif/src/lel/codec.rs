@@ -42,7 +42,10 @@ fn check_lanes(lanes: usize) -> Result<(), CodecError> {
 /// Beats of `lanes` bytes (a multiple of 4) as the platform's 32-bit stream words: each beat
 /// its low four bytes first (the platform's upsizer fills an FC core's lanes 0.. in order).
 pub fn beats_to_words(beats: &[u64], lanes: usize) -> Vec<u64> {
-    assert!(lanes % 4 == 0 && lanes <= 8, "{lanes} lanes in 32-bit words");
+    assert!(
+        lanes % 4 == 0 && lanes <= 8,
+        "{lanes} lanes in 32-bit words"
+    );
     beats
         .iter()
         .flat_map(|&b| (0..lanes / 4).map(move |k| (b >> (32 * k)) & 0xffff_ffff))
@@ -52,7 +55,10 @@ pub fn beats_to_words(beats: &[u64], lanes: usize) -> Vec<u64> {
 /// The platform's 32-bit stream words back as beats of `lanes` bytes (a multiple of 4);
 /// the inverse of [`beats_to_words`] (a tail short of a beat is dropped).
 pub fn words_to_beats(words: &[u64], lanes: usize) -> Vec<u64> {
-    assert!(lanes % 4 == 0 && lanes <= 8, "{lanes} lanes in 32-bit words");
+    assert!(
+        lanes % 4 == 0 && lanes <= 8,
+        "{lanes} lanes in 32-bit words"
+    );
     words
         .chunks_exact(lanes / 4)
         .map(|c| {

@@ -154,6 +154,19 @@ pub fn fc_cycle_table(
     ]
 }
 
+/// The cycles of an image (LS_LOAD .. LS_FIN) of an FC core of `lanes` lanes on the platform:
+/// [`fc_cycle_table`], but LS_LOAD takes the 32-bit stream's rate, N / min(L, 4) + 2 cycles
+/// (the platform's FIFOs carry four bytes a beat; docs/decisions.md D-LANES).
+pub fn platform_fc_cycles(inputs: usize, outputs: usize, pieces: usize, lanes: usize) -> u64 {
+    fc_cycle_table(inputs, outputs, pieces, lanes)[1..]
+        .iter()
+        .map(|&(state, c)| match state {
+            "LS_LOAD" => (inputs / lanes.min(4) + 2) as u64,
+            _ => c,
+        })
+        .sum()
+}
+
 /// The cycles of every `CS_*` state of a conv core on a `channels x height x width` image
 /// with `out_channels` (CONV and POOL per output channel; docs/decisions.md D-CONVCORE).
 /// For the thesis's conv core this is Table 4.2.

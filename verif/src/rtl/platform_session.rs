@@ -114,7 +114,7 @@ pub struct EpochLine<'a> {
     pub cycles_per_second: f64,
     /// Training images per second.
     pub images_per_second: f64,
-    /// Per simulation gate (`core.fc0.mm_group.gate`), the share of the edges it clocked.
+    /// Per simulation gate (`core.fc0.fc.mm_group.gate`), the share of the edges it clocked.
     pub gate_shares: &'a serde_json::Map<String, Value>,
 }
 

@@ -5,9 +5,9 @@ use super::{DesignEntry, Kind};
 use crate::blocks::{
     arith_check, arith_check_wide, bk_group, cache_x4, classification, cnn_engine, cnn_fc_update,
     conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_group, lc_rows,
-    lfsr, loss, matmul, mm_group, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally, stream_resize,
-    tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update, wu_group, BlockModel,
-    StimulusRequest,
+    lfsr, loss, matmul, mm_group, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally,
+    stream_resize, tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update,
+    wu_group, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
