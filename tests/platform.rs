@@ -218,7 +218,7 @@ fn a_wrong_weight_is_named_by_core_image_and_index() {
     let cfg = tiny();
     let (mut b, mut net) = bench(&cfg, &Traffic::default());
     // Flip one FC1 weight word behind the platform's back (memory backdoor).
-    let mem = "core.fc1.wcache.mem$0.mem";
+    let mem = "core.fc1.fc.wcache.mem$0.mem";
     let mut words = b.dut().read_mem(mem).unwrap();
     words[3] ^= 0x3f;
     b.dut().load_mem(mem, 0, &words).unwrap();

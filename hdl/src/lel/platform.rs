@@ -260,7 +260,6 @@ pub struct PlatformCore<
     visit_fc0: VisitCycles,
     visit_fc1: VisitCycles,
     // Combinational values, settled before their one assignment (D-HDLGEN).
-    in_take: Signal<Local, Bit>,
     fifo_rst: Signal<Local, Bit>,
     status: Signal<Local, Bits<32>>,
     // Constants.
@@ -271,7 +270,6 @@ pub struct PlatformCore<
     c_id: Constant<Bits<32>>,
     c_img_beats: Constant<Bits<16>>,
     s_idle: Constant<Bits<4>>,
-    one32: Constant<Bits<32>>,
     _shape: PlatformShape,
 }
 
@@ -345,7 +343,6 @@ impl<
             visit_conv: Default::default(),
             visit_fc0: Default::default(),
             visit_fc1: Default::default(),
-            in_take: Default::default(),
             fifo_rst: Default::default(),
             status: Default::default(),
             c_mid_depth: c16(d_mid),
@@ -355,7 +352,6 @@ impl<
             c_id: c32(regs::ID_VALUE as u64),
             c_img_beats: c16(shape.image_beats()),
             s_idle: Constant::new(Bits::<4>::from(0u64)),
-            one32: c32(1),
             _shape: shape,
         }
     }
@@ -506,10 +502,8 @@ impl<
             self.status.next = bit_cast::<32, 4>(self.fsm.code.val())
                 | (bit_cast::<32, 4>(self.conv.conv_state.val()) << 4)
                 | (bit_cast::<32, 4>(self.fc0.layer_state.val()) << 8)
-                | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12);
-            if self.fsm.flushing.val() {
-                self.status.next = self.status.val() | (self.one32.val() << 16);
-            }
+                | (bit_cast::<32, 4>(self.fc1.layer_state.val()) << 12)
+                | (bit_cast::<32, 1>(self.fsm.flushing.val().into()) << 16);
             self.rv_base[0].next = 0.into();
             self.rv_base[1].next = self.status.val();
             self.rv_base[3].next = bit_cast::<32, 17>(self.regs.seed_lc0.val());
@@ -537,10 +531,9 @@ impl<
             // ---- Stream routing. The input FIFO feeds the conv core while running, FC0 then
             // FC1 in PL_INIT; FC0's output goes to the out FIFO (or to m_* in PL_READ), FC1's
             // is dropped (no successor, §7-35) unless read.
-            self.in_take.next = (self.fsm.to_conv.val() & self.conv.s_tready.val())
+            self.in_fifo.m_tready.next = (self.fsm.to_conv.val() & self.conv.s_tready.val())
                 | (self.fsm.to_fc0.val() & self.fc0.s_tready.val())
                 | (self.fsm.to_fc1.val() & self.fc1.s_tready.val());
-            self.in_fifo.m_tready.next = self.in_take.val();
             self.conv.s_tvalid.next = self.in_fifo.m_tvalid.val() & self.fsm.to_conv.val();
             self.mid_fifo.m_tready.next = self.fc0.s_tready.val() & !self.fsm.to_fc0.val();
             self.fc0.s_tdata.next = self.mid_fifo.m_tdata.val();
@@ -554,15 +547,11 @@ impl<
             self.fc0.seeds.next = bit_cast::<34, 17>(self.regs.seed_lc0.val())
                 | (bit_cast::<34, 17>(self.regs.seed_wu0.val()) << 17);
             self.route0.next = self.fsm.rd_fc0.val() | self.rd_tail0.q.val();
-            self.rd_tail0.d.next =
-                self.route0.val() & self.fc0.m_tvalid.val() & !self.fifo_rst.val();
-            self.fc0.m_tready.next = self.out_fifo.s_tready.val();
-            if self.route0.val() {
-                self.fc0.m_tready.next = self.m_tready.val();
-            }
-            if self.fsm.flushing.val() {
-                self.fc0.m_tready.next = true;
-            }
+            self.rd_tail0.d.next = self.route0.val() & self.fc0.m_tvalid.val();
+            // To the out FIFO, or to m_* in PL_READ; drained while flushing.
+            self.fc0.m_tready.next = (self.out_fifo.s_tready.val() & !self.route0.val())
+                | (self.m_tready.val() & self.route0.val())
+                | self.fsm.flushing.val();
             self.out_fifo.s_tvalid.next = self.fc0.m_tvalid.val() & !self.route0.val();
             self.out_fifo.m_tready.next = self.fc1.s_tready.val() & !self.fsm.to_fc1.val();
             self.fc1.s_tdata.next = self.out_fifo.m_tdata.val();
@@ -579,12 +568,10 @@ impl<
             // FC1's words wait while FC0's last ones leave.
             self.route1.next =
                 (self.fsm.rd_fc1.val() | self.rd_tail1.q.val()) & !self.rd_tail0.q.val();
-            self.rd_tail1.d.next =
-                self.route1.val() & self.fc1.m_tvalid.val() & !self.fifo_rst.val();
-            self.fc1.m_tready.next = true;
-            if self.fsm.rd_fc1.val() | self.rd_tail1.q.val() {
-                self.fc1.m_tready.next = self.m_tready.val() & self.route1.val();
-            }
+            self.rd_tail1.d.next = self.route1.val() & self.fc1.m_tvalid.val();
+            // Dropped, or to m_* in PL_READ (held while FC0's last words leave).
+            self.fc1.m_tready.next = !(self.fsm.rd_fc1.val() | self.rd_tail1.q.val())
+                | (self.m_tready.val() & self.route1.val());
 
             // ---- Simulation gates: a core is left unclocked by the gated Verilator model
             // only while idle with its inputs held (D-SIM-GATE); in hardware these are wires.
@@ -608,12 +595,6 @@ impl<
                 | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.m_tready.val().into()) << 42)
                 | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43)
                 | (bit_cast::<FC_WATCH_HI, 1>(self.fc0.adapt_reset.val().into()) << 44);
-            self.gate_conv.w2.next = false.into();
-            self.gate_conv.w3.next = false.into();
-            self.gate_fc0.w2.next = false.into();
-            self.gate_fc0.w3.next = false.into();
-            self.gate_fc1.w2.next = false.into();
-            self.gate_fc1.w3.next = false.into();
             self.gate_fc1.busy.next =
                 (self.fc1.layer_state.val() != self.s_idle.val()) | self.fc1.m_tvalid.val();
             self.gate_fc1.w0.next = bit_cast::<WATCH, 32>(self.fc1.s_tdata.val())
@@ -625,11 +606,17 @@ impl<
                 | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.m_tready.val().into()) << 42)
                 | (bit_cast::<FC_WATCH_HI, 1>(self.reset.val().into()) << 43)
                 | (bit_cast::<FC_WATCH_HI, 1>(self.fc1.adapt_reset.val().into()) << 44);
+            self.gate_conv.w2.next = false.into();
+            self.gate_conv.w3.next = false.into();
+            self.gate_fc0.w2.next = false.into();
+            self.gate_fc0.w3.next = false.into();
+            self.gate_fc1.w2.next = false.into();
+            self.gate_fc1.w3.next = false.into();
 
             // ---- The output stream: the core PL_READ reads, else nothing.
             self.m_tdata.next = 0.into();
             self.m_tvalid.next = false;
-            self.m_tuser.next = 0.into();
+            self.m_tuser.next = bit_cast::<4, 1>(self.route1.val().into());
             self.m_tlast.next = false;
             if self.route0.val() {
                 self.m_tdata.next = self.fc0.m_tdata.val();
@@ -639,7 +626,6 @@ impl<
             if self.route1.val() {
                 self.m_tdata.next = self.fc1.m_tdata.val();
                 self.m_tvalid.next = self.fc1.m_tvalid.val();
-                self.m_tuser.next = 1.into();
                 self.m_tlast.next = self.fc1.m_tlast.val();
             }
         }

@@ -175,9 +175,13 @@ impl<
 
     fn hdl(&self) -> Verilog {
         let mut v = String::from("// One assignment per connection (D-LANES).\n");
-        v += "always @(*) up$s_tlast = 1'b0;\n";
         for (d, s) in Self::wires() {
-            v += &format!("always @(*) {d} = {s};\n");
+            v += &match d.as_str() {
+                // The constant rides with a connection (an always block reading nothing
+                // never runs).
+                "up$s_tvalid" => format!("always @(*) begin {d} = {s}; up$s_tlast = 1'b0; end\n"),
+                _ => format!("always @(*) {d} = {s};\n"),
+            };
         }
         Verilog::Custom(v)
     }
