@@ -43,7 +43,7 @@ fn check_lanes(lanes: usize) -> Result<(), CodecError> {
 /// its low four bytes first (the platform's upsizer fills an FC core's lanes 0.. in order).
 pub fn beats_to_words(beats: &[u64], lanes: usize) -> Vec<u64> {
     assert!(
-        lanes % 4 == 0 && lanes <= 8,
+        lanes.is_multiple_of(4) && lanes <= 8,
         "{lanes} lanes in 32-bit words"
     );
     beats
@@ -56,7 +56,7 @@ pub fn beats_to_words(beats: &[u64], lanes: usize) -> Vec<u64> {
 /// the inverse of [`beats_to_words`] (a tail short of a beat is dropped).
 pub fn words_to_beats(words: &[u64], lanes: usize) -> Vec<u64> {
     assert!(
-        lanes % 4 == 0 && lanes <= 8,
+        lanes.is_multiple_of(4) && lanes <= 8,
         "{lanes} lanes in 32-bit words"
     );
     words
