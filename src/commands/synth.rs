@@ -52,7 +52,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let mut alone = Vec::new();
     for core in cores.iter().filter(|_| args.per_core) {
-        let e = designs::entry(&core.alone)?;
+        // The FC cores alone with the platform's lanes (the conv core has none).
+        let e = match designs::entry(&core.alone)? {
+            e if matches!(e.kind, designs::Kind::FcCore(_)) => {
+                designs::entry_with_lanes(&core.alone, args.lanes)?
+            }
+            e => e,
+        };
         alone.push((
             core.label.to_string(),
             synth_one(

@@ -47,6 +47,11 @@
 //! for the FIN cycle (§7-18), so an image follows the last after one IDLE cycle. The run
 //! ends when every core has taken N images, both FC cores have classified N and all are idle.
 //! The sub-blocks named here are triads of their own (a golden twin, a bench).
+//!
+//! Lanes (docs/decisions.md D-LANES): the FC cores have L = 4 (the thesis, [`LelPlatform`])
+//! or 8 lanes ([`LelPlatformL8`]), each held as a [`PlatformFc`] between width adapters, so
+//! the streams, FIFOs, conv core and registers above are the same at every L. A core's
+//! PL_READ words still in its downsizer when its READ ends keep `m_*` (`rd_tail0/1`).
 //! Golden: `edgelearn_verif::lel::network`. Tests: `tests/platform.rs`.
 
 use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};

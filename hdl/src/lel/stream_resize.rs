@@ -30,8 +30,9 @@
 //! each, TLAST on the last lane of a TLAST beat. `s_tready` is `!held | (m_tready & last
 //! lane)`: the next wide beat is taken at the edge that sends the held one's last lane.
 //!
-//! Both write their Verilog by hand (one `always @(posedge clock)` and one combinational
-//! block) so that K = 1 can be plain assignments.
+//! Both write their Verilog by hand (one `always @(posedge clock)`, and a combinational block
+//! per output so that no simulator sees a path through the adapter as a loop), and K = 1 as
+//! plain assignments.
 //! Golden: `edgelearn_verif::golden::stream_resize`. Tests: `tests/stream_resize.rs`.
 
 use rust_hdl::prelude::*;
