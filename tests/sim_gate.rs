@@ -193,12 +193,23 @@ fn a_gated_model_writing_a_vcd_runs_the_same() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The tiny platform: INIT, then a pipelined epoch of 12 images under random input gaps and
-/// back-pressure, then the weights read back; gated and ungated agree on every port of every
-/// cycle, and every core and block group was left unclocked for part of the run.
+/// The tiny platform, with FC cores of 4 and of 8 lanes: INIT, then a pipelined epoch of 12
+/// images under random input gaps and back-pressure, then the weights read back; gated and
+/// ungated agree on every port of every cycle, and every core and block group was left
+/// unclocked for part of the run.
 #[test]
 fn the_gated_platform_equals_the_ungated_one_cycle_for_cycle() {
-    let cfg = common::tiny_platform();
+    let four = common::tiny_platform();
+    gated_platform_equals_ungated(&four);
+    // With FC cores of 8 lanes behind their width adapters (inside the FC gates).
+    let mut eight = common::tiny_platform();
+    eight.fc[0].outputs = 32;
+    eight.fc[0].pieces = 2;
+    gated_platform_equals_ungated(&eight.with_lanes(8).unwrap());
+}
+
+fn gated_platform_equals_ungated(cfg: &edgelearn_verif::lel::config::PlatformConfig) {
+    let cfg = cfg.clone();
     let design = || platform_design("lel_platform_tiny", &cfg).unwrap();
     let bench = |d: Box<dyn Dut>| {
         let net = LelNetwork::new(&cfg).unwrap();

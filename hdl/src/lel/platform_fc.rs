@@ -66,8 +66,7 @@ pub struct PlatformFc<
     pub class_num: Signal<Out, Bits<4>>,
     /// Class valid.
     pub classify_done: Signal<Out, Bit>,
-    /// The FC core (its path keeps the core's name: `fc`).
-    pub fc: FcCore<L, 10, SW, WW, RW, AW, 230, 60, 80>,
+    fc: FcCore<L, 10, SW, WW, RW, AW, 230, 60, 80>,
     up: StreamUpsizer<32, SW, K>,
     down: StreamDownsizer<SW, 32, K>,
 }
