@@ -189,6 +189,12 @@ pub enum Command {
     /// place-and-route with the Fmax of `clock`. Writes DIR/report.json, DIR/report.md and
     /// the tool logs.
     Synth(SynthArgs),
+    /// Sweep the LEL platform of a configuration over lane counts and parts: cycles per
+    /// training image from the RTL (bit-exact with the golden model), resources and fit on
+    /// the XC7Z020, Fmax on the ECP5-85F, training images/s, one-epoch accuracy, and the
+    /// Pareto front of images/s against LUTs. Steps run in parallel; finished steps are
+    /// reused when the sweep is run again by the same edgelearn.
+    Explore(ExploreArgs),
     /// Read, compare and draw VCD waveforms.
     Vcd {
         #[command(subcommand)]
@@ -491,6 +497,61 @@ pub struct SynthArgs {
     /// Overwrite files that edgelearn did not write.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `edgelearn explore`'s options.
+#[derive(Debug, clap::Args)]
+pub struct ExploreArgs {
+    /// Platform configuration (TOML), e.g. configs/mnist.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: PathBuf,
+    /// Lane counts to sweep.
+    #[arg(
+        long,
+        value_name = "L,..",
+        value_delimiter = ',',
+        default_value = "4,8"
+    )]
+    pub lanes: Vec<usize>,
+    /// Parts: `xc7z020` (resources and fit, Yosys) and/or `ecp5-85k` (Fmax, nextpnr).
+    #[arg(
+        long,
+        value_name = "PART,..",
+        value_delimiter = ',',
+        default_value = "xc7z020,ecp5-85k"
+    )]
+    pub part: Vec<String>,
+    /// Directory with the MNIST IDX files.
+    #[arg(long, value_name = "DIR", default_value = "data/mnist-10k")]
+    pub data: PathBuf,
+    /// Training images the RTL runs (one pipelined epoch) to count cycles per image.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub images: usize,
+    /// Steps at a time [default: the machine's cores].
+    #[arg(long, value_name = "J")]
+    pub jobs: Option<usize>,
+    /// Write the JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub report: PathBuf,
+    /// Write a PNG (or .svg) of training images/s against LUTs here.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Where each step keeps its result and tool files [default: build/explore/CONFIG].
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// Clock constraint of place-and-route (MHz); also the clock of images/s where no
+    /// Fmax was measured.
+    #[arg(long, value_name = "MHZ", default_value_t = 75.0, value_parser = positive_mhz)]
+    pub freq: f64,
+    /// Run every step again (finished ones are reused otherwise).
+    #[arg(long)]
+    pub fresh: bool,
+    /// Overwrite report or plot files that edgelearn did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress lines.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `edgelearn train`'s options.

@@ -26,6 +26,7 @@ mod dedup;
 mod dut;
 mod emit;
 mod err_fetch;
+mod explore;
 mod fc_core;
 mod fc_fsm;
 mod fc_out;

@@ -8,6 +8,8 @@ mod cnn_sim;
 mod core;
 mod demo;
 mod emit;
+mod explore;
+mod explore_render;
 mod fusesoc;
 mod platform;
 mod plot;
@@ -129,6 +131,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             force,
         } => sim::golden(&block, &stimulus, &out, force),
         Command::Synth(a) => synth::run(a),
+        Command::Explore(a) => explore::run(a),
         Command::Vcd { command } => vcd::run(command),
         Command::Cnn { command } => cnn::run(command),
         Command::Core { command } => core::run(command),

@@ -156,7 +156,7 @@ fn host() -> String {
 }
 
 /// SHA-256 of the running executable: a resumed run reuses only results of the same build.
-fn exe_digest(exe: &Path) -> anyhow::Result<String> {
+pub(crate) fn exe_digest(exe: &Path) -> anyhow::Result<String> {
     let bytes = std::fs::read(exe).with_context(|| format!("cannot read {}", exe.display()))?;
     Ok(hex::encode(Sha256::digest(&bytes)))
 }

@@ -46,7 +46,10 @@ use super::triout_cache::TrioutCache;
 use rust_hdl::prelude::*;
 
 /// The thesis conv core: 24 output channels.
-pub type LelConvCore = ConvCore<24>;
+pub type LelConvCore = ConvCore<LEL_CONV_CHANNELS>;
+
+/// The output channels of the platform's conv core ([`LelConvCore`]): the thesis's 24.
+pub const LEL_CONV_CHANNELS: usize = 24;
 
 /// Output FIFO depth (beats).
 pub const CONV_FIFO_DEPTH: usize = 16;

@@ -22,7 +22,7 @@ use edgelearn_hdl::cnn;
 use edgelearn_hdl::cnn::EngineShape;
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::conv_core::ConvState;
-use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore};
+use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore, LEL_CONV_CHANNELS};
 use edgelearn_hdl::lel::fc_core::FcState;
 use edgelearn_hdl::lel::fc_core::{fc_core_design, FcCoreShape, FC_LANES};
 use edgelearn_hdl::lel::platform::PlState;
@@ -335,6 +335,15 @@ pub fn conv_shape(cfg: &PlatformConfig) -> Result<ConvCoreShape> {
         pool: cfg.conv.pool,
     };
     shape.check().map_err(|(key, m)| config_error(key, m))?;
+    if shape.out_channels != LEL_CONV_CHANNELS {
+        return Err(config_error(
+            "conv.out_channels",
+            format!(
+                "{}: the RTL conv core is built with {LEL_CONV_CHANNELS} output channels",
+                shape.out_channels
+            ),
+        ));
+    }
     Ok(shape)
 }
 
