@@ -180,7 +180,20 @@ fn vcd_windows_and_errors_are_named() {
     let text = std::fs::read_to_string(root().join("configs/mnist.toml")).unwrap()
         + "\n[[fc]]\noutputs = 480\npieces = 4\nalpha_next = 3\nalpha_lc = 3\nalpha_e = 0\nlr_shift = [1]\n";
     std::fs::write(&bad, text).unwrap();
+    let narrow = d.join("narrow.toml");
+    let text = std::fs::read_to_string(root().join("configs/mnist.toml"))
+        .unwrap()
+        .replace("out_channels = 24", "out_channels = 8");
+    std::fs::write(&narrow, text).unwrap();
     for (what, args, needles) in [
+        (
+            "a conv core of other than the RTL's 24 channels (an error, not a panic)",
+            argv(
+                "platform train --data data/mnist-10k --images 1 --config",
+                &[s(&narrow)],
+            ),
+            &["conv.out_channels", "8: the RTL conv core is built with 24"][..],
+        ),
         (
             "a configuration the platform cannot chain",
             argv(
