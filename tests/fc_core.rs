@@ -43,6 +43,7 @@ fn small_design(p: &FcParams) -> Box<dyn Design> {
             inputs: p.inputs,
             outputs: p.outputs,
             pieces: p.pieces,
+            registered_reads: false,
         }),
     ))
 }
@@ -537,13 +538,14 @@ fn fc_core1_mnist_bit_exact_weights() {
 /// core trains bit-exactly with the golden model at its lane count (outputs, LC values,
 /// classes, every weight read back after every image), each state takes the cycles of the
 /// formula in L (`fc_cycle_table`), and the 8-lane core's 64-bit streams hold under gaps
-/// and back-pressure.
+/// and back-pressure; with registered weight-cache reads (D-REGISTERED-READS) too.
 #[test]
 fn cores_of_2_and_8_lanes_train_bit_exactly_in_the_cycles_of_the_formula() {
     use edgelearn_hdl::lel::fc_core::fc_core_design;
     use edgelearn_verif::rtl::fc_cycle_table;
-    for (lanes, traffic) in [
-        (2, Traffic::default()),
+    for (lanes, traffic, registered_reads) in [
+        (2, Traffic::default(), false),
+        (4, Traffic::default(), true),
         (
             8,
             Traffic {
@@ -551,6 +553,16 @@ fn cores_of_2_and_8_lanes_train_bit_exactly_in_the_cycles_of_the_formula() {
                 backpressure: Backpressure::Random(0.5),
                 seed: 13,
             },
+            false,
+        ),
+        (
+            8,
+            Traffic {
+                gaps: Gaps::Anywhere(0.2),
+                backpressure: Backpressure::Random(0.5),
+                seed: 13,
+            },
+            true,
         ),
     ] {
         let mut p = params(96, 64, 2);
@@ -559,12 +571,14 @@ fn cores_of_2_and_8_lanes_train_bit_exactly_in_the_cycles_of_the_formula() {
             inputs: p.inputs,
             outputs: p.outputs,
             pieces: p.pieces,
+            registered_reads,
         };
-        let design = fc_core_design(&format!("fc_core_small_l{lanes}"), lanes, shape).unwrap();
+        let rr = if registered_reads { "_rr" } else { "" };
+        let design = fc_core_design(&format!("fc_core_small_l{lanes}{rr}"), lanes, shape).unwrap();
         let (mut golden, samples) = random_case(&p, 4, 9 + lanes as u64);
         let mut b = bench(Backend::Verilator, design, &p, &traffic);
         let init = b.init(&golden.w, SEED_LC, SEED_WU).unwrap();
-        let what = format!("{lanes} lanes");
+        let what = format!("{lanes} lanes{rr}");
         let reports = train_bit_exactly(
             &mut b,
             &mut golden,
@@ -574,7 +588,7 @@ fn cores_of_2_and_8_lanes_train_bit_exactly_in_the_cycles_of_the_formula() {
             &what,
         );
         // Stalls only stretch the counts: the formula holds where the streams never wait.
-        let table = fc_cycle_table(p.inputs, p.outputs, p.pieces, lanes);
+        let table = fc_cycle_table(&shape, lanes);
         if matches!(traffic.gaps, Gaps::None) {
             assert_eq!(init.get("LS_INIT"), table[0].1, "{what}: LS_INIT");
             for r in &reports {

@@ -107,7 +107,7 @@ fn tiny_platform_trains_bit_exactly_image_by_image_and_pipelined() {
     }
     let run = &e2.runs[0];
     let fc = |k: usize, s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
-        let t = fc_cycle_table(s.inputs, s.outputs, s.pieces, 4);
+        let t = fc_cycle_table(s, 4);
         let _ = k;
         t[1..].iter().map(|e| e.1).sum::<u64>()
     };
@@ -165,10 +165,22 @@ fn tiny_platform_under_gaps_and_backpressure_keeps_the_stream_rules_and_bit_exac
 /// the formula (LS_LOAD at the 32-bit stream's rate).
 #[test]
 fn tiny_platform_at_8_lanes_trains_bit_exactly_in_the_cycles_of_the_formula() {
+    eight_lanes(false);
+}
+
+/// The same with the FC cores' weight-cache reads registered (D-REGISTERED-READS): the
+/// same weights, a cycle more per INF and one per piece per WU, as the formula says.
+#[test]
+fn tiny_platform_at_8_lanes_with_registered_reads_trains_bit_exactly() {
+    eight_lanes(true);
+}
+
+fn eight_lanes(registered_reads: bool) {
     use edgelearn_verif::rtl::platform_fc_cycles;
     let mut cfg = tiny();
     cfg.fc[0].outputs = 32;
     cfg.fc[0].pieces = 2;
+    cfg.rtl.registered_reads = registered_reads;
     let cfg = cfg.with_lanes(8).unwrap();
     let traffic = Traffic {
         gaps: Gaps::Anywhere(0.3),
@@ -203,9 +215,7 @@ fn tiny_platform_at_8_lanes_trains_bit_exactly_in_the_cycles_of_the_formula() {
     let shape = platform_shape(&cfg).unwrap();
     let c = conv_cycle_table(1, 9, 12);
     let conv = c[0].1 + 24 * (c[1].1 + c[2].1) + c[3].1;
-    let fc = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
-        platform_fc_cycles(s.inputs, s.outputs, s.pieces, 8)
-    };
+    let fc = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| platform_fc_cycles(s, 8);
     assert_eq!(
         e.runs[0].core_cycles,
         [conv, fc(&shape.fc0), fc(&shape.fc1)],

@@ -273,7 +273,7 @@ fn run_fc(
             a.force,
         )?;
     }
-    let expected = fc_cycle_table(p.inputs, p.outputs, p.pieces, p.lanes);
+    let expected = fc_cycle_table(&designs::fc_shape(cfg, x)?, p.lanes);
     let first = &reports[0];
     let measured = |s: &str| match s {
         "LS_INIT" => Some(init.get("LS_INIT")),

@@ -12,6 +12,7 @@ use super::explore_render::{pareto, plot, table};
 use super::regress::exe_digest;
 use anyhow::{bail, Context};
 use edgelearn_fpga::synth::{self as fsynth, Job, Target};
+use edgelearn_hdl::lel::fc_core::FcCoreShape;
 use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::datasets::mnist;
@@ -610,8 +611,13 @@ fn model_core_cycles(cfg: &PlatformConfig) -> Option<[u64; 3]> {
     let ct = conv_cycle_table(cfg.input.channels, h, w);
     let conv = ct[0].1 + cfg.conv.out_channels as u64 * (ct[1].1 + ct[2].1) + ct[3].1;
     let fc = |x: usize| {
-        let f = &cfg.fc[x];
-        platform_fc_cycles(shapes.fc_inputs[x], f.outputs, f.pieces, cfg.widths.lanes)
+        let shape = FcCoreShape {
+            inputs: shapes.fc_inputs[x],
+            outputs: cfg.fc[x].outputs,
+            pieces: cfg.fc[x].pieces,
+            registered_reads: cfg.rtl.registered_reads,
+        };
+        platform_fc_cycles(&shape, cfg.widths.lanes)
     };
     Some([conv, fc(0), fc(1)])
 }

@@ -550,9 +550,8 @@ fn cycle_report(shape: &PlatformShape, out: &Outcome, check_golden: bool, report
     let c = &shape.conv;
     let ct = conv_cycle_table(c.in_channels, c.height, c.width);
     let conv_formula = ct[0].1 + c.out_channels as u64 * (ct[1].1 + ct[2].1) + ct[3].1;
-    let fc_formula = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| {
-        platform_fc_cycles(s.inputs, s.outputs, s.pieces, shape.lanes)
-    };
+    let fc_formula =
+        |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| platform_fc_cycles(s, shape.lanes);
     let formula = [conv_formula, fc_formula(&shape.fc0), fc_formula(&shape.fc1)];
     let thesis_shaped = c.in_channels == 3 && c.height == 32 && shape.fc0.inputs == 2400;
     if let Some(run) = &out.first_run {

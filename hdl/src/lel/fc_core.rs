@@ -44,7 +44,7 @@
 use super::bk_group::BkGroup;
 use super::cache_x4::CacheX4;
 use super::err_fetch::ErrFetch;
-use super::fc_fsm::FcFsm;
+use super::fc_fsm::{FcFsm, WU_DRAIN};
 use super::fc_out::FcOut;
 use super::lc_group::LcGroup;
 use super::lc_rows::LcRows;
@@ -109,6 +109,10 @@ pub struct FcCoreShape {
     pub outputs: usize,
     /// Pieces P (parallel sub-layers, 1..=4: one cache of each cache X4 per piece).
     pub pieces: usize,
+    /// The weight cache's read word registered once more before the matmul, the weight
+    /// update and READ use it (the timing option of docs/decisions.md D-REGISTERED-READS):
+    /// the read pipeline runs one cycle behind the sequencer, WU drains one cycle longer.
+    pub registered_reads: bool,
 }
 
 impl FcCoreShape {
@@ -236,6 +240,17 @@ pub struct FcCore<
     wr_k: DFF<Bits<2>>,
     wr_addr: DFF<Bits<16>>,
     wr_data: DFF<Bits<SW>>,
+    // Registered reads (option): the weight cache's word a register later, and the words
+    // the sequencer issues one cycle later into everything that meets that word.
+    w_q: DFF<Bits<WW>>,
+    d_issue: DFF<Bit>,
+    d_emit: DFF<Bit>,
+    d_index: DFF<Bits<16>>,
+    d_first: DFF<Bit>,
+    d_last: DFF<Bit>,
+    d_addr: DFF<Bits<16>>,
+    d_piece: DFF<Bits<2>>,
+    d_pass: DFF<Bits<16>>,
     // Values of block inputs and outputs, settled before their one assignment.
     sq_passes: Signal<Local, Bits<16>>,
     sq_words: Signal<Local, Bits<16>>,
@@ -245,7 +260,17 @@ pub struct FcCore<
     w_wdata: Signal<Local, Bits<WW>>,
     a_sel: Signal<Local, Bits<2>>,
     g_sel: Signal<Local, Bits<2>>,
+    p_issue: Signal<Local, Bit>,
+    p_emit: Signal<Local, Bit>,
+    p_index: Signal<Local, Bits<16>>,
+    p_first: Signal<Local, Bit>,
+    p_last: Signal<Local, Bit>,
+    p_addr: Signal<Local, Bits<16>>,
+    p_piece: Signal<Local, Bits<2>>,
+    p_pass: Signal<Local, Bits<16>>,
+    w_rd: Signal<Local, Bits<WW>>,
     // Shape constants.
+    c_registered: Constant<Bit>,
     c_pieces: Constant<Bits<3>>,
     c_passes: Constant<Bits<16>>,
     c_words: Constant<Bits<16>>,
@@ -314,7 +339,7 @@ impl<
             class_num: Default::default(),
             classify_done: Default::default(),
             seq: Default::default(),
-            fsm: Default::default(),
+            fsm: FcFsm::with_drain(WU_DRAIN + shape.registered_reads as u64),
             lc_rows: Default::default(),
             errs: Default::default(),
             rd: Default::default(),
@@ -335,6 +360,15 @@ impl<
             wr_k: Default::default(),
             wr_addr: Default::default(),
             wr_data: Default::default(),
+            w_q: Default::default(),
+            d_issue: Default::default(),
+            d_emit: Default::default(),
+            d_index: Default::default(),
+            d_first: Default::default(),
+            d_last: Default::default(),
+            d_addr: Default::default(),
+            d_piece: Default::default(),
+            d_pass: Default::default(),
             sq_passes: Default::default(),
             sq_words: Default::default(),
             w_sel: Default::default(),
@@ -343,6 +377,16 @@ impl<
             w_wdata: Default::default(),
             a_sel: Default::default(),
             g_sel: Default::default(),
+            p_issue: Default::default(),
+            p_emit: Default::default(),
+            p_index: Default::default(),
+            p_first: Default::default(),
+            p_last: Default::default(),
+            p_addr: Default::default(),
+            p_piece: Default::default(),
+            p_pass: Default::default(),
+            w_rd: Default::default(),
+            c_registered: Constant::new(shape.registered_reads),
             c_pieces: Constant::new(Bits::<3>::from(p as u64)),
             c_passes: c16(q),
             c_words: c16(f),
@@ -424,10 +468,6 @@ impl<
             acache.data_in0 <= wr_data.q;
             // ---- Reads (`ReadPipe`): the word the sequencer issues, its activation, its
             // stages.
-            rd.index <= seq.index;
-            rd.first <= seq.first;
-            rd.last <= seq.last;
-            rd.addr <= seq.addr;
             rd.act_data <= acache.data_out1;
             wcache.addr1 <= seq.addr;
             acache.addr1 <= rd.act_addr;
@@ -435,7 +475,6 @@ impl<
             mm_group.en <= fsm.inf;
             mm_group.valid <= rd.v2;
             mm_group.act <= rd.act_lane;
-            mm_group.weight <= wcache.data_out1;
             lcin.write_enable <= out.lc_we;
             lcin.write_address <= out.lc_addr;
             lcin.write_data <= mm_group.output_to_lc;
@@ -473,10 +512,6 @@ impl<
             errs.grad <= bk_group.grad;
             errs.wu <= fsm.wu;
             errs.pass_start <= rd.start1;
-            errs.seq_emit <= seq.emit;
-            errs.seq_index <= seq.index;
-            errs.seq_piece <= seq.piece;
-            errs.seq_pass <= seq.pass;
             errs.gdata <= gcache.data_out1;
             errs.passes <= c_passes;
             errs.last_piece <= c_last_piece;
@@ -490,7 +525,6 @@ impl<
             wu_group.en <= fsm.wu;
             wu_group.v1 <= rd.v1;
             wu_group.v2 <= rd.v2;
-            wu_group.weight <= wcache.data_out1;
             wu_group.act <= rd.act_lane;
             wu_group.err <= errs.err;
             wu_group.prog <= fsm.wu_prog;
@@ -503,7 +537,7 @@ impl<
             out.label <= fsm.label;
             out.rd_v2 <= rd.v2;
             out.rd_last2 <= rd.last2;
-            out.weight <= wcache.data_out1;
+            // In-flight words are counted as the sequencer issues them (the FIFO's credit).
             out.seq_emit <= seq.emit;
             out.seq_first <= seq.first;
             out.fifo_count <= fifo.count;
@@ -525,9 +559,10 @@ impl<
         }
         #[hdl_gen]
         fn update(&mut self) {
-            dff_setup!(self, clock, wr_en);
+            dff_setup!(self, clock, wr_en, d_issue, d_emit);
             clock!(
-                self, clock, wr_k, wr_addr, wr_data, fsm, lc_rows, errs, rd, out, seq, wcache,
+                self, clock, wr_k, wr_addr, wr_data, w_q, d_index, d_first, d_last, d_addr,
+                d_piece, d_pass, fsm, lc_rows, errs, rd, out, seq, wcache,
                 acache, gcache, lcin, lcmask, mm_group, lc_group, bk_group, wu_group, fifo
             );
 
@@ -577,9 +612,51 @@ impl<
             self.acache.p_sel.next = self.a_sel.val();
             self.gcache.p_sel.next = self.g_sel.val();
 
-            // ---- Reads (`ReadPipe`): the words the sequencer issues in INF, WU and READ.
-            self.rd.issue.next =
+            // ---- Reads (`ReadPipe`): the words the sequencer issues in INF, WU and READ;
+            // with registered reads, the weight cache's word a register later and everything
+            // that meets it (the read pipeline, ErrFetch, FcOut) one cycle behind the sequencer.
+            self.p_issue.next =
                 self.seq.emit.val() & (self.fsm.inf.val() | self.fsm.wu.val() | self.fsm.read.val());
+            self.d_issue.d.next = self.p_issue.val() & !self.reset.val();
+            self.d_emit.d.next = self.seq.emit.val() & !self.reset.val();
+            self.d_index.d.next = self.seq.index.val();
+            self.d_first.d.next = self.seq.first.val();
+            self.d_last.d.next = self.seq.last.val();
+            self.d_addr.d.next = self.seq.addr.val();
+            self.d_piece.d.next = self.seq.piece.val();
+            self.d_pass.d.next = self.seq.pass.val();
+            self.w_q.d.next = self.wcache.data_out1.val();
+            self.p_emit.next = self.seq.emit.val();
+            self.p_index.next = self.seq.index.val();
+            self.p_first.next = self.seq.first.val();
+            self.p_last.next = self.seq.last.val();
+            self.p_addr.next = self.seq.addr.val();
+            self.p_piece.next = self.seq.piece.val();
+            self.p_pass.next = self.seq.pass.val();
+            self.w_rd.next = self.wcache.data_out1.val();
+            if self.c_registered.val() {
+                self.p_issue.next = self.d_issue.q.val();
+                self.p_emit.next = self.d_emit.q.val();
+                self.p_index.next = self.d_index.q.val();
+                self.p_first.next = self.d_first.q.val();
+                self.p_last.next = self.d_last.q.val();
+                self.p_addr.next = self.d_addr.q.val();
+                self.p_piece.next = self.d_piece.q.val();
+                self.p_pass.next = self.d_pass.q.val();
+                self.w_rd.next = self.w_q.q.val();
+            }
+            self.rd.issue.next = self.p_issue.val();
+            self.rd.index.next = self.p_index.val();
+            self.rd.first.next = self.p_first.val();
+            self.rd.last.next = self.p_last.val();
+            self.rd.addr.next = self.p_addr.val();
+            self.mm_group.weight.next = self.w_rd.val();
+            self.wu_group.weight.next = self.w_rd.val();
+            self.out.weight.next = self.w_rd.val();
+            self.errs.seq_emit.next = self.p_emit.val();
+            self.errs.seq_index.next = self.p_index.val();
+            self.errs.seq_piece.next = self.p_piece.val();
+            self.errs.seq_pass.next = self.p_pass.val();
 
             // ---- The configuration's fields: alpha_lc 3, lr_shift 6, alpha_e 9, alpha_fc 12;
             // FC1's WU seed is the seeds' upper half.
@@ -656,6 +733,7 @@ mod tests {
                 inputs: 32,
                 outputs: 16,
                 pieces: 4,
+                registered_reads: false,
             }),
         );
     }
@@ -666,6 +744,7 @@ mod tests {
             inputs,
             outputs,
             pieces,
+            registered_reads: false,
         };
         assert!(s(2400, 480, 4).check(4).is_ok());
         assert!(s(480, 480, 4).check(4).is_ok());

@@ -174,6 +174,14 @@ pub struct FcFsm {
 
 impl Default for FcFsm {
     fn default() -> Self {
+        Self::with_drain(WU_DRAIN)
+    }
+}
+
+impl FcFsm {
+    /// An FSM whose WU drains `drain` cycles after each piece (the read-update-write
+    /// latency: [`WU_DRAIN`], one more with registered reads).
+    pub fn with_drain(drain: u64) -> Self {
         let i3 = |v: u64| Constant::new(Bits::<3>::from(v));
         Self {
             clock: Default::default(),
@@ -232,7 +240,7 @@ impl Default for FcFsm {
             i_inf: i3(super::instr::INF),
             i_stop: i3(super::instr::STOP),
             i_read: i3(super::instr::READ),
-            c_drain: i3(WU_DRAIN),
+            c_drain: i3(drain),
         }
     }
 }

@@ -1025,11 +1025,13 @@ pub fn small_shape() -> PlatformShape {
             inputs: 144,
             outputs: 16,
             pieces: 4,
+            registered_reads: false,
         },
         fc1: FcCoreShape {
             inputs: 16,
             outputs: 16,
             pieces: 2,
+            registered_reads: false,
         },
         lanes: 4,
     }

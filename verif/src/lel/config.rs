@@ -179,6 +179,26 @@ pub struct PlatformConfig {
     /// Training options.
     #[serde(default)]
     pub train: TrainConfig,
+    /// Options of the RTL that change its timing, not its arithmetic (the golden model
+    /// ignores them).
+    #[serde(default, skip_serializing_if = "RtlConfig::is_default")]
+    pub rtl: RtlConfig,
+}
+
+/// Options of the RTL that change cycles, not results.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RtlConfig {
+    /// The FC cores' weight-cache read registered once more (one more cycle of latency:
+    /// docs/decisions.md D-REGISTERED-READS).
+    pub registered_reads: bool,
+}
+
+impl RtlConfig {
+    /// No option set (not written into reports and checkpoint keys).
+    pub fn is_default(&self) -> bool {
+        *self == RtlConfig::default()
+    }
 }
 
 fn default_seed() -> u64 {

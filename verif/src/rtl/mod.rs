@@ -23,6 +23,7 @@ pub mod inputs;
 pub mod platform;
 pub mod platform_session;
 
+use edgelearn_hdl::lel::fc_core::FcCoreShape;
 use std::fmt;
 
 /// Why a core run stopped.
@@ -132,24 +133,27 @@ impl RtlError {
 /// Result of the rtl module.
 pub type Result<T, E = RtlError> = std::result::Result<T, E>;
 
-/// The cycles of every `LS_*` state of an FC core of `inputs` N, `outputs` O, `pieces` P
-/// and `lanes` L with a beat every cycle and the output always ready (docs/decisions.md
-/// D-FCCORE); W = N O / (L P) weight words. For the thesis's FC core 0 this is Table 4.1.
-pub fn fc_cycle_table(
-    inputs: usize,
-    outputs: usize,
-    pieces: usize,
-    lanes: usize,
-) -> Vec<(&'static str, u64)> {
-    let (n, o, p, l) = (inputs as u64, outputs as u64, pieces as u64, lanes as u64);
+/// The cycles of every `LS_*` state of an FC core of `shape` (N inputs, O outputs, P
+/// pieces) and L `lanes` with a beat every cycle and the output always ready
+/// (docs/decisions.md D-FCCORE); W = N O / (L P) weight words. For the thesis's FC core 0
+/// this is Table 4.1. Registered reads (D-REGISTERED-READS) add a cycle to INF and one per
+/// piece to WU's drains.
+pub fn fc_cycle_table(shape: &FcCoreShape, lanes: usize) -> Vec<(&'static str, u64)> {
+    let (n, o, p, l) = (
+        shape.inputs as u64,
+        shape.outputs as u64,
+        shape.pieces as u64,
+        lanes as u64,
+    );
+    let r = shape.registered_reads as u64;
     let w = n * o / (l * p);
     vec![
         ("LS_INIT", w + 3),
         ("LS_LOAD", n / l + 2),
-        ("LS_INF", w + o / l + o + 8),
+        ("LS_INF", w + o / l + o + 8 + r),
         ("LS_LOSS", 1),
         ("LS_BK", o + 9),
-        ("LS_WU", w + 4 * p + 1),
+        ("LS_WU", w + (4 + r) * p + 1),
         ("LS_FIN", 1),
     ]
 }
@@ -157,11 +161,11 @@ pub fn fc_cycle_table(
 /// The cycles of an image (LS_LOAD .. LS_FIN) of an FC core of `lanes` lanes on the platform:
 /// [`fc_cycle_table`], but LS_LOAD takes the 32-bit stream's rate, N / min(L, 4) + 2 cycles
 /// (the platform's FIFOs carry four bytes a beat; docs/decisions.md D-LANES).
-pub fn platform_fc_cycles(inputs: usize, outputs: usize, pieces: usize, lanes: usize) -> u64 {
-    fc_cycle_table(inputs, outputs, pieces, lanes)[1..]
+pub fn platform_fc_cycles(shape: &FcCoreShape, lanes: usize) -> u64 {
+    fc_cycle_table(shape, lanes)[1..]
         .iter()
         .map(|&(state, c)| match state {
-            "LS_LOAD" => (inputs / lanes.min(4) + 2) as u64,
+            "LS_LOAD" => (shape.inputs / lanes.min(4) + 2) as u64,
             _ => c,
         })
         .sum()
@@ -188,12 +192,21 @@ mod tests {
 
     #[test]
     fn cycle_tables_are_the_thesis_tables() {
-        let t = fc_cycle_table(2400, 480, 4, 4);
+        let shape = |inputs, registered_reads| FcCoreShape {
+            inputs,
+            outputs: 480,
+            pieces: 4,
+            registered_reads,
+        };
+        let t = fc_cycle_table(&shape(2400, false), 4);
         assert_eq!(
             t.iter().map(|e| e.1).collect::<Vec<_>>(),
             [72_003, 602, 72_608, 1, 489, 72_017, 1]
         );
-        let t1: Vec<u64> = fc_cycle_table(480, 480, 4, 4).iter().map(|e| e.1).collect();
+        let t1: Vec<u64> = fc_cycle_table(&shape(480, false), 4)
+            .iter()
+            .map(|e| e.1)
+            .collect();
         assert_eq!(t1, [14_403, 122, 15_008, 1, 489, 14_417, 1]);
         assert_eq!(
             t[1..].iter().map(|e| e.1).sum::<u64>(),
@@ -204,5 +217,11 @@ mod tests {
         let c: Vec<u64> = conv_cycle_table(3, 32, 32).iter().map(|e| e.1).collect();
         assert_eq!(c, [770, 995, 159, 1]);
         assert_eq!(c[0] + 24 * (c[1] + c[2]) + c[3], 28_467);
+        // Registered reads: one more cycle in INF, one more drain cycle per piece in WU.
+        let r: Vec<u64> = fc_cycle_table(&shape(2400, true), 4)
+            .iter()
+            .map(|e| e.1)
+            .collect();
+        assert_eq!(r, [72_003, 602, 72_609, 1, 489, 72_021, 1]);
     }
 }

@@ -207,8 +207,8 @@ fn alone_name(kind: Kind, cfg: &PlatformConfig) -> Result<String> {
 
 /// The name of the design of `kind` built from `cfg`: `lel_fc_core0`, `lel_conv_core`,
 /// `lel_platform`, `lel_platform_axi` for the thesis network; with `_NAME` appended (the
-/// configuration's name, non-alphanumerics as `_`) for any other, and `_lL` for L lanes
-/// other than the thesis's 4.
+/// configuration's name, non-alphanumerics as `_`) for any other, `_lL` for L lanes other
+/// than the thesis's 4, and `_rr` for the FC cores' registered reads (`rtl.registered_reads`).
 pub fn configured_name(kind: Kind, cfg: &PlatformConfig) -> String {
     let stem = match kind {
         Kind::FcCore(x) => format!("lel_fc_core{x}"),
@@ -219,10 +219,15 @@ pub fn configured_name(kind: Kind, cfg: &PlatformConfig) -> String {
             unreachable!("only the LEL cores and platforms are built from a configuration")
         }
     };
-    let lanes = match cfg.widths.lanes {
+    let mut lanes = match cfg.widths.lanes {
         4 => String::new(),
         l => format!("_l{l}"),
     };
+    if cfg.rtl.registered_reads
+        && matches!(kind, Kind::FcCore(_) | Kind::Platform | Kind::PlatformAxi)
+    {
+        lanes += "_rr";
+    }
     if cfg.name == "thesis-cifar10" {
         return format!("{stem}{lanes}");
     }
@@ -313,6 +318,7 @@ pub fn fc_shape(cfg: &PlatformConfig, x: usize) -> Result<FcCoreShape> {
         inputs: shapes.fc_inputs[x],
         outputs: f.outputs,
         pieces: f.pieces,
+        registered_reads: cfg.rtl.registered_reads,
     };
     shape
         .check(cfg.widths.lanes)
@@ -600,6 +606,7 @@ mod tests {
             inputs,
             outputs,
             pieces: 4,
+            registered_reads: false,
         };
         assert_eq!(fc_shape(&t, 0).unwrap(), s(2400, 480));
         assert_eq!(fc_shape(&t, 1).unwrap(), s(480, 480));
