@@ -513,7 +513,8 @@ pub struct ExploreArgs {
         default_value = "4,8"
     )]
     pub lanes: Vec<usize>,
-    /// Parts: `xc7z020` (resources and fit, Yosys) and/or `ecp5-85k` (Fmax, nextpnr).
+    /// Parts: `xc7z020` (resources and fit, Yosys) and/or `ecp5-85k` (Fmax, nextpnr);
+    /// `none`: cycles and accuracy only.
     #[arg(
         long,
         value_name = "PART,..",
@@ -521,6 +522,11 @@ pub struct ExploreArgs {
         default_value = "xc7z020,ecp5-85k"
     )]
     pub part: Vec<String>,
+    /// Timing options to sweep: `base` (the thesis's reads) and/or `registered` (the FC
+    /// cores' weight-cache reads registered, D-REGISTERED-READS) [default: the
+    /// configuration's `rtl.registered_reads`].
+    #[arg(long, value_name = "T,..", value_delimiter = ',')]
+    pub timing: Vec<String>,
     /// Directory with the MNIST IDX files.
     #[arg(long, value_name = "DIR", default_value = "data/mnist-10k")]
     pub data: PathBuf,

@@ -94,9 +94,9 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
         stdout.contains("lanes 16, RTL, golden model, xc7z020: "),
         "{stdout}"
     );
-    let front = r["pareto_lanes"].as_array().unwrap();
+    let front = r["pareto"].as_array().unwrap();
     assert!(
-        !front.is_empty() && front.iter().all(|l| l == 4 || l == 8),
+        !front.is_empty() && front.iter().all(|l| l == "4" || l == "8"),
         "{front:?}"
     );
     let png = std::fs::read(&plot).unwrap();
@@ -122,6 +122,41 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
     assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "{}");
 }
 
+/// Both timing options at 4 and 8 lanes, without synthesis: registered reads take the
+/// formula's extra cycles (one in INF, one per piece in WU) and end with the same weights.
+#[test]
+fn explore_sweeps_the_timing_options() {
+    let d = tmp("explore-timing");
+    let report = d.join("r.json");
+    run_ok(&argv(
+        "explore --config configs/mnist-small.toml --data data/mnist-10k --lanes 4,8 \
+         --timing base,registered --part none --images 4 --jobs 2 --quiet",
+        &["--work", s(&d.join("work")), "--report", s(&report)],
+    ));
+    let r = read_json(&report);
+    let points = r["points"].as_array().unwrap();
+    let labels: Vec<&str> = points
+        .iter()
+        .map(|p| p["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["4", "8", "4 rr", "8 rr"]);
+    for (base, rr) in [(&points[0], &points[2]), (&points[1], &points[3])] {
+        let (b, r) = (&base["rtl"]["Ok"], &rr["rtl"]["Ok"]);
+        assert_eq!(b["bit_exact"], true);
+        assert_eq!(r["bit_exact"], true);
+        assert_eq!(
+            b["weights_sha256"], r["weights_sha256"],
+            "the same arithmetic"
+        );
+        assert_eq!(r["core_cycles"], rr["model_core_cycles"]);
+        assert!(r["design"].as_str().unwrap().ends_with("_rr"), "{r}");
+        // FC core 0 of the small network: two pieces, so INF + 1 and WU + 2.
+        let fc0 = |p: &serde_json::Value| p["core_cycles"][1].as_u64().unwrap();
+        assert_eq!(fc0(r), fc0(b) + 3);
+        assert!(rr["parts"].as_object().unwrap().is_empty());
+    }
+}
+
 #[test]
 fn explore_refuses_bad_arguments_with_a_clear_error() {
     let d = tmp("explore-bad");
@@ -139,6 +174,7 @@ fn explore_refuses_bad_arguments_with_a_clear_error() {
             "--images 9000: the training split has 8000 images",
         ),
         (&["--jobs", "0"], "--jobs must be at least 1"),
+        (&["--timing", "fast"], "--timing fast: give base"),
     ] {
         let mut args: Vec<&str> = more.to_vec();
         args.extend(["--report", s(&r)]);

@@ -119,6 +119,10 @@ impl PartPoint {
 pub struct Point {
     /// Matmul lanes of both FC cores.
     pub lanes: usize,
+    /// The FC cores' weight-cache reads registered (D-REGISTERED-READS).
+    pub registered_reads: bool,
+    /// `lanes`, with ` rr` for registered reads.
+    pub label: String,
     /// The platform design's name at this lane count.
     pub design: String,
     /// Cycles per image of the conv core, FC core 0 and FC core 1 from the cycle formulas,
@@ -146,6 +150,42 @@ impl Point {
     /// The part's synthesis, when it ran.
     pub fn part(&self, name: &str) -> Option<&PartPoint> {
         self.parts.get(name).and_then(|r| r.as_ref().ok())
+    }
+}
+
+/// Where a point is: its lane count and whether the FC cores' reads are registered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct At {
+    /// Matmul lanes.
+    pub lanes: usize,
+    /// `rtl.registered_reads`.
+    pub registered_reads: bool,
+}
+
+impl At {
+    /// `8`, or `8 rr` with registered reads: how the table and plot name the point.
+    pub fn label(self) -> String {
+        format!(
+            "{}{}",
+            self.lanes,
+            if self.registered_reads { " rr" } else { "" }
+        )
+    }
+
+    /// Its directory under the work directory.
+    fn dir(self) -> String {
+        format!(
+            "l{}{}",
+            self.lanes,
+            if self.registered_reads { "-rr" } else { "" }
+        )
+    }
+
+    /// The configuration at this point.
+    fn config(self, path: &Path) -> anyhow::Result<PlatformConfig> {
+        let mut cfg = super::load_config(path, None, Some(self.lanes))?;
+        cfg.rtl.registered_reads = self.registered_reads;
+        Ok(cfg)
     }
 }
 
@@ -192,6 +232,22 @@ struct Ctx {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let targets = check_args(&args)?;
     let base = super::load_config(&args.config, None, None)?;
+    let mut timings = Vec::new();
+    for t in &args.timing {
+        let r = match t.as_str() {
+            "base" => false,
+            "registered" => true,
+            _ => bail!(
+                "--timing {t}: give base (the thesis's reads) or registered (D-REGISTERED-READS)"
+            ),
+        };
+        if !timings.contains(&r) {
+            timings.push(r);
+        }
+    }
+    if timings.is_empty() {
+        timings.push(base.rtl.registered_reads);
+    }
     let config_text = std::fs::read_to_string(&args.config)
         .with_context(|| format!("cannot read {}", args.config.display()))?;
     let data = mnist::load(&args.data).context("cannot load MNIST")?;
@@ -216,9 +272,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args,
     };
     // The slow steps first: place-and-route, synthesis, the RTL, the golden epochs.
+    let ats: Vec<At> = timings
+        .iter()
+        .flat_map(|&registered_reads| {
+            ctx.args.lanes.iter().map(move |&lanes| At {
+                lanes,
+                registered_reads,
+            })
+        })
+        .collect();
     let mut steps = Vec::new();
     for rank in 0..4 {
-        for &lanes in &ctx.args.lanes {
+        for &at in &ats {
             let s = match rank {
                 0 => targets
                     .iter()
@@ -235,15 +300,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 2 => vec![Step::Rtl],
                 _ => vec![Step::Golden],
             };
-            steps.extend(s.into_iter().map(|s| (lanes, s)));
+            steps.extend(s.into_iter().map(|s| (at, s)));
         }
     }
     let results = run_steps(&ctx, steps)?;
-    let points: Vec<Point> = ctx
-        .args
-        .lanes
+    let points: Vec<Point> = ats
         .iter()
-        .map(|&l| point(&ctx, &base, l, &targets, &results))
+        .map(|&at| point(&ctx, &base, at, &targets, &results))
         .collect();
     let front = pareto(&points);
     let text = table(&base.name, &ctx.args, &points, &front);
@@ -256,7 +319,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "freq_mhz": ctx.args.freq,
         "parts": targets.iter().map(|t| t.name()).collect::<Vec<_>>(),
         "points": points,
-        "pareto_lanes": front,
+        "pareto": front,
         "fastest_fitting_xc7z020": fastest_fitting(&points),
         "references": {
             "thesis": {"fc0_cycles_per_image": THESIS.0, "images_per_second_75mhz": THESIS.1},
@@ -271,13 +334,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", p.display()))?;
         eprintln!("wrote {}", p.display());
     }
-    let diverged: Vec<usize> = points
+    let diverged: Vec<String> = points
         .iter()
         .filter(|p| p.rtl.as_ref().is_ok_and(|r| !r.bit_exact))
-        .map(|p| p.lanes)
+        .map(|p| p.label.clone())
         .collect();
     if !diverged.is_empty() {
-        eprintln!("the RTL's weights differ from the golden model's at lanes {diverged:?}");
+        eprintln!("the RTL's weights differ from the golden model's at {diverged:?}");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -295,7 +358,7 @@ fn check_args(a: &Args) -> anyhow::Result<Vec<Target>> {
         bail!("--jobs must be at least 1");
     }
     let mut targets = Vec::new();
-    for p in &a.part {
+    for p in a.part.iter().filter(|p| *p != "none") {
         let t = Target::parse(p)?;
         if t == Target::Ice40Up5k {
             bail!("--part ice40-up5k: the LEL platform is far larger than an iCE40 UP5K");
@@ -348,10 +411,10 @@ fn write_report(path: &Path, report: &Value) -> anyhow::Result<()> {
 }
 
 /// Each step's result (JSON), by lane count and step name.
-type Results = BTreeMap<(usize, &'static str), Value>;
+type Results = BTreeMap<(At, &'static str), Value>;
 
 /// Run `steps` on `--jobs` threads.
-fn run_steps(ctx: &Ctx, steps: Vec<(usize, Step)>) -> anyhow::Result<Results> {
+fn run_steps(ctx: &Ctx, steps: Vec<(At, Step)>) -> anyhow::Result<Results> {
     let total = steps.len();
     let queue = Mutex::new(steps.into_iter().collect::<VecDeque<_>>());
     let results = Mutex::new(Results::new());
@@ -363,16 +426,17 @@ fn run_steps(ctx: &Ctx, steps: Vec<(usize, Step)>) -> anyhow::Result<Results> {
     std::thread::scope(|s| {
         for _ in 0..jobs.min(total) {
             s.spawn(|| loop {
-                let Some((lanes, step)) = queue.lock().expect("queue").pop_front() else {
+                let Some((at, step)) = queue.lock().expect("queue").pop_front() else {
                     return;
                 };
-                match run_step(ctx, lanes, step) {
+                match run_step(ctx, at, step) {
                     Ok((v, reused)) => {
                         let mut r = results.lock().expect("results");
-                        r.insert((lanes, step.name()), v);
+                        r.insert((at, step.name()), v);
                         if !ctx.args.quiet {
                             eprintln!(
-                                "[{}/{total}] lanes {lanes} {}{}",
+                                "[{}/{total}] lanes {} {}{}",
+                                at.label(),
                                 r.len(),
                                 step.name(),
                                 if reused { " (reused)" } else { "" }
@@ -394,16 +458,16 @@ fn run_steps(ctx: &Ctx, steps: Vec<(usize, Step)>) -> anyhow::Result<Results> {
 }
 
 /// One step: its kept result when the key matches, else a fresh run (kept).
-fn run_step(ctx: &Ctx, lanes: usize, step: Step) -> anyhow::Result<(Value, bool)> {
-    let cfg = super::load_config(&ctx.args.config, None, Some(lanes));
-    let dir = ctx.work.join(format!("l{lanes}"));
+fn run_step(ctx: &Ctx, at: At, step: Step) -> anyhow::Result<(Value, bool)> {
+    let cfg = at.config(&ctx.args.config);
+    let dir = ctx.work.join(at.dir());
     let file = dir.join(format!("{}.json", step.name()));
     let key = edgelearn_sim::files::content_key(&[
         GENERATOR,
         step.name(),
         &ctx.exe,
         &ctx.config_text,
-        &lanes.to_string(),
+        &at.label(),
         &ctx.args.images.to_string(),
         &ctx.args.freq.to_string(),
         &match &cfg {
@@ -417,7 +481,7 @@ fn run_step(ctx: &Ctx, lanes: usize, step: Step) -> anyhow::Result<(Value, bool)
         }
     }
     if !ctx.args.quiet {
-        eprintln!("lanes {lanes} {}: running", step.name());
+        eprintln!("lanes {} {}: running", at.label(), step.name());
     }
     let result = match (step, cfg) {
         (_, Err(e)) => Err(format!("{e:#}")),
@@ -622,24 +686,19 @@ fn model_core_cycles(cfg: &PlatformConfig) -> Option<[u64; 3]> {
     Some([conv, fc(0), fc(1)])
 }
 
-/// The point of `lanes` from its steps' results.
-fn point(
-    ctx: &Ctx,
-    base: &PlatformConfig,
-    lanes: usize,
-    targets: &[Target],
-    results: &Results,
-) -> Point {
+/// The point `at` from its steps' results.
+fn point(ctx: &Ctx, base: &PlatformConfig, at: At, targets: &[Target], results: &Results) -> Point {
     let mut cfg = base.clone();
-    cfg.widths.lanes = lanes;
-    let rtl: Result<RtlPoint, String> = from_value(results.get(&(lanes, "rtl")));
-    let golden = from_value(results.get(&(lanes, "golden")));
+    cfg.widths.lanes = at.lanes;
+    cfg.rtl.registered_reads = at.registered_reads;
+    let rtl: Result<RtlPoint, String> = from_value(results.get(&(at, "rtl")));
+    let golden = from_value(results.get(&(at, "golden")));
     let parts: BTreeMap<String, Result<PartPoint, String>> = targets
         .iter()
         .map(|t| {
             (
                 t.name().to_string(),
-                from_value(results.get(&(lanes, t.name()))),
+                from_value(results.get(&(at, t.name()))),
             )
         })
         .collect();
@@ -658,7 +717,9 @@ fn point(
         None => (ctx.args.freq, "--freq".to_string()),
     };
     Point {
-        lanes,
+        lanes: at.lanes,
+        registered_reads: at.registered_reads,
+        label: at.label(),
         design: designs::configured_name(Kind::Platform, &cfg),
         model_core_cycles,
         rtl,
@@ -673,11 +734,11 @@ fn point(
 }
 
 /// The fastest point that fits the XC7Z020, if any was synthesized for it.
-fn fastest_fitting(points: &[Point]) -> Option<usize> {
+fn fastest_fitting(points: &[Point]) -> Option<String> {
     points
         .iter()
         .filter(|p| p.part(Target::Xc7z020.name()).is_some_and(|x| x.fits))
-        .filter_map(|p| p.images_per_second.map(|v| (p.lanes, v)))
+        .filter_map(|p| p.images_per_second.map(|v| (p, v)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(l, _)| l)
+        .map(|(p, _)| p.label.clone())
 }

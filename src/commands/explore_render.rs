@@ -14,20 +14,20 @@ fn luts(p: &Point) -> Option<f64> {
     p.part(XC7).map(|x| x.used("LUT"))
 }
 
-/// The lane counts on the Pareto front: no other point has as few LUTs (XC7Z020) and as
-/// many training images/s with one of them strictly better. Sorted by LUTs.
-pub fn pareto(points: &[Point]) -> Vec<usize> {
-    let xy: Vec<(usize, f64, f64)> = points
+/// The points (labels) on the Pareto front: no other point has as few LUTs (XC7Z020) and
+/// as many training images/s with one of them strictly better. Sorted by LUTs.
+pub fn pareto(points: &[Point]) -> Vec<String> {
+    let xy: Vec<(String, f64, f64)> = points
         .iter()
-        .filter_map(|p| Some((p.lanes, luts(p)?, p.images_per_second?)))
+        .filter_map(|p| Some((p.label.clone(), luts(p)?, p.images_per_second?)))
         .collect();
-    let mut front: Vec<(usize, f64, f64)> = xy
+    let mut front: Vec<(String, f64, f64)> = xy
         .iter()
-        .filter(|&&(_, x, y)| {
+        .filter(|&(_, x, y)| {
             !xy.iter()
-                .any(|&(_, x2, y2)| x2 <= x && y2 >= y && (x2 < x || y2 > y))
+                .any(|(_, x2, y2)| x2 <= x && y2 >= y && (x2 < x || y2 > y))
         })
-        .copied()
+        .cloned()
         .collect();
     front.sort_by(|a, b| a.1.total_cmp(&b.1));
     front.into_iter().map(|(l, _, _)| l).collect()
@@ -38,7 +38,7 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 }
 
 /// The Markdown table of the sweep, with the reasons for every missing value below it.
-pub fn table(config: &str, a: &Args, points: &[Point], front: &[usize]) -> String {
+pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> String {
     let mut t = format!(
         "# edgelearn explore: {config}, RTL cycles on {} training images\n\n\
          | lanes | cycles/image | conv / FC0 / FC1 cycles | bit-exact | FC0 / FC1 test acc. (1 epoch) | XC7Z020 LUT | FF | DSP48 | BRAM36 | fits XC7Z020 | ECP5-85F Fmax | training images/s |\n\
@@ -90,10 +90,10 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[usize]) -> Strin
                 }
             )
         });
-        let star = if front.contains(&p.lanes) { " *" } else { "" };
+        let star = if front.contains(&p.label) { " *" } else { "" };
         t += &format!(
             "| {}{star} | {} | {cores} | {exact} | {acc} | {} | {} | {} | {} | {fits} | {fmax} | {ips} |\n",
-            p.lanes,
+            p.label,
             opt(p.cycles_per_image, |c| format!("{c:.0}")),
             used("LUT"),
             used("FF"),
@@ -122,7 +122,7 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[usize]) -> Strin
         }
         notes.extend(
             why.into_iter()
-                .map(|(what, e)| format!("- lanes {}, {what}: {e}", p.lanes)),
+                .map(|(what, e)| format!("- lanes {}, {what}: {e}", p.label)),
         );
     }
     t += &format!(
@@ -144,7 +144,7 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[usize]) -> Strin
 
 /// Training images/s against XC7Z020 LUTs, one mark per point, the Pareto front joined,
 /// the XC7Z020's LUTs and the references as lines. PNG, or SVG for a `.svg` path.
-pub fn plot(path: &Path, config: &str, points: &[Point], front: &[usize]) -> anyhow::Result<()> {
+pub fn plot(path: &Path, config: &str, points: &[Point], front: &[String]) -> anyhow::Result<()> {
     super::plot::fonts();
     if path.extension().is_some_and(|e| e == "svg") {
         draw(
@@ -167,7 +167,7 @@ fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     config: &str,
     points: &[Point],
-    front: &[usize],
+    front: &[String],
 ) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
@@ -177,9 +177,9 @@ where
         .iter()
         .find(|l| l.0 == "LUT")
         .map_or(53_200.0, |l| l.1);
-    let xy: Vec<(usize, f64, f64)> = points
+    let xy: Vec<(String, f64, f64)> = points
         .iter()
-        .filter_map(|p| Some((p.lanes, luts(p)?, p.images_per_second?)))
+        .filter_map(|p| Some((p.label.clone(), luts(p)?, p.images_per_second?)))
         .collect();
     let x_max = xy.iter().map(|p| p.1).fold(lut_cap, f64::max) * 1.1;
     let y_max = xy
@@ -237,8 +237,8 @@ where
         .filter_map(|l| xy.iter().find(|p| p.0 == *l).map(|p| (p.1, p.2)))
         .collect();
     chart.draw_series(LineSeries::new(line, blue.stroke_width(2)))?;
-    chart.draw_series(xy.iter().map(|&(l, x, y)| {
-        EmptyElement::at((x, y))
+    chart.draw_series(xy.iter().map(|(l, x, y)| {
+        EmptyElement::at((*x, *y))
             + Circle::new((0, 0), 5, blue.filled())
             + Text::new(format!("L={l}"), (8, -16), ("sans-serif", 15))
     }))?;
