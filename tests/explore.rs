@@ -7,15 +7,7 @@
 
 use crate::common;
 
-use common::cli::{argv, read_json, run_exit, run_ok, s, tmp};
-
-fn sha(stdout: &str) -> String {
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("weights_sha256 "))
-        .unwrap_or_else(|| panic!("no weights_sha256 in:\n{stdout}"))
-        .to_string()
-}
+use common::cli::{argv, read_json, run_exit, run_ok, s, tmp, weights_sha as sha};
 
 #[test]
 fn explore_sweeps_lanes_and_reuses_finished_steps() {

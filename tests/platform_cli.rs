@@ -5,18 +5,10 @@
 
 use crate::common;
 
-use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp};
+use common::cli::{argv, read_json, root, run_exit, run_ok, s, tmp, weights_sha as sha};
 
 /// `platform train` of the MNIST configuration on the vendored MNIST images.
 const MNIST_PLATFORM: &str = "platform train --config configs/mnist.toml --data data/mnist-10k";
-
-fn sha(stdout: &str) -> String {
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("weights_sha256 "))
-        .unwrap_or_else(|| panic!("no weights_sha256 in:\n{stdout}"))
-        .to_string()
-}
 
 /// `edgelearn train` (the golden model) of the MNIST configuration on `images` training and
 /// `test_images` test images, quiet, with `more` arguments: its standard output.

@@ -120,3 +120,12 @@ pub fn read_json(path: &Path) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The `weights_sha256 HEX` line of a training command's standard output.
+pub fn weights_sha(stdout: &str) -> String {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("weights_sha256 "))
+        .unwrap_or_else(|| panic!("no weights_sha256 in:\n{stdout}"))
+        .to_string()
+}
