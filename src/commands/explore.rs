@@ -436,8 +436,8 @@ fn run_steps(ctx: &Ctx, steps: Vec<(At, Step)>) -> anyhow::Result<Results> {
                         if !ctx.args.quiet {
                             eprintln!(
                                 "[{}/{total}] lanes {} {}{}",
-                                at.label(),
                                 r.len(),
+                                at.label(),
                                 step.name(),
                                 if reused { " (reused)" } else { "" }
                             );
@@ -457,24 +457,45 @@ fn run_steps(ctx: &Ctx, steps: Vec<(At, Step)>) -> anyhow::Result<Results> {
     Ok(results.into_inner().expect("results"))
 }
 
+/// What a step's result depends on. Synthesis: the design's Verilog, the part and the
+/// clock (so a rebuilt edgelearn that emits the same Verilog reuses it; the tools' versions
+/// are in `fpga::synth`'s own cache key). The RTL run and the golden epoch: the binary too
+/// (the golden model and the benches are in it), the configuration and the images.
+fn step_key(ctx: &Ctx, at: At, step: Step, cfg: &anyhow::Result<PlatformConfig>) -> String {
+    let inputs = match cfg {
+        Ok(c) => TrainState::key(c, &ctx.data.train, &ctx.data.test),
+        Err(e) => format!("{e:#}"),
+    };
+    let verilog = match (step, cfg) {
+        (Step::Synth(_), Ok(c)) => {
+            designs::platform_design(&designs::configured_name(Kind::Platform, c), c)
+                .map_err(|e| e.to_string())
+                .and_then(|d| d.verilog().map_err(|e| e.to_string()))
+        }
+        _ => Err(String::new()),
+    };
+    let (who, what) = match &verilog {
+        Ok(v) => ("", v.as_str()),
+        Err(_) => (ctx.exe.as_str(), inputs.as_str()),
+    };
+    edgelearn_sim::files::content_key(&[
+        GENERATOR,
+        env!("CARGO_PKG_VERSION"),
+        step.name(),
+        who,
+        what,
+        &at.label(),
+        &ctx.args.images.to_string(),
+        &ctx.args.freq.to_string(),
+    ])
+}
+
 /// One step: its kept result when the key matches, else a fresh run (kept).
 fn run_step(ctx: &Ctx, at: At, step: Step) -> anyhow::Result<(Value, bool)> {
     let cfg = at.config(&ctx.args.config);
     let dir = ctx.work.join(at.dir());
     let file = dir.join(format!("{}.json", step.name()));
-    let key = edgelearn_sim::files::content_key(&[
-        GENERATOR,
-        step.name(),
-        &ctx.exe,
-        &ctx.config_text,
-        &at.label(),
-        &ctx.args.images.to_string(),
-        &ctx.args.freq.to_string(),
-        &match &cfg {
-            Ok(c) => TrainState::key(c, &ctx.data.train, &ctx.data.test),
-            Err(e) => format!("{e:#}"),
-        },
-    ]);
+    let key = step_key(ctx, at, step, &cfg);
     if !ctx.args.fresh {
         if let Some(v) = read_json(&file).filter(|v| v["key"] == key.as_str()) {
             return Ok((v["result"].clone(), true));
