@@ -34,7 +34,19 @@ fn tiny() -> PlatformConfig {
 }
 
 fn design() -> Box<dyn Design> {
-    platform_axi_design("lel_platform_axi_tiny", &tiny()).unwrap()
+    design_of(&tiny())
+}
+
+fn design_of(cfg: &PlatformConfig) -> Box<dyn Design> {
+    platform_axi_design("lel_platform_axi_tiny", cfg).unwrap()
+}
+
+/// The tiny platform with FC cores of 8 lanes (FC core 0 of 32 outputs in 2 pieces).
+fn tiny_l8() -> PlatformConfig {
+    let mut cfg = tiny();
+    cfg.fc[0].outputs = 32;
+    cfg.fc[0].pieces = 2;
+    cfg.with_lanes(8).unwrap()
 }
 
 /// Random gaps on the image stream, back-pressure on the read-back stream and (through
@@ -48,7 +60,15 @@ fn rough() -> Traffic {
 }
 
 fn bench(dut: Box<dyn Dut>, traffic: &Traffic) -> (PlatformBench, LelNetwork) {
-    let cfg = tiny();
+    bench_of(dut, traffic, &tiny())
+}
+
+fn bench_of(
+    dut: Box<dyn Dut>,
+    traffic: &Traffic,
+    cfg: &PlatformConfig,
+) -> (PlatformBench, LelNetwork) {
+    let cfg = cfg.clone();
     let net = LelNetwork::new(&cfg).unwrap();
     let fc: [FcParams; 2] = [net.cores[0].p.clone(), net.cores[1].p.clone()];
     let mut b = PlatformBench::new(dut, platform_shape(&cfg).unwrap(), fc, traffic).unwrap();
@@ -345,11 +365,20 @@ fn the_axi_lite_slave_alone_answers_as_the_map_says_on_every_backend() {
 /// AXI4-Stream, compared with the golden network image by image.
 #[test]
 fn the_host_sequence_trains_bit_exactly_through_axi_only() {
-    let cfg = tiny();
+    host_sequence(&tiny());
+}
+
+/// The same with FC cores of 8 lanes behind the same AXI ports and registers.
+#[test]
+fn the_host_sequence_trains_bit_exactly_through_axi_at_8_lanes() {
+    host_sequence(&tiny_l8());
+}
+
+fn host_sequence(cfg: &PlatformConfig) {
     let dut = simulator()
-        .dut(Backend::Verilator, design(), &DutOptions::default())
+        .dut(Backend::Verilator, design_of(cfg), &DutOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    let (mut b, mut net) = bench(dut, &rough());
+    let (mut b, mut net) = bench_of(dut, &rough(), cfg);
     let seeds = lfsr_seeds(&cfg);
     configure(&mut b, &net, 1).unwrap();
     b.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])

@@ -27,7 +27,7 @@
 //! thesis's PS program does; the output stream carries the weights of PL_READ.
 //! Tests: `tests/platform_axi.rs`.
 
-use super::platform::{LelPlatform, PlatformShape};
+use super::platform::{Platform, PlatformShape};
 use super::platform_regs as regs;
 use rust_hdl::prelude::*;
 
@@ -311,9 +311,23 @@ impl Logic for AxiLiteRegs {
     }
 }
 
-/// The platform with AXI4-Lite control and AXI4-Stream data ports (module docs).
+/// The thesis's platform (4 lanes) behind AXI.
+pub type LelPlatformAxi = PlatformAxi<4, 32, 24, 56, 96, 1>;
+
+/// The platform with FC cores of 8 lanes behind AXI (the same ports and registers).
+pub type LelPlatformAxiL8 = PlatformAxi<8, 64, 48, 112, 192, 2>;
+
+/// The platform with AXI4-Lite control and AXI4-Stream data ports (module docs); its
+/// parameters are [`Platform`]'s.
 #[derive(Clone, Debug, LogicBlock)]
-pub struct LelPlatformAxi {
+pub struct PlatformAxi<
+    const L: usize,
+    const SW: usize,
+    const WW: usize,
+    const RW: usize,
+    const AW: usize,
+    const K: usize,
+> {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous active-low reset.
@@ -372,11 +386,19 @@ pub struct LelPlatformAxi {
     pub m_axis_tuser: Signal<Out, Bits<4>>,
     /// Output stream TLAST.
     pub m_axis_tlast: Signal<Out, Bit>,
-    platform: LelPlatform,
+    platform: Platform<L, SW, WW, RW, AW, K>,
     axi: AxiLiteRegs,
 }
 
-impl LelPlatformAxi {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > PlatformAxi<L, SW, WW, RW, AW, K>
+{
     /// The platform of `shape` behind AXI; panics (naming the key) on a shape the RTL
     /// cannot build.
     pub fn new(shape: PlatformShape) -> Self {
@@ -410,7 +432,7 @@ impl LelPlatformAxi {
             m_axis_tready: Default::default(),
             m_axis_tuser: Default::default(),
             m_axis_tlast: Default::default(),
-            platform: LelPlatform::new(shape),
+            platform: Platform::new(shape),
             axi: Default::default(),
         }
     }
@@ -421,7 +443,15 @@ impl LelPlatformAxi {
     }
 }
 
-impl Logic for LelPlatformAxi {
+impl<
+        const L: usize,
+        const SW: usize,
+        const WW: usize,
+        const RW: usize,
+        const AW: usize,
+        const K: usize,
+    > Logic for PlatformAxi<L, SW, WW, RW, AW, K>
+{
     #[hdl_gen]
     fn update(&mut self) {
         self.platform.clock.next = self.clock.val();
@@ -477,7 +507,7 @@ crate::dut_io! {
 }
 
 crate::dut_io! {
-    impl[] LelPlatformAxi {
+    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize] PlatformAxi<L, SW, WW, RW, AW, K> {
         clock: yes,
         inputs: [aresetn, s_axi_awaddr, s_axi_awvalid, s_axi_wdata, s_axi_wstrb, s_axi_wvalid,
             s_axi_bready, s_axi_araddr, s_axi_arvalid, s_axi_rready,

@@ -27,7 +27,7 @@ use edgelearn_hdl::lel::fc_core::FcState;
 use edgelearn_hdl::lel::fc_core::{fc_core_design, FcCoreShape, FC_LANES};
 use edgelearn_hdl::lel::platform::PlState;
 use edgelearn_hdl::lel::platform::{LelPlatform, LelPlatformL8, PlatformShape, PLATFORM_LANES};
-use edgelearn_hdl::lel::platform_axi::LelPlatformAxi;
+use edgelearn_hdl::lel::platform_axi::{LelPlatformAxi, LelPlatformAxiL8};
 
 mod blocks;
 
@@ -285,7 +285,7 @@ pub fn check_rtl_widths(cfg: &PlatformConfig, kind: Kind) -> Result<()> {
 pub fn check_rtl_lanes(cfg: &PlatformConfig, kind: Kind) -> Result<()> {
     let allowed: &[usize] = match kind {
         Kind::FcCore(_) => &FC_LANES,
-        Kind::Platform => &PLATFORM_LANES,
+        Kind::Platform | Kind::PlatformAxi => &PLATFORM_LANES,
         _ => &[4],
     };
     let what = match kind {
@@ -406,7 +406,10 @@ pub fn platform_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Desig
 pub fn platform_axi_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
     check_rtl_lanes(cfg, Kind::PlatformAxi)?;
     let shape = platform_shape(cfg)?;
-    Ok(Box::new(Instance::new(name, LelPlatformAxi::new(shape))))
+    Ok(match shape.lanes {
+        4 => Box::new(Instance::new(name, LelPlatformAxi::new(shape))),
+        _ => Box::new(Instance::new(name, LelPlatformAxiL8::new(shape))),
+    })
 }
 
 /// The design of `kind` built from `cfg` under `name`.
