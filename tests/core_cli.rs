@@ -109,8 +109,8 @@ fn core_run_fc0_with_8_lanes() {
             "widths.lanes: 2: the platform is built with [4, 8] lanes",
         ),
         (
-            "platform train --axi --lanes 8",
-            "widths.lanes: 8: the AXI platform is built with [4] lanes",
+            "platform train --axi --lanes 2",
+            "widths.lanes: 2: the platform is built with [4, 8] lanes",
         ),
     ] {
         let line = format!("{line} --config configs/mnist.toml --data data/mnist-10k --quiet");
