@@ -15,11 +15,8 @@
 //! | `instr` | in | 1 | enable: rows without `instr` pass through unchanged |
 //! | `weight_out` | out | LANES x 6 (4 x 6) | updated weights |
 //!
-//! Two registers (the probability `p` and the weight stepped towards sign(g), then the new
-//! weights): the row presented right after edge c is on `weight_out` right after edge c+2;
-//! one row per cycle (T:1049-1050). `p` and the step are taken in the first stage so the
-//! second is only the compare and the choice (the ECP5's critical path was |g| >> lr,
-//! compare and step in one stage: D-REGISTERED-READS). P(update) =
+//! Two registers (products, then the new weights): the row presented right after edge c is
+//! on `weight_out` right after edge c+2; one row per cycle (T:1049-1050). P(update) =
 //! p / 16384 = |g_real| * lr (eq 3.14). The sign is + because the error carries eq 4.1's
 //! "target - output" sign (§7-9); sign(0) = 0 never updates (p = 0). Saturation at +-31.
 //! Golden: `edgelearn_verif::golden::weight_update`. Tests: `tests/weight_update.rs`.
@@ -61,11 +58,11 @@ pub struct WeightUpdate<const LANES: usize, const WT: usize, const ET: usize, co
     w_split: LaneSplit<6, LANES, WT>,
     rnd_split: LaneSplit<14, LANES, RT>,
     mul: [MulSigned<8, 8, 16>; LANES],
-    prob_s1: [DFF<Bits<16>>; LANES],
-    step_s1: [DFF<Bits<6>>; LANES],
+    g_s1: [DFF<Bits<16>>; LANES],
     w_s1: [DFF<Bits<6>>; LANES],
     rnd_ext: [ZeroExtend<14, 16>; LANES],
     rnd_s1: [DFF<Bits<16>>; LANES],
+    lr_s1: DFF<Bits<3>>,
     instr_s1: DFF<Bit>,
     abs: [AbsVal<16>; LANES],
     prob: [Signal<Local, Bits<16>>; LANES],
@@ -100,11 +97,11 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Defa
             w_split: Default::default(),
             rnd_split: Default::default(),
             mul: array_init::array_init(|_| Default::default()),
-            prob_s1: array_init::array_init(|_| Default::default()),
-            step_s1: array_init::array_init(|_| Default::default()),
+            g_s1: array_init::array_init(|_| Default::default()),
             w_s1: array_init::array_init(|_| Default::default()),
             rnd_ext: array_init::array_init(|_| Default::default()),
             rnd_s1: array_init::array_init(|_| Default::default()),
+            lr_s1: Default::default(),
             instr_s1: Default::default(),
             abs: array_init::array_init(|_| Default::default()),
             prob: array_init::array_init(|_| Default::default()),
@@ -124,38 +121,37 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Logi
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, instr_s1, out_q);
-        // Stage 1: g = X * E, p = |g| >> lr, and the weight stepped: sat6(w + sign(g)).
+        dff_setup!(self, clock, lr_s1, instr_s1, out_q);
+        // Stage 1: gradients g = X * E.
         self.err_split.word.next = self.err.val();
         self.w_split.word.next = self.weight_in.val();
         self.rnd_split.word.next = self.rnd.val();
+        self.lr_s1.d.next = self.lr_shift.val();
         self.instr_s1.d.next = self.instr.val();
         for i in 0..LANES {
             self.mul[i].a.next = self.data_in.val();
             self.mul[i].b.next = self.err_split.lanes[i].val();
-            self.abs[i].data_in.next = self.mul[i].p.val();
-            self.prob[i].next = self.abs[i].magnitude.val() >> self.lr_shift.val();
-            self.prob_s1[i].clock.next = self.clock.val();
-            self.prob_s1[i].d.next = self.prob[i].val();
-            self.w_ext[i].data_in.next = self.w_split.lanes[i].val();
-            self.stepped[i].next = self.w_ext[i].data_out.val() + self.one7.val();
-            if self.abs[i].negative.val() {
-                self.stepped[i].next = self.w_ext[i].data_out.val() - self.one7.val();
-            }
-            self.sat[i].data_in.next = self.stepped[i].val();
-            self.step_s1[i].clock.next = self.clock.val();
-            self.step_s1[i].d.next = self.sat[i].data_out.val();
+            self.g_s1[i].clock.next = self.clock.val();
+            self.g_s1[i].d.next = self.mul[i].p.val();
             self.w_s1[i].clock.next = self.clock.val();
             self.w_s1[i].d.next = self.w_split.lanes[i].val();
             self.rnd_s1[i].clock.next = self.clock.val();
             self.rnd_ext[i].data_in.next = self.rnd_split.lanes[i].val();
             self.rnd_s1[i].d.next = self.rnd_ext[i].data_out.val();
         }
-        // Stage 2: update when rnd < p.
+        // Stage 2: p = |g| >> lr, update when rnd < p, w <- sat6(w + sign(g)).
         for i in 0..LANES {
+            self.abs[i].data_in.next = self.g_s1[i].q.val();
+            self.prob[i].next = self.abs[i].magnitude.val() >> self.lr_s1.q.val();
+            self.w_ext[i].data_in.next = self.w_s1[i].q.val();
+            self.stepped[i].next = self.w_ext[i].data_out.val() + self.one7.val();
+            if self.abs[i].negative.val() {
+                self.stepped[i].next = self.w_ext[i].data_out.val() - self.one7.val();
+            }
+            self.sat[i].data_in.next = self.stepped[i].val();
             self.w_new[i].next = self.w_s1[i].q.val();
-            if self.instr_s1.q.val() & (self.rnd_s1[i].q.val() < self.prob_s1[i].q.val()) {
-                self.w_new[i].next = self.step_s1[i].q.val();
+            if self.instr_s1.q.val() & (self.rnd_s1[i].q.val() < self.prob[i].val()) {
+                self.w_new[i].next = self.sat[i].data_out.val();
             }
             self.w_join.lanes[i].next = self.w_new[i].val();
         }
