@@ -379,7 +379,7 @@ fn host_sequence(cfg: &PlatformConfig) {
         .dut(Backend::Verilator, design_of(cfg), &DutOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let (mut b, mut net) = bench_of(dut, &rough(), cfg);
-    let seeds = lfsr_seeds(&cfg);
+    let seeds = lfsr_seeds(cfg);
     configure(&mut b, &net, 1).unwrap();
     b.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])
         .unwrap();

@@ -220,7 +220,6 @@ struct Kept<T> {
 /// What every step reads.
 struct Ctx {
     args: Args,
-    config_text: String,
     data: mnist::Mnist,
     work: PathBuf,
     exe: String,
@@ -248,8 +247,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if timings.is_empty() {
         timings.push(base.rtl.registered_reads);
     }
-    let config_text = std::fs::read_to_string(&args.config)
-        .with_context(|| format!("cannot read {}", args.config.display()))?;
     let data = mnist::load(&args.data).context("cannot load MNIST")?;
     if args.images > data.train.len() {
         bail!(
@@ -264,7 +261,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| Path::new("build/explore").join(&base.name));
     let exe = std::env::current_exe().context("cannot find the edgelearn executable")?;
     let ctx = Ctx {
-        config_text,
         data,
         work,
         exe: exe_digest(&exe)?,
