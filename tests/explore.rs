@@ -174,4 +174,14 @@ fn explore_refuses_bad_arguments_with_a_clear_error() {
         assert!(stderr.contains(want), "{more:?}: {stderr}");
     }
     assert!(!r.exists());
+    // A work directory holding someone else's files is not written into.
+    let theirs = d.join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    std::fs::write(theirs.join("notes.txt"), "mine").unwrap();
+    let (_, stderr) = run_exit(&argv(base, &["--work", s(&theirs), "--report", s(&r)]), 2);
+    assert!(
+        stderr.contains("is not an edgelearn explore work directory"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&theirs).unwrap().count(), 1);
 }

@@ -259,6 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .work
         .clone()
         .unwrap_or_else(|| Path::new("build/explore").join(&base.name));
+    claim_work(&work, args.force)?;
     let exe = std::env::current_exe().context("cannot find the edgelearn executable")?;
     let ctx = Ctx {
         data,
@@ -383,6 +384,25 @@ fn check_args(a: &Args) -> anyhow::Result<Vec<Target>> {
     Ok(targets)
 }
 
+/// The file that marks a work directory as explore's.
+const WORK_MARK: &str = ".edgelearn-explore";
+
+/// Make `work` an explore work directory: new, empty, or one explore made (then every file
+/// in it is explore's to rewrite); anything else only with `force`.
+fn claim_work(work: &Path, force: bool) -> anyhow::Result<()> {
+    let marked = work.join(WORK_MARK).is_file();
+    let empty = std::fs::read_dir(work).map_or(true, |mut d| d.next().is_none());
+    if !marked && !empty && !force {
+        bail!(
+            "{} is not empty and is not an edgelearn explore work directory; not writing into it (give another --work, or --force)",
+            work.display()
+        );
+    }
+    std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
+    std::fs::write(work.join(WORK_MARK), "edgelearn explore work directory\n")
+        .with_context(|| format!("cannot write into {}", work.display()))
+}
+
 fn report_is_ours(path: &Path) -> bool {
     read_json(path).is_some_and(|v| v["generator"] == GENERATOR)
 }
@@ -500,7 +520,17 @@ fn run_step(ctx: &Ctx, at: At, step: Step) -> anyhow::Result<(Value, bool)> {
     if !ctx.args.quiet {
         eprintln!("lanes {} {}: running", at.label(), step.name());
     }
+    // An error of the configuration at this point is an answer (kept like a result); any
+    // other error (a tool, a file) is tried again on the next run.
+    let shape = match (step, &cfg) {
+        (_, Err(e)) => Err(format!("{e:#}")),
+        (Step::Golden, Ok(_)) => Ok(()),
+        (_, Ok(c)) => designs::platform_shape(c)
+            .map(|_| ())
+            .map_err(|e| format!("{e}")),
+    };
     let result = match (step, cfg) {
+        _ if shape.is_err() => Err(shape.clone().unwrap_err()),
         (_, Err(e)) => Err(format!("{e:#}")),
         (Step::Rtl, Ok(cfg)) => to_value(rtl_step(ctx, &cfg)),
         (Step::Golden, Ok(cfg)) => to_value(golden_step(&ctx.data, &cfg)),
@@ -510,9 +540,13 @@ fn run_step(ctx: &Ctx, at: At, step: Step) -> anyhow::Result<(Value, bool)> {
     };
     let kept = Kept { key, result };
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let text = serde_json::to_string_pretty(&kept).expect("plain data");
-    edgelearn_sim::files::write_atomic(&file, text)
-        .with_context(|| format!("cannot write {}", file.display()))?;
+    if kept.result.is_ok() || shape.is_err() {
+        let text = serde_json::to_string_pretty(&kept).expect("plain data");
+        edgelearn_sim::files::write_atomic(&file, text)
+            .with_context(|| format!("cannot write {}", file.display()))?;
+    } else {
+        let _ = std::fs::remove_file(&file);
+    }
     Ok((
         serde_json::to_value(&kept.result).expect("plain data"),
         false,
@@ -624,7 +658,8 @@ fn synth_step(
 ) -> anyhow::Result<PartPoint> {
     let name = designs::configured_name(Kind::Platform, cfg);
     let design = designs::platform_design(&name, cfg)?;
-    fsynth::guard(dir, ctx.args.force)?;
+    // The work directory is ours (`claim_work`): a run stopped halfway may leave tool files.
+    fsynth::guard(dir, true)?;
     let summary = format!(
         "the LEL platform of {} at {} lanes",
         cfg.name, cfg.widths.lanes
