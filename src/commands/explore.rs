@@ -138,8 +138,9 @@ pub struct Point {
     pub cycles_per_image: Option<f64>,
     /// `rtl` or `model`.
     pub cycles_source: String,
-    /// The clock of `images_per_second`: the ECP5 Fmax when measured, else `--freq`.
-    pub clock_mhz: f64,
+    /// The clock of `images_per_second`: the ECP5 Fmax when measured, `--freq` when the
+    /// ECP5 is not in the sweep, none when its place-and-route did not finish.
+    pub clock_mhz: Option<f64>,
     /// Where `clock_mhz` comes from.
     pub clock_source: String,
     /// Training images per second at `clock_mhz`.
@@ -764,9 +765,13 @@ fn point(ctx: &Ctx, base: &PlatformConfig, at: At, targets: &[Target], results: 
         .get(Target::Ecp5_85k.name())
         .and_then(|r| r.as_ref().ok())
         .and_then(|p| p.fmax_mhz);
+    // With the ECP5 in the sweep, images/s is at its Fmax or not given: a point whose
+    // place-and-route did not finish must not be compared at another clock.
+    let swept_ecp5 = targets.contains(&Target::Ecp5_85k);
     let (clock_mhz, clock_source) = match fmax {
-        Some(f) => (f, "ECP5-85F Fmax".to_string()),
-        None => (ctx.args.freq, "--freq".to_string()),
+        Some(f) => (Some(f), "ECP5-85F Fmax".to_string()),
+        None if swept_ecp5 => (None, "no ECP5-85F Fmax".to_string()),
+        None => (Some(ctx.args.freq), "--freq".to_string()),
     };
     Point {
         lanes: at.lanes,
@@ -777,7 +782,7 @@ fn point(ctx: &Ctx, base: &PlatformConfig, at: At, targets: &[Target], results: 
         rtl,
         golden,
         parts,
-        images_per_second: cycles_per_image.map(|c| clock_mhz * 1e6 / c),
+        images_per_second: cycles_per_image.zip(clock_mhz).map(|(c, f)| f * 1e6 / c),
         cycles_per_image,
         cycles_source: cycles_source.to_string(),
         clock_mhz,

@@ -82,7 +82,7 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> Stri
         let ips = opt(p.images_per_second, |v| {
             format!(
                 "{v:.0} at {:.1} MHz{}",
-                p.clock_mhz,
+                p.clock_mhz.unwrap_or(0.0),
                 if p.cycles_source == "model" {
                     " (model)"
                 } else {
