@@ -138,6 +138,7 @@ fn raw_config() -> impl Strategy<Value = PlatformConfig> {
                     shuffle,
                     float_lr: None,
                 },
+                rtl: Default::default(),
             }
         })
 }
