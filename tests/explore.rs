@@ -13,7 +13,7 @@ use common::cli::{argv, read_json, run_exit, run_ok, s, tmp, weights_sha as sha}
 fn explore_sweeps_lanes_and_reuses_finished_steps() {
     let d = tmp("explore");
     let (report, plot, work) = (d.join("r.json"), d.join("r.png"), d.join("work"));
-    let line = "explore --config configs/mnist-small.toml --data data/mnist-10k --lanes 4,8,16 \
+    let line = "explore --config configs/mnist-small.toml --data data/mnist-10k --lanes 4,16 \
                 --part xc7z020 --images 6 --jobs 2";
     let more = [
         "--work",
@@ -26,14 +26,14 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
     let t = std::time::Instant::now();
     let (stdout, stderr) = run_ok(&argv(line, &more));
     eprintln!("{stdout}first sweep: {:.1} s", t.elapsed().as_secs_f64());
-    assert_eq!(stderr.matches(": running").count(), 9, "{stderr}");
+    assert_eq!(stderr.matches(": running").count(), 6, "{stderr}");
     assert!(stdout.contains("| lanes | cycles/image |"), "{stdout}");
     let r = read_json(&report);
     assert_eq!(r["generator"], "edgelearn explore");
     let points = r["points"].as_array().unwrap();
-    assert_eq!(points.len(), 3);
-    let mut luts = Vec::new();
-    for (p, lanes) in points.iter().zip([4, 8]) {
+    assert_eq!(points.len(), 2);
+    // (8 lanes and the read timings: `explore_sweeps_the_timing_options`, without synthesis.)
+    for (p, lanes) in points.iter().zip([4]) {
         assert_eq!(p["lanes"], lanes);
         let rtl = &p["rtl"]["Ok"];
         assert_eq!(rtl["bit_exact"], true, "lanes {lanes}: {p}");
@@ -63,8 +63,10 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
                 .as_f64()
                 .unwrap()
         };
-        assert!(used("DSP48E1") > 0.0 && used("BRAM36") > 0.0, "{x}");
-        luts.push(used("LUT"));
+        assert!(
+            used("DSP48E1") > 0.0 && used("BRAM36") > 0.0 && used("LUT") > 0.0,
+            "{x}"
+        );
         let ips = p["images_per_second"].as_f64().unwrap();
         let cpi = rtl["cycles_per_image"].as_f64().unwrap();
         assert!(
@@ -72,9 +74,8 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
             "images/s at --freq without an Fmax"
         );
     }
-    assert!(luts[1] > luts[0], "8 lanes take more LUTs than 4: {luts:?}");
     // 16 lanes: a weight-update pass of FC core 0 would outrun the LFSR's period.
-    let p16 = &points[2];
+    let p16 = &points[1];
     for step in [&p16["rtl"], &p16["golden"], &p16["parts"]["xc7z020"]] {
         let e = step["Err"].as_str().unwrap_or_else(|| panic!("{p16}"));
         assert!(
@@ -88,7 +89,7 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
     );
     let front = r["pareto"].as_array().unwrap();
     assert!(
-        !front.is_empty() && front.iter().all(|l| l == "4" || l == "8"),
+        !front.is_empty() && front.iter().all(|l| l == "4"),
         "{front:?}"
     );
     let png = std::fs::read(&plot).unwrap();
@@ -96,7 +97,7 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
 
     // The same sweep again: every step reused, the same points.
     let (_, stderr) = run_ok(&argv(line, &more));
-    assert_eq!(stderr.matches("(reused)").count(), 9, "{stderr}");
+    assert_eq!(stderr.matches("(reused)").count(), 6, "{stderr}");
     assert!(!stderr.contains(": running"), "{stderr}");
     assert_eq!(read_json(&report)["points"], r["points"]);
 
