@@ -615,7 +615,7 @@ mod tests {
         assert_eq!(fc_shape(&t, 1).unwrap(), s(480, 480));
         assert_eq!(fc_shape(&m, 0).unwrap(), s(1536, 480));
         assert_eq!(fc_shape(&m, 1).unwrap(), fc_shape(&t, 1).unwrap());
-        // FC cores alone take 2, 4 or 8 lanes, the platform 4 or 8, its AXI top and the
+        // FC cores alone take 2, 4 or 8 lanes, the platform and its AXI top 4 or 8, the
         // conv core alone 4.
         let eight = t.clone().with_lanes(8).unwrap();
         assert_eq!(fc_shape(&eight, 0).unwrap(), s(2400, 480));
@@ -627,10 +627,7 @@ mod tests {
         };
         assert!(check_rtl_widths(&eight, Kind::Platform).is_ok());
         assert_eq!(platform_shape(&eight).unwrap().lanes, 8);
-        assert_eq!(
-            key(check_rtl_widths(&eight, Kind::PlatformAxi)),
-            "widths.lanes"
-        );
+        assert!(check_rtl_widths(&eight, Kind::PlatformAxi).is_ok());
         assert_eq!(
             key(check_rtl_widths(&eight, Kind::ConvCore)),
             "widths.lanes"
