@@ -88,18 +88,10 @@ pub enum Command {
         force: bool,
     },
     /// Generate the platform's register map from its description (hdl/regs/lel_platform.toml):
-    /// the RTL address decode, the Rust module, the C header and docs/registers.md.
-    Regs {
-        /// The repository to regenerate in.
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        root: PathBuf,
-        /// Write nothing; exit 1 when a generated file differs from the description.
-        #[arg(long)]
-        check: bool,
-        /// Overwrite files that `edgelearn regs` did not write.
-        #[arg(long)]
-        force: bool,
-    },
+    /// the RTL address decode, the Rust module, the C header and docs/registers.md. With
+    /// --design or --config: the reset values resolved for that platform, and with --verify
+    /// its RTL checked register by register against the description.
+    Regs(RegsArgs),
     /// Measure simulated cycles per second of each backend on the thesis matmul stimulus.
     Bench {
         /// Cycles to simulate (thesis bursts of 600 rows, repeated).
@@ -497,6 +489,61 @@ pub struct SynthArgs {
     /// Overwrite files that edgelearn did not write.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Arguments of `edgelearn regs`.
+#[derive(Debug, clap::Args)]
+pub struct RegsArgs {
+    /// The repository (its hdl/regs descriptions; where generated files go).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Write nothing; exit 1 when a generated file differs from the description.
+    #[arg(long, conflicts_with_all = ["design", "config"])]
+    pub check: bool,
+    /// Overwrite files that `edgelearn regs` did not write.
+    #[arg(long, conflicts_with_all = ["design", "config"])]
+    pub force: bool,
+    /// A platform design (`lel_platform`, `lel_platform_axi_mnist`, ...; see `edgelearn
+    /// blocks`): print every register's reset value resolved for it.
+    #[arg(long, value_name = "NAME", conflicts_with = "config")]
+    pub design: Option<String>,
+    /// The AXI top built from this platform configuration, instead of --design.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Build the platform with L matmul lanes.
+    #[arg(long, value_name = "L")]
+    pub lanes: Option<usize>,
+    /// Check the design's RTL against the description: reset values, access, writable bits,
+    /// field maxima, byte strobes and reserved addresses, through its register bus; exit 1
+    /// naming every register that answers otherwise.
+    #[arg(long)]
+    pub verify: bool,
+    /// Backends of --verify, comma-separated (Icarus and the netlist replay Verilator's run
+    /// and compare every output on every cycle).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "verilator,icarus"
+    )]
+    pub backends: Vec<BackendName>,
+    /// Seed of the AXI4-Lite master's random pauses (--verify).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Reserved words --verify tries: all of the address space, or a sample where a decode
+    /// goes wrong (each gap's first and last word, one-address-bit aliases of the first and
+    /// last register).
+    #[arg(long, value_enum, default_value = "all")]
+    pub reserved: ReservedWords,
+}
+
+/// Reserved words `edgelearn regs --verify` tries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReservedWords {
+    /// Every one.
+    All,
+    /// Gap edges and one-bit aliases.
+    Sample,
 }
 
 /// `edgelearn explore`'s options.

@@ -9,8 +9,18 @@
 /* Cycles the FIFOs are held empty after I_STOP (the cores' output FIFOs drain). */
 #define LEL_PLATFORM_FLUSH_CYCLES 32u
 
+/* The design's parameters, the arguments of the _RESET macros that take them
+ * (`edgelearn regs --design NAME` resolves them for a design):
+ *   IMAGE_BEATS: Beats of one input image: conv.in_channels x height x width / 4 (four 8-bit pixels a beat).
+ *   IN_DEPTH: Input FIFO depth in beats: IMAGE_BEATS rounded up to a power of two.
+ *   MID_DEPTH: Conv -> FC0 FIFO depth in beats: the conv core's output (out_channels x pooled height x pooled width / 4) plus its 16-beat output FIFO, rounded up to a power of two.
+ *   OUT_DEPTH: FC0 -> FC1 FIFO depth in beats: 2 x fc[0].outputs / 4 rounded up to a power of two.
+ *   FC0_WORDS: FC core 0's 32-bit weight words: fc[0].inputs x fc[0].outputs / fc[0].pieces / 4.
+ *   FC1_WORDS: FC core 1's 32-bit weight words: fc[1].inputs x fc[1].outputs / fc[1].pieces / 4. */
+
 /* CTRL (wo): Instruction to the platform FSM, taken from PL_IDLE (I_STOP from any state). */
 #define LEL_PLATFORM_CTRL_OFFSET 0x000u
+#define LEL_PLATFORM_CTRL_RESET 0x00000000u
 #define LEL_PLATFORM_CTRL_INSTR_SHIFT 0u
 #define LEL_PLATFORM_CTRL_INSTR_MASK 0x00000007u
 #define LEL_PLATFORM_CTRL_INSTR_I_IDLE 0u
@@ -22,6 +32,7 @@
 
 /* STATUS (ro): States of the platform FSM and of the cores. */
 #define LEL_PLATFORM_STATUS_OFFSET 0x004u
+#define LEL_PLATFORM_STATUS_RESET 0x00000000u
 #define LEL_PLATFORM_STATUS_PL_SHIFT 0u
 #define LEL_PLATFORM_STATUS_PL_MASK 0x0000000fu
 #define LEL_PLATFORM_STATUS_CONV_SHIFT 4u
@@ -35,6 +46,7 @@
 
 /* MODEL_CFG (rw): model_cfg (spec §4.5); FC core x sees model_cfg >> 12x. The LR_SHIFT fields are replaced by the learning-rate table when LR_LEN > 0. */
 #define LEL_PLATFORM_MODEL_CFG_OFFSET 0x008u
+#define LEL_PLATFORM_MODEL_CFG_RESET 0x00000000u
 #define LEL_PLATFORM_MODEL_CFG_CONV_ALPHA_SHIFT 0u
 #define LEL_PLATFORM_MODEL_CFG_CONV_ALPHA_MASK 0x00000007u
 #define LEL_PLATFORM_MODEL_CFG_FC0_LC_ALPHA_SHIFT 3u
@@ -56,67 +68,86 @@
 
 /* SEED_LC0 (rw): FC core 0's LC-weight LFSR seed, loaded at PL_INIT. */
 #define LEL_PLATFORM_SEED_LC0_OFFSET 0x00cu
+#define LEL_PLATFORM_SEED_LC0_RESET 0x00000000u
 #define LEL_PLATFORM_SEED_LC0_SEED_SHIFT 0u
 #define LEL_PLATFORM_SEED_LC0_SEED_MASK 0x0001ffffu
 
 /* SEED_WU0 (rw): FC core 0's weight-update LFSR seed, loaded at PL_INIT. */
 #define LEL_PLATFORM_SEED_WU0_OFFSET 0x010u
+#define LEL_PLATFORM_SEED_WU0_RESET 0x00000000u
 #define LEL_PLATFORM_SEED_WU0_SEED_SHIFT 0u
 #define LEL_PLATFORM_SEED_WU0_SEED_MASK 0x0001ffffu
 
 /* SEED_LC1 (rw): FC core 1's LC-weight LFSR seed, loaded at PL_INIT. */
 #define LEL_PLATFORM_SEED_LC1_OFFSET 0x014u
+#define LEL_PLATFORM_SEED_LC1_RESET 0x00000000u
 #define LEL_PLATFORM_SEED_LC1_SEED_SHIFT 0u
 #define LEL_PLATFORM_SEED_LC1_SEED_MASK 0x0001ffffu
 
 /* SEED_WU1 (rw): FC core 1's weight-update LFSR seed, loaded at PL_INIT. */
 #define LEL_PLATFORM_SEED_WU1_OFFSET 0x018u
+#define LEL_PLATFORM_SEED_WU1_RESET 0x00000000u
 #define LEL_PLATFORM_SEED_WU1_SEED_SHIFT 0u
 #define LEL_PLATFORM_SEED_WU1_SEED_MASK 0x0001ffffu
 
 /* N_TRAIN (rw): Images of a PL_TRAIN run. */
 #define LEL_PLATFORM_N_TRAIN_OFFSET 0x01cu
+#define LEL_PLATFORM_N_TRAIN_RESET 0x00000000u
 
 /* N_TEST (rw): Images of a PL_INF run. */
 #define LEL_PLATFORM_N_TEST_OFFSET 0x020u
+#define LEL_PLATFORM_N_TEST_RESET 0x00000000u
 
 /* EPOCH (rw): The epoch (0-based) that indexes the learning-rate table. */
 #define LEL_PLATFORM_EPOCH_OFFSET 0x024u
+#define LEL_PLATFORM_EPOCH_RESET 0x00000000u
 
 /* LR_LEN (rw): Entries of the learning-rate table in use. */
 #define LEL_PLATFORM_LR_LEN_OFFSET 0x028u
+#define LEL_PLATFORM_LR_LEN_RESET 0x00000000u
+#define LEL_PLATFORM_LR_LEN_LEN_MAX 16u
 #define LEL_PLATFORM_LR_LEN_LEN_SHIFT 0u
 #define LEL_PLATFORM_LR_LEN_LEN_MASK 0x0000001fu
 
 /* CFG_ACTIVE (ro): The model_cfg the cores get: MODEL_CFG with FC0_LR_SHIFT and FC1_LR_SHIFT from LR_TABLE[min(EPOCH, LR_LEN - 1)] when LR_LEN > 0. */
 #define LEL_PLATFORM_CFG_ACTIVE_OFFSET 0x02cu
+#define LEL_PLATFORM_CFG_ACTIVE_RESET 0x00000000u
 
 /* RUN_CYCLES (ro): Cycles of the current (or last) PL_TRAIN / PL_INF run. */
 #define LEL_PLATFORM_RUN_CYCLES_OFFSET 0x030u
+#define LEL_PLATFORM_RUN_CYCLES_RESET 0x00000000u
 
 /* CONV_IMAGES (ro): Images the conv core started in this run. */
 #define LEL_PLATFORM_CONV_IMAGES_OFFSET 0x034u
+#define LEL_PLATFORM_CONV_IMAGES_RESET 0x00000000u
 
 /* FC0_IMAGES (ro): Images FC core 0 started in this run. */
 #define LEL_PLATFORM_FC0_IMAGES_OFFSET 0x038u
+#define LEL_PLATFORM_FC0_IMAGES_RESET 0x00000000u
 
 /* FC1_IMAGES (ro): Images FC core 1 started in this run. */
 #define LEL_PLATFORM_FC1_IMAGES_OFFSET 0x03cu
+#define LEL_PLATFORM_FC1_IMAGES_RESET 0x00000000u
 
 /* FC0_RESULTS (ro): Images FC core 0 classified in this run. */
 #define LEL_PLATFORM_FC0_RESULTS_OFFSET 0x040u
+#define LEL_PLATFORM_FC0_RESULTS_RESET 0x00000000u
 
 /* FC1_RESULTS (ro): Images FC core 1 classified in this run. */
 #define LEL_PLATFORM_FC1_RESULTS_OFFSET 0x044u
+#define LEL_PLATFORM_FC1_RESULTS_RESET 0x00000000u
 
 /* FC0_CORRECT (ro): FC core 0's classes equal to the label in this run. */
 #define LEL_PLATFORM_FC0_CORRECT_OFFSET 0x048u
+#define LEL_PLATFORM_FC0_CORRECT_RESET 0x00000000u
 
 /* FC1_CORRECT (ro): FC core 1's classes equal to the label in this run. */
 #define LEL_PLATFORM_FC1_CORRECT_OFFSET 0x04cu
+#define LEL_PLATFORM_FC1_CORRECT_RESET 0x00000000u
 
 /* FC0_CLASS (ro): FC core 0's last result. */
 #define LEL_PLATFORM_FC0_CLASS_OFFSET 0x050u
+#define LEL_PLATFORM_FC0_CLASS_RESET 0x00000000u
 #define LEL_PLATFORM_FC0_CLASS_CLASS_SHIFT 0u
 #define LEL_PLATFORM_FC0_CLASS_CLASS_MASK 0x0000000fu
 #define LEL_PLATFORM_FC0_CLASS_LABEL_SHIFT 4u
@@ -124,6 +155,7 @@
 
 /* FC1_CLASS (ro): FC core 1's last result. */
 #define LEL_PLATFORM_FC1_CLASS_OFFSET 0x054u
+#define LEL_PLATFORM_FC1_CLASS_RESET 0x00000000u
 #define LEL_PLATFORM_FC1_CLASS_CLASS_SHIFT 0u
 #define LEL_PLATFORM_FC1_CLASS_CLASS_MASK 0x0000000fu
 #define LEL_PLATFORM_FC1_CLASS_LABEL_SHIFT 4u
@@ -131,15 +163,19 @@
 
 /* CONV_CYCLES (ro): Cycles of the conv core's last visit outside CS_IDLE (an image). */
 #define LEL_PLATFORM_CONV_CYCLES_OFFSET 0x058u
+#define LEL_PLATFORM_CONV_CYCLES_RESET 0x00000000u
 
 /* FC0_CYCLES (ro): Cycles of FC core 0's last visit outside LS_IDLE (an image, INIT or READ). */
 #define LEL_PLATFORM_FC0_CYCLES_OFFSET 0x05cu
+#define LEL_PLATFORM_FC0_CYCLES_RESET 0x00000000u
 
 /* FC1_CYCLES (ro): Cycles of FC core 1's last visit outside LS_IDLE. */
 #define LEL_PLATFORM_FC1_CYCLES_OFFSET 0x060u
+#define LEL_PLATFORM_FC1_CYCLES_RESET 0x00000000u
 
 /* IN_LEVEL (ro): Input FIFO level. */
 #define LEL_PLATFORM_IN_LEVEL_OFFSET 0x064u
+#define LEL_PLATFORM_IN_LEVEL_RESET(IN_DEPTH) (((unsigned)(IN_DEPTH) << 16))
 #define LEL_PLATFORM_IN_LEVEL_HELD_SHIFT 0u
 #define LEL_PLATFORM_IN_LEVEL_HELD_MASK 0x0000ffffu
 #define LEL_PLATFORM_IN_LEVEL_DEPTH_SHIFT 16u
@@ -147,6 +183,7 @@
 
 /* MID_LEVEL (ro): Conv -> FC0 FIFO level. */
 #define LEL_PLATFORM_MID_LEVEL_OFFSET 0x068u
+#define LEL_PLATFORM_MID_LEVEL_RESET(MID_DEPTH) (((unsigned)(MID_DEPTH) << 16))
 #define LEL_PLATFORM_MID_LEVEL_HELD_SHIFT 0u
 #define LEL_PLATFORM_MID_LEVEL_HELD_MASK 0x0000ffffu
 #define LEL_PLATFORM_MID_LEVEL_DEPTH_SHIFT 16u
@@ -154,6 +191,7 @@
 
 /* OUT_LEVEL (ro): FC0 -> FC1 FIFO level. */
 #define LEL_PLATFORM_OUT_LEVEL_OFFSET 0x06cu
+#define LEL_PLATFORM_OUT_LEVEL_RESET(OUT_DEPTH) (((unsigned)(OUT_DEPTH) << 16))
 #define LEL_PLATFORM_OUT_LEVEL_HELD_SHIFT 0u
 #define LEL_PLATFORM_OUT_LEVEL_HELD_MASK 0x0000ffffu
 #define LEL_PLATFORM_OUT_LEVEL_DEPTH_SHIFT 16u
@@ -161,20 +199,25 @@
 
 /* IMAGE_BEATS (ro): Beats of one input image. */
 #define LEL_PLATFORM_IMAGE_BEATS_OFFSET 0x070u
+#define LEL_PLATFORM_IMAGE_BEATS_RESET(IMAGE_BEATS) ((unsigned)(IMAGE_BEATS))
 
 /* FC0_WORDS (ro): FC core 0's weight words (PL_INIT and PL_READ). */
 #define LEL_PLATFORM_FC0_WORDS_OFFSET 0x074u
+#define LEL_PLATFORM_FC0_WORDS_RESET(FC0_WORDS) ((unsigned)(FC0_WORDS))
 
 /* FC1_WORDS (ro): FC core 1's weight words. */
 #define LEL_PLATFORM_FC1_WORDS_OFFSET 0x078u
+#define LEL_PLATFORM_FC1_WORDS_RESET(FC1_WORDS) ((unsigned)(FC1_WORDS))
 
 /* ID (ro): Identification: 0x4c454c31 ("LEL1"). */
 #define LEL_PLATFORM_ID_OFFSET 0x07cu
 #define LEL_PLATFORM_ID_VALUE 0x4c454c31u
+#define LEL_PLATFORM_ID_RESET 0x4c454c31u
 
 /* LR_TABLE (rw): Learning-rate table: entry e is used in epoch e (the last in use repeats). */
 #define LEL_PLATFORM_LR_TABLE_OFFSET(i) (0x080u + 4u * (i))
 #define LEL_PLATFORM_LR_TABLE_COUNT 16u
+#define LEL_PLATFORM_LR_TABLE_RESET 0x00000000u
 #define LEL_PLATFORM_LR_TABLE_FC0_LR_SHIFT_SHIFT 0u
 #define LEL_PLATFORM_LR_TABLE_FC0_LR_SHIFT_MASK 0x00000007u
 #define LEL_PLATFORM_LR_TABLE_FC1_LR_SHIFT_SHIFT 3u
@@ -183,9 +226,11 @@
 /* FC0_LC (ro): FC core 0's 10 LC outputs of its last image (Q12, sign-extended from 23 bits). */
 #define LEL_PLATFORM_FC0_LC_OFFSET(i) (0x0c0u + 4u * (i))
 #define LEL_PLATFORM_FC0_LC_COUNT 10u
+#define LEL_PLATFORM_FC0_LC_RESET 0x00000000u
 
 /* FC1_LC (ro): FC core 1's 10 LC outputs of its last image (Q12, sign-extended from 23 bits). */
 #define LEL_PLATFORM_FC1_LC_OFFSET(i) (0x100u + 4u * (i))
 #define LEL_PLATFORM_FC1_LC_COUNT 10u
+#define LEL_PLATFORM_FC1_LC_RESET 0x00000000u
 
 #endif /* LEL_PLATFORM_REGS_H */

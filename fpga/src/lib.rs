@@ -4,6 +4,7 @@
 
 pub mod cnn_regs;
 pub mod fusesoc;
+pub mod regcheck;
 pub mod regmap;
 pub mod regs_files;
 pub mod synth;

@@ -21,7 +21,7 @@ macro_rules! bail {
     };
 }
 use serde::Deserialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -55,6 +55,46 @@ pub struct Field {
     /// Named values.
     #[serde(default)]
     pub values: Vec<Value>,
+    /// Its value after reset (0 when absent).
+    #[serde(default)]
+    pub reset: Option<ResetValue>,
+    /// The largest value it stores: a write above it stores this.
+    #[serde(default)]
+    pub max: Option<u32>,
+}
+
+/// A reset value: a number, or the name of a [`Parameter`] of the design.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum ResetValue {
+    /// A number.
+    Number(u32),
+    /// A parameter's name.
+    Parameter(String),
+}
+
+impl ResetValue {
+    /// The number, or the parameter's value from `params`.
+    fn resolve(&self, params: &BTreeMap<String, u32>) -> Result<u32> {
+        match self {
+            ResetValue::Number(n) => Ok(*n),
+            ResetValue::Parameter(p) => params
+                .get(p)
+                .copied()
+                .ok_or_else(|| MapError(format!("parameter {p} is not given"))),
+        }
+    }
+}
+
+/// A number of the design that its configuration's shapes fix (a FIFO depth, an image's
+/// beats), named in reset values and resolved per design.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    /// Name (upper case).
+    pub name: String,
+    /// What it is: the formula in the configuration's shapes.
+    pub description: String,
 }
 
 impl Field {
@@ -107,6 +147,9 @@ pub struct Register {
     /// A constant the register always reads.
     #[serde(default)]
     pub value: Option<u32>,
+    /// Its value after reset (else [`Register::value`], or its fields' `reset`s).
+    #[serde(default)]
+    pub reset: Option<ResetValue>,
     /// Fields; none means one 32-bit value.
     #[serde(default)]
     pub fields: Vec<Field>,
@@ -128,6 +171,95 @@ impl Register {
     /// The platform's word address (offset / 4).
     pub fn word(&self) -> u32 {
         self.offset / 4
+    }
+
+    /// The reset value as `(lsb, width, value)` terms: the register's `reset` or `value`
+    /// (one 32-bit term), or its fields' `reset`s (the other bits 0).
+    pub fn reset_terms(&self) -> Result<Vec<(u32, u32, ResetValue)>> {
+        let on_fields: Vec<_> = self
+            .fields
+            .iter()
+            .filter_map(|f| f.reset.clone().map(|v| (f, v)))
+            .collect();
+        match (&self.reset, self.value, on_fields.is_empty()) {
+            (Some(r), None, true) => Ok(vec![(0, 32, r.clone())]),
+            (None, Some(v), true) => Ok(vec![(0, 32, ResetValue::Number(v))]),
+            (None, None, false) => on_fields
+                .into_iter()
+                .map(|(f, v)| f.range().map(|(lsb, w)| (lsb, w, v)))
+                .collect(),
+            (None, None, true) => bail!(
+                "register {}: no reset value (give `reset` on the register or on its fields)",
+                self.name
+            ),
+            _ => bail!(
+                "register {}: give one reset value: `reset` on the register, on its fields, or a constant `value`",
+                self.name
+            ),
+        }
+    }
+
+    /// The value after reset in a design whose parameters are `params`.
+    pub fn reset_value(&self, params: &BTreeMap<String, u32>) -> Result<u32> {
+        self.reset_terms()?
+            .into_iter()
+            .try_fold(0u32, |w, (lsb, width, v)| {
+                let v = v
+                    .resolve(params)
+                    .map_err(|e| e.within(format!("register {}", self.name)))?;
+                if width < 32 && v >> width != 0 {
+                    bail!(
+                        "register {}: reset value {v} does not fit its {width} bits",
+                        self.name
+                    );
+                }
+                Ok(w | (v << lsb))
+            })
+    }
+
+    /// The reset value as the documentation writes it: `0x00000000`, `IMAGE_BEATS`,
+    /// `IN_DEPTH << 16`.
+    pub fn reset_text(&self) -> Result<String> {
+        let terms = self.reset_terms()?;
+        let fixed: u32 = terms
+            .iter()
+            .map(|(lsb, _, v)| match v {
+                ResetValue::Number(n) => n << lsb,
+                ResetValue::Parameter(_) => 0,
+            })
+            .fold(0, |a, b| a | b);
+        let mut parts: Vec<String> = terms
+            .iter()
+            .filter_map(|(lsb, _, v)| match v {
+                ResetValue::Parameter(p) if *lsb == 0 => Some(p.clone()),
+                ResetValue::Parameter(p) => Some(format!("{p} << {lsb}")),
+                ResetValue::Number(_) => None,
+            })
+            .collect();
+        if fixed != 0 || parts.is_empty() {
+            parts.insert(0, format!("0x{fixed:08x}"));
+        }
+        Ok(parts.join(" | "))
+    }
+
+    /// The fields with a maximum: `(lsb, width, max)`.
+    pub fn maxima(&self) -> Result<Vec<(u32, u32, u32)>> {
+        self.fields
+            .iter()
+            .filter_map(|f| f.max.map(|m| f.range().map(|(lsb, w)| (lsb, w, m))))
+            .collect()
+    }
+
+    /// What the register holds after `word` is written to it: the writable bits, each
+    /// field with a maximum cut to it.
+    pub fn stored(&self, word: u32) -> Result<u32> {
+        let mut w = word & self.write_mask()?;
+        for (lsb, width, max) in self.maxima()? {
+            let m = (((1u64 << width) - 1) as u32) << lsb;
+            let v = (w & m) >> lsb;
+            w = (w & !m) | (v.min(max) << lsb);
+        }
+        Ok(w)
     }
 }
 
@@ -158,6 +290,9 @@ pub struct RegMap {
     /// Named numbers.
     #[serde(default, rename = "constant")]
     pub constants: Vec<Constant>,
+    /// The design's numbers that reset values name.
+    #[serde(default, rename = "parameter")]
+    pub parameters: Vec<Parameter>,
     /// Registers, by offset.
     #[serde(rename = "register")]
     pub registers: Vec<Register>,
@@ -208,6 +343,18 @@ impl RegMap {
                 );
             }
         }
+        let mut params = BTreeSet::new();
+        for p in &self.parameters {
+            // Parameters have names of their own: IMAGE_BEATS is a register and the
+            // parameter it reads.
+            if !is_ident(&p.name, true) || !params.insert(p.name.clone()) {
+                bail!(
+                    "parameter {}: the name must be a unique upper-case identifier",
+                    p.name
+                );
+            }
+        }
+        let mut used = BTreeSet::new();
         let mut taken = BTreeSet::new();
         for r in &self.registers {
             if !is_ident(&r.name, true) || !names.insert(r.name.clone()) {
@@ -267,6 +414,15 @@ impl RegMap {
                 }
                 bits |= m;
                 let (_, width) = f.range()?;
+                if let Some(max) = f.max {
+                    if r.access != Access::Rw || (width < 32 && max >> width != 0) {
+                        bail!(
+                            "register {}: field {} has max {max}: only fields of rw registers have one, and it must fit {width} bits",
+                            r.name,
+                            f.name
+                        );
+                    }
+                }
                 for v in &f.values {
                     if !is_ident(&v.name, true) || (width < 32 && v.value >> width != 0) {
                         bail!(
@@ -278,6 +434,48 @@ impl RegMap {
                     }
                 }
             }
+            let room = if r.fields.is_empty() { u32::MAX } else { bits };
+            for (lsb, width, v) in r.reset_terms()? {
+                match v {
+                    ResetValue::Number(n) => {
+                        let wide = (width < 32 && n >> width != 0) || (n << lsb) & !room != 0;
+                        if wide {
+                            bail!(
+                                "register {}: reset value {n:#x} sets bits outside its fields",
+                                r.name
+                            );
+                        }
+                    }
+                    ResetValue::Parameter(p) => {
+                        if !params.contains(&p) {
+                            bail!(
+                                "register {}: reset names {p}, which is not a [[parameter]]",
+                                r.name
+                            );
+                        }
+                        used.insert(p);
+                    }
+                }
+            }
+        }
+        if let Some(p) = params.difference(&used).next() {
+            bail!("parameter {p}: no register's reset value names it");
+        }
+        Ok(())
+    }
+
+    /// Check that `params` gives every parameter of the description and no other.
+    pub fn check_parameters(&self, params: &BTreeMap<String, u32>) -> Result<()> {
+        for p in &self.parameters {
+            if !params.contains_key(&p.name) {
+                bail!("parameter {} is not given", p.name);
+            }
+        }
+        if let Some(k) = params
+            .keys()
+            .find(|k| !self.parameters.iter().any(|p| &p.name == *k))
+        {
+            bail!("parameter {k} is not in the description");
         }
         Ok(())
     }
@@ -396,6 +594,18 @@ fn rust(map: &RegMap) -> Result<String> {
         doc_lines(&mut s, "", &c.description);
         let _ = writeln!(s, "pub const {}: u32 = {};", c.name, c.value);
     }
+    s += "\n/// The design's parameters that reset values name (resolved per design):\n///\n";
+    for p in &map.parameters {
+        let _ = writeln!(s, "/// - `{}`: {}", p.name, p.description);
+    }
+    s += "pub const PARAMETERS: &[&str] = &[";
+    s += &map
+        .parameters
+        .iter()
+        .map(|p| format!("\"{}\"", p.name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    s += "];\n";
     for r in &map.registers {
         s += "\n";
         let arr = if r.count > 1 {
@@ -429,6 +639,14 @@ fn rust(map: &RegMap) -> Result<String> {
                 r.name, r.name
             );
         }
+        let _ = writeln!(
+            s,
+            "/// {} after reset: {}.\npub const {}_RESET: Reset = {};",
+            r.name,
+            r.reset_text()?,
+            r.name,
+            rust_reset(r)?
+        );
         for f in &r.fields {
             let (lsb, width) = f.range()?;
             doc_lines(
@@ -441,6 +659,13 @@ fn rust(map: &RegMap) -> Result<String> {
                 "pub const {}_{}: Field = Field {{ lsb: {lsb}, width: {width} }};",
                 r.name, f.name
             );
+            if let Some(max) = f.max {
+                let _ = writeln!(
+                    s,
+                    "/// The most {}.{} stores: a write above it stores it.\npub const {}_{}_MAX: u32 = {max};",
+                    r.name, f.name, r.name, f.name
+                );
+            }
             for v in &f.values {
                 doc_lines(
                     &mut s,
@@ -465,20 +690,56 @@ fn rust(map: &RegMap) -> Result<String> {
             Access::Ro => "Ro",
             Access::Wo => "Wo",
         };
+        let max: Vec<String> = r
+            .fields
+            .iter()
+            .filter(|f| f.max.is_some())
+            .map(|f| format!("({0}_{1}, {0}_{1}_MAX)", r.name, f.name))
+            .collect();
         let _ = writeln!(
             s,
-            "    Register {{ name: \"{}\", word: {:#04x}, count: {}, access: Access::{access}, write_mask: {:#010x} }},",
+            "    Register {{ name: \"{}\", word: {:#04x}, count: {}, access: Access::{access}, write_mask: {:#010x}, reset: {}_RESET, max: &[{}] }},",
             r.name,
             r.word(),
             r.count,
-            r.write_mask()?
+            r.write_mask()?,
+            r.name,
+            max.join(", ")
         );
     }
     s += "];\n";
     Ok(s)
 }
 
-const RUST_PRELUDE: &str = r#"pub use crate::regfile::{Access, Field, Register};
+/// A register's `Reset` as Rust: the fixed bits, and each parameter with its field.
+fn rust_reset(r: &Register) -> Result<String> {
+    let mut value = 0u32;
+    let mut params = Vec::new();
+    for (lsb, width, v) in r.reset_terms()? {
+        match v {
+            ResetValue::Number(n) => value |= n << lsb,
+            ResetValue::Parameter(p) => {
+                let field = r
+                    .fields
+                    .iter()
+                    .find(|f| f.range().ok() == Some((lsb, width)) && width < 32)
+                    .map(|f| format!("{}_{}", r.name, f.name))
+                    .unwrap_or_else(|| format!("Field {{ lsb: {lsb}, width: {width} }}"));
+                params.push(format!("(\"{p}\", {field})"));
+            }
+        }
+    }
+    Ok(if params.is_empty() {
+        format!("Reset::fixed({value:#010x})")
+    } else {
+        format!(
+            "Reset {{ value: {value:#010x}, params: &[{}] }}",
+            params.join(", ")
+        )
+    })
+}
+
+const RUST_PRELUDE: &str = r#"pub use crate::regfile::{Access, Field, Register, Reset};
 
 /// The register at word address `word` and its index in its array; `None`: reserved.
 pub fn lookup(word: u32) -> Option<(&'static Register, u32)> {
@@ -512,6 +773,13 @@ fn c_header(map: &RegMap) -> Result<String> {
             c.description, c.name, c.value
         );
     }
+    if !map.parameters.is_empty() {
+        h += "\n/* The design's parameters, the arguments of the _RESET macros that take them\n * (`edgelearn regs --design NAME` resolves them for a design):";
+        for q in &map.parameters {
+            let _ = write!(h, "\n *   {}: {}", q.name, q.description);
+        }
+        h += " */\n";
+    }
     for r in &map.registers {
         let _ = writeln!(
             h,
@@ -533,8 +801,12 @@ fn c_header(map: &RegMap) -> Result<String> {
         if let Some(v) = r.value {
             let _ = writeln!(h, "#define {p}_{}_VALUE 0x{v:08x}u", r.name);
         }
+        let _ = writeln!(h, "#define {p}_{}_RESET{}", r.name, c_reset(r)?);
         for f in &r.fields {
             let (lsb, _) = f.range()?;
+            if let Some(max) = f.max {
+                let _ = writeln!(h, "#define {p}_{}_{}_MAX {max}u", r.name, f.name);
+            }
             let _ = writeln!(h, "#define {p}_{}_{}_SHIFT {lsb}u", r.name, f.name);
             let _ = writeln!(
                 h,
@@ -556,6 +828,35 @@ fn c_header(map: &RegMap) -> Result<String> {
     Ok(h)
 }
 
+/// A register's `_RESET` macro after its name: ` 0x00000000u`, or with parameters
+/// `(IN_DEPTH) ((IN_DEPTH) << 16)`.
+fn c_reset(r: &Register) -> Result<String> {
+    let terms = r.reset_terms()?;
+    let mut fixed = 0u32;
+    let mut names = Vec::new();
+    let mut parts = Vec::new();
+    for (lsb, _, v) in terms {
+        match v {
+            ResetValue::Number(n) => fixed |= n << lsb,
+            ResetValue::Parameter(q) => {
+                parts.push(if lsb == 0 {
+                    format!("(unsigned)({q})")
+                } else {
+                    format!("((unsigned)({q}) << {lsb})")
+                });
+                names.push(q);
+            }
+        }
+    }
+    if names.is_empty() {
+        return Ok(format!(" 0x{fixed:08x}u"));
+    }
+    if fixed != 0 {
+        parts.insert(0, format!("0x{fixed:08x}u"));
+    }
+    Ok(format!("({}) ({})", names.join(", "), parts.join(" | ")))
+}
+
 fn markdown(map: &RegMap) -> Result<String> {
     let mut m = format!("<!-- {} -->\n", banner("").trim());
     let _ = writeln!(m, "# {} registers\n\n{}\n", map.title, map.description);
@@ -575,7 +876,17 @@ fn markdown(map: &RegMap) -> Result<String> {
         }
         m += "\n";
     }
-    m += "| offset | register | access | description |\n|---|---|---|---|\n";
+    if !map.parameters.is_empty() {
+        m += "Reset values name these parameters of the design, fixed by its configuration's \
+              shapes; `edgelearn regs --design NAME` prints every reset value resolved for a \
+              design (`lel_platform_axi`, `lel_platform_axi_mnist`, ...).\n\n\
+              | parameter | what it is |\n|---|---|\n";
+        for q in &map.parameters {
+            let _ = writeln!(m, "| `{}` | {} |", q.name, q.description);
+        }
+        m += "\n";
+    }
+    m += "| offset | register | access | reset | description |\n|---|---|---|---|---|\n";
     for r in &map.registers {
         let off = if r.count > 1 {
             format!("0x{:03x} + 4i, i < {}", r.offset, r.count)
@@ -584,10 +895,11 @@ fn markdown(map: &RegMap) -> Result<String> {
         };
         let _ = writeln!(
             m,
-            "| {off} | [`{}`](#{}) | {} | {} |",
+            "| {off} | [`{}`](#{}) | {} | `{}` | {} |",
             r.name,
             r.name.to_lowercase(),
             r.access.name(),
+            r.reset_text()?.replace('|', "\\|"),
             r.description
         );
     }
@@ -595,6 +907,8 @@ fn markdown(map: &RegMap) -> Result<String> {
         let _ = writeln!(m, "\n## {}\n\n{}", r.name, r.description);
         if let Some(v) = r.value {
             let _ = writeln!(m, "\nAlways reads `0x{v:08x}`.");
+        } else {
+            let _ = writeln!(m, "\nReset: `{}`.", r.reset_text()?);
         }
         if r.fields.is_empty() {
             continue;
@@ -604,6 +918,9 @@ fn markdown(map: &RegMap) -> Result<String> {
             let mut d = f.description.clone();
             for v in &f.values {
                 let _ = write!(d, " {} = `{}`: {}", v.value, v.name, v.description);
+            }
+            if let Some(max) = f.max {
+                let _ = write!(d, " A write above {max} stores {max}.");
             }
             let _ = writeln!(m, "| [{}] | `{}` | {} |", f.bits, f.name, d);
         }
@@ -630,6 +947,7 @@ address_bits = 8
 name = "CTRL"
 offset = 0
 access = "wo"
+reset = 0
 description = "Go."
 fields = [{ name = "GO", bits = "0", description = "Start.", values = [{ name = "YES", value = 1, description = "y" }] }]
 [[register]]
@@ -637,8 +955,18 @@ name = "TAB"
 offset = 8
 count = 2
 access = "rw"
+reset = 0x100
 description = "Table."
-fields = [{ name = "A", bits = "2:0", description = "a" }, { name = "B", bits = "9:8", description = "b" }]
+fields = [{ name = "A", bits = "2:0", max = 5, description = "a" }, { name = "B", bits = "9:8", description = "b" }]
+[[parameter]]
+name = "DEPTH"
+description = "A depth."
+[[register]]
+name = "LEVEL"
+offset = 16
+access = "ro"
+description = "Level."
+fields = [{ name = "HELD", bits = "7:0", description = "h" }, { name = "D", bits = "15:8", reset = "DEPTH", description = "d" }]
 "#;
 
     fn small() -> RegMap {
@@ -650,7 +978,49 @@ fields = [{ name = "A", bits = "2:0", description = "a" }, { name = "B", bits = 
         let m = small();
         assert_eq!(m.registers[1].write_mask().unwrap(), 0x307);
         assert_eq!(m.registers[0].write_mask().unwrap(), 1);
-        assert_eq!(m.words().iter().map(|w| w.2).collect::<Vec<_>>(), [0, 2, 3]);
+        assert_eq!(
+            m.words().iter().map(|w| w.2).collect::<Vec<_>>(),
+            [0, 2, 3, 4]
+        );
+        // A write keeps the writable bits, field A at most 5.
+        assert_eq!(m.registers[1].stored(0xffff_ffff).unwrap(), 0x305);
+        assert_eq!(m.registers[1].stored(0x0000_0204).unwrap(), 0x204);
+    }
+
+    #[test]
+    fn reset_values_resolve_per_design() {
+        let m = small();
+        let p = BTreeMap::from([("DEPTH".to_string(), 9)]);
+        assert_eq!(m.registers[1].reset_value(&p).unwrap(), 0x100);
+        assert_eq!(m.registers[2].reset_value(&p).unwrap(), 0x900);
+        assert_eq!(m.registers[2].reset_text().unwrap(), "DEPTH << 8");
+        assert_eq!(m.registers[1].reset_text().unwrap(), "0x00000100");
+        let wide = BTreeMap::from([("DEPTH".to_string(), 300)]);
+        let e = m.registers[2].reset_value(&wide).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("300 does not fit its 8 bits"),
+            "{e:#}"
+        );
+        let e = m.registers[2].reset_value(&BTreeMap::new()).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("LEVEL: parameter DEPTH is not given"),
+            "{e:#}"
+        );
+        assert!(m.check_parameters(&p).is_ok());
+        let h = c_header(&m).unwrap();
+        assert!(
+            h.contains("#define BLK_LEVEL_RESET(DEPTH) (((unsigned)(DEPTH) << 8))"),
+            "{h}"
+        );
+        assert!(h.contains("#define BLK_TAB_RESET 0x00000100u"));
+        assert!(h.contains("#define BLK_TAB_A_MAX 5u"));
+        let md = markdown(&m).unwrap();
+        assert!(md.contains("| 0x010 | [`LEVEL`](#level) | ro | `DEPTH << 8` | Level. |"));
+        assert!(md.contains("A write above 5 stores 5."));
+        let rs = rust(&m).unwrap();
+        assert!(rs.contains(
+            "pub const LEVEL_RESET: Reset = Reset { value: 0x00000000, params: &[(\"DEPTH\", LEVEL_D)] };"
+        ));
     }
 
     #[test]
@@ -670,7 +1040,7 @@ fields = [{ name = "A", bits = "2:0", description = "a" }, { name = "B", bits = 
         assert!(h.contains("#define BLK_TAB_B_MASK 0x00000300u"));
         assert!(h.contains("#define BLK_CTRL_GO_YES 1u"));
         let md = markdown(&m).unwrap();
-        assert!(md.contains("| 0x008 + 4i, i < 2 | [`TAB`](#tab) | rw | Table. |"));
+        assert!(md.contains("| 0x008 + 4i, i < 2 | [`TAB`](#tab) | rw | `0x00000100` | Table. |"));
     }
 
     #[test]
@@ -686,5 +1056,15 @@ fields = [{ name = "A", bits = "2:0", description = "a" }, { name = "B", bits = 
         assert!(bad("offset = 8", "offset = 252").contains("leaves the 8-bit address space"));
         assert!(bad("access = \"rw\"", "access = \"rx\"").contains("not a register description"));
         assert!(bad("value = 1", "value = 2").contains("fits 1 bits"));
+        let e = bad("reset = 0\n", "");
+        assert!(e.contains("CTRL: no reset value"), "{e}");
+        assert!(bad("reset = 0x100", "reset = 0x1000").contains("outside its fields"));
+        assert!(bad("reset = \"DEPTH\"", "reset = \"DEEP\"")
+            .contains("DEEP, which is not a [[parameter]]"));
+        assert!(bad("name = \"DEPTH\"", "name = \"UNUSED\"").contains("DEPTH, which is not"));
+        assert!(bad("max = 5", "max = 8").contains("field A has max 8"));
+        assert!(
+            bad("reset = 0x100\n", "reset = 0x100\nvalue = 3\n").contains("give one reset value")
+        );
     }
 }

@@ -53,6 +53,54 @@ pub struct Register {
     pub access: Access,
     /// The bits a write changes.
     pub write_mask: u32,
+    /// Its value after reset.
+    pub reset: Reset,
+    /// Fields that store at most a value: a write above it stores it.
+    pub max: &'static [(Field, u32)],
+}
+
+impl Register {
+    /// What the register holds after `word` is written to it: the writable bits, each
+    /// field with a maximum cut to it.
+    pub fn stored(&self, word: u32) -> u32 {
+        self.max
+            .iter()
+            .fold(word & self.write_mask, |w, &(f, max)| {
+                f.put(w, f.get(w).min(max))
+            })
+    }
+}
+
+/// A register's value after reset: `value`, with each named parameter of the design (its
+/// configuration's shapes fix it, e.g. a FIFO depth) in its field.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Reset {
+    /// The fixed bits.
+    pub value: u32,
+    /// Parameters and the fields they fill.
+    pub params: &'static [(&'static str, Field)],
+}
+
+impl Reset {
+    /// A reset value without parameters.
+    pub const fn fixed(value: u32) -> Self {
+        Self { value, params: &[] }
+    }
+
+    /// The value for a design whose parameters `param` gives; the error names a parameter
+    /// it does not give or one too wide for its field.
+    pub fn resolve(&self, param: impl Fn(&str) -> Option<u32>) -> Result<u32, String> {
+        self.params.iter().try_fold(self.value, |w, &(name, f)| {
+            let v = param(name).ok_or_else(|| format!("parameter {name} is not given"))?;
+            if f.width < 32 && v >> f.width != 0 {
+                return Err(format!(
+                    "parameter {name} = {v} does not fit its {}-bit field",
+                    f.width
+                ));
+            }
+            Ok(f.put(w, v))
+        })
+    }
 }
 
 /// A field of the CNN engine's layer registers: `width` bits from bit `lsb` of word `word`
@@ -101,7 +149,9 @@ mod tests {
             word: 0,
             count: 1,
             access: Access::Rw,
-            write_mask: !0,
+            write_mask: 0xff,
+            reset: Reset::fixed(0),
+            max: &[(Field { lsb: 4, width: 4 }, 9)],
         },
         Register {
             name: "T",
@@ -109,6 +159,11 @@ mod tests {
             count: 3,
             access: Access::Ro,
             write_mask: 0,
+            reset: Reset {
+                value: 1,
+                params: &[("P", Field { lsb: 8, width: 4 })],
+            },
+            max: &[],
         },
     ];
 
@@ -125,5 +180,23 @@ mod tests {
             Some(("T", 2))
         );
         assert_eq!(at_byte(MAP, 8, 0x100), None);
+    }
+
+    #[test]
+    fn stored_words_and_reset_values() {
+        assert_eq!(MAP[0].stored(0xffff_ffff), 0x9f);
+        assert_eq!(MAP[0].stored(0x0000_0185), 0x85);
+        let p = |n: &str| (n == "P").then_some(0xc);
+        assert_eq!(MAP[1].reset.resolve(p), Ok(0xc01));
+        assert!(MAP[1]
+            .reset
+            .resolve(|_| Some(16))
+            .unwrap_err()
+            .contains("P = 16"));
+        assert!(MAP[1]
+            .reset
+            .resolve(|_| None)
+            .unwrap_err()
+            .contains("P is not given"));
     }
 }

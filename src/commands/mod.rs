@@ -84,7 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             force,
         } => fusesoc::run(&names, all, &out, force),
         Command::Demo { out, seed } => demo::run(&out, seed),
-        Command::Regs { root, check, force } => regs::run(&root, check, force),
+        Command::Regs(a) => regs::run(&a),
         Command::Regress { command } => regress::run(command),
         Command::Bench {
             cycles,

@@ -1,13 +1,135 @@
 //! `edgelearn regs`: the register maps generated from their descriptions (the LEL
-//! platform's, `hdl/regs/lel_platform.toml`, and the CNN engine's, `hdl/regs/cnn_engine.toml`).
+//! platform's, `hdl/regs/lel_platform.toml`, and the CNN engine's, `hdl/regs/cnn_engine.toml`);
+//! with `--design` or `--config`, the platform's reset values resolved for one design, and
+//! with `--verify` its RTL checked against the description (`edgelearn_fpga::regcheck`).
 
+use crate::cli::{RegsArgs, ReservedWords};
 use anyhow::Context;
 use edgelearn_fpga::cnn_regs;
+use edgelearn_fpga::regcheck;
 use edgelearn_fpga::regmap::{self, RegMap};
+use edgelearn_sim::{Backend, Simulator};
+use edgelearn_verif::lel::config::PlatformConfig;
+use edgelearn_verif::rtl::designs::{self, Kind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn run(root: &Path, check: bool, force: bool) -> anyhow::Result<ExitCode> {
+pub fn run(a: &RegsArgs) -> anyhow::Result<ExitCode> {
+    if a.design.is_some() || a.config.is_some() {
+        return design(a);
+    }
+    if a.verify {
+        anyhow::bail!("--verify needs the design to check: give --design NAME or --config FILE");
+    }
+    if a.lanes.is_some() {
+        anyhow::bail!("--lanes needs --design or --config");
+    }
+    generate(&a.root, a.check, a.force)
+}
+
+/// The platform named by `--design` (with `--lanes`) or built from `--config`: its name
+/// and configuration.
+fn target(a: &RegsArgs) -> anyhow::Result<(String, PlatformConfig)> {
+    if let Some(path) = &a.config {
+        let cfg = super::load_config(path, None, a.lanes)?;
+        return Ok((designs::configured_name(Kind::PlatformAxi, &cfg), cfg));
+    }
+    let name = a.design.as_deref().expect("--design or --config");
+    let e = designs::entry(name)?;
+    let (Kind::Platform | Kind::PlatformAxi) = e.kind else {
+        anyhow::bail!(
+            "{name} has no register map of {}: give an LEL platform (lel_platform, lel_platform_axi, lel_platform_mnist, lel_platform_axi_mnist)",
+            regmap::DESCRIPTION
+        );
+    };
+    let mut cfg = e.platform_config().expect("a platform has a configuration");
+    if let Some(l) = a.lanes {
+        cfg = cfg
+            .with_lanes(l)
+            .with_context(|| format!("{name} with --lanes {l}"))?;
+        return Ok((designs::configured_name(e.kind, &cfg), cfg));
+    }
+    Ok((name.to_string(), cfg))
+}
+
+/// Print the reset values of one design; with `--verify`, check its RTL.
+fn design(a: &RegsArgs) -> anyhow::Result<ExitCode> {
+    let desc = a.root.join(regmap::DESCRIPTION);
+    let map = RegMap::load(&desc).with_context(|| {
+        format!(
+            "--root {} must name the edgelearn repository",
+            a.root.display()
+        )
+    })?;
+    let (name, cfg) = target(a)?;
+    let params = regcheck::design_parameters(&cfg)?;
+    map.check_parameters(&params)?;
+    println!("{name}: register map {}", regmap::DESCRIPTION);
+    for (k, v) in &params {
+        println!("  parameter {k:<12} {v}");
+    }
+    println!("  {:<9} {:<14} {:<6} reset", "offset", "register", "access");
+    for r in &map.registers {
+        let reset = r.reset_value(&params)?;
+        let off = if r.count > 1 {
+            format!("{:#05x}+4i", r.offset)
+        } else {
+            format!("{:#05x}", r.offset)
+        };
+        let n = if r.count > 1 {
+            format!("{}[{}]", r.name, r.count)
+        } else {
+            r.name.clone()
+        };
+        println!("  {off:<9} {n:<14} {:<6} {reset:#010x}", r.access.name());
+    }
+    if !a.verify {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let sim = Simulator::from_env();
+    let mut ok = true;
+    for &b in &a.backends {
+        let backend = Backend::from(b);
+        let t = std::time::Instant::now();
+        let which = match a.reserved {
+            ReservedWords::All => regcheck::Reserved::All,
+            ReservedWords::Sample => regcheck::Reserved::Sample,
+        };
+        let c = regcheck::check_design(&map, &sim, &name, &cfg, backend, a.seed, which)?;
+        let r = &c.report;
+        print!(
+            "{backend}: {} register words and {} reserved, {} accesses, {} cycles, {:.1} s: ",
+            r.words,
+            r.reserved,
+            r.accesses,
+            c.cycles,
+            t.elapsed().as_secs_f64()
+        );
+        if r.divergences.is_empty() {
+            println!("every register as described");
+            continue;
+        }
+        ok = false;
+        println!(
+            "{} divergences in {}",
+            r.divergences.len(),
+            r.failing().join(", ")
+        );
+        for d in r.divergences.iter().take(20) {
+            println!("  {d}");
+        }
+        if r.divergences.len() > 20 {
+            println!("  ... {} more", r.divergences.len() - 20);
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn generate(root: &Path, check: bool, force: bool) -> anyhow::Result<ExitCode> {
     let desc = root.join(regmap::DESCRIPTION);
     if !desc.is_file() {
         anyhow::bail!(

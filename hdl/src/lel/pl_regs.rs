@@ -2,8 +2,8 @@
 //! `hdl/regs/lel_platform.toml`; spec §4.5, §7-23): MODEL_CFG (its writable fields), the four
 //! LFSR seeds, N_TRAIN, N_TEST, EPOCH, LR_LEN and the learning-rate table, written through
 //! the register port, and CFG_ACTIVE, the configuration the cores get: MODEL_CFG with both FC
-//! cores' LR_SHIFT fields from LR_TABLE[min(EPOCH, LR_LEN - 1)] when LR_LEN > 0 (LR_LEN above
-//! 16 reads the table as 16 long).
+//! cores' LR_SHIFT fields from LR_TABLE[min(EPOCH, LR_LEN - 1)] when LR_LEN > 0 (a write of
+//! LR_LEN above 16 stores 16, the map's `max`).
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -26,10 +26,12 @@ use super::platform_regs as regs;
 use crate::arith::lane_join::LaneJoin;
 use rust_hdl::prelude::*;
 
-// `LrTable`'s write decode: 16 entries from a multiple of 16.
+// `LrTable`'s write decode: 16 entries from a multiple of 16, LR_LEN at most 16.
 const _: () = assert!(
-    regs::LR_TABLE.is_multiple_of(16) && regs::LR_TABLE_COUNT == 16,
-    "the LR table decode needs 16 entries from a multiple of 16"
+    regs::LR_TABLE.is_multiple_of(16)
+        && regs::LR_TABLE_COUNT == 16
+        && regs::LR_LEN_LEN_MAX as usize == regs::LR_TABLE_COUNT,
+    "the LR table decode needs 16 entries from a multiple of 16, LR_LEN at most 16"
 );
 
 /// A register's writable bits (its fields in the register map).
@@ -105,8 +107,7 @@ pub struct PlRegs {
     c_lr_base: Constant<Bits<8>>,
     c_cfg_mask: Constant<Bits<32>>,
     c_lr_clear: Constant<Bits<32>>,
-    c_fifteen: Constant<Bits<32>>,
-    c_sixteen: Constant<Bits<5>>,
+    c_len_max: Constant<Bits<5>>,
 }
 
 impl Default for PlRegs {
@@ -155,8 +156,7 @@ impl Default for PlRegs {
             c_lr_base: a(regs::LR_TABLE),
             c_cfg_mask: Constant::new(Bits::<32>::from(write_mask(regs::MODEL_CFG) as u64)),
             c_lr_clear: Constant::new(Bits::<32>::from(LR_FIELDS_CLEAR as u64)),
-            c_fifteen: Constant::new(Bits::<32>::from(15u64)),
-            c_sixteen: Constant::new(Bits::<5>::from(16u64)),
+            c_len_max: Constant::new(Bits::<5>::from(regs::LR_LEN_LEN_MAX as u64)),
         }
     }
 }
@@ -194,6 +194,9 @@ impl Logic for PlRegs {
             }
             if self.addr.val() == self.c_len.val() {
                 self.len_q.d.next = self.wdata.val().get_bits::<5>(0);
+                if self.wdata.val().get_bits::<5>(0) > self.c_len_max.val() {
+                    self.len_q.d.next = self.c_len_max.val();
+                }
             }
         }
         if self.reset.val() {
@@ -212,16 +215,10 @@ impl Logic for PlRegs {
             & (self.addr.val().get_bits::<4>(4) == self.c_lr_base.val().get_bits::<4>(4));
         self.lr_tab.waddr.next = self.addr.val().get_bits::<4>(0);
         self.lr_tab.wdata.next = self.wdata.val().get_bits::<6>(0);
-        // The entry in use: min(EPOCH, LR_LEN - 1), LR_LEN above 16 as 16 (§7-23).
+        // The entry in use: min(EPOCH, LR_LEN - 1) (§7-23; LR_LEN stores at most 16).
         self.idx.next = self.epoch_q.q.val();
         if bit_cast::<32, 5>(self.len_q.q.val()) <= self.epoch_q.q.val() {
             self.idx.next = bit_cast::<32, 5>(self.len_q.q.val()) - 1;
-        }
-        if self.len_q.q.val() > self.c_sixteen.val() {
-            self.idx.next = self.c_fifteen.val();
-            if self.epoch_q.q.val() < self.c_fifteen.val() {
-                self.idx.next = self.epoch_q.q.val();
-            }
         }
         self.lr_tab.idx.next = self.idx.val();
         self.cfg_active.next = self.cfg_q.q.val();

@@ -129,6 +129,20 @@ impl PlatformShape {
         ]
     }
 
+    /// The register map's parameters (`platform_regs::PARAMETERS`, docs/registers.md) for
+    /// this shape: the numbers its registers' reset values name.
+    pub fn register_parameters(&self) -> Vec<(&'static str, u32)> {
+        let [d_in, d_mid, d_out] = self.fifo_depths();
+        vec![
+            ("IMAGE_BEATS", self.image_beats() as u32),
+            ("IN_DEPTH", d_in as u32),
+            ("MID_DEPTH", d_mid as u32),
+            ("OUT_DEPTH", d_out as u32),
+            ("FC0_WORDS", self.fc_words(0) as u32),
+            ("FC1_WORDS", self.fc_words(1) as u32),
+        ]
+    }
+
     /// Why the cores do not chain, if they do not: `(config key, message)`.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         self.conv.check()?;
@@ -1056,5 +1070,16 @@ mod tests {
         let mut s = small_shape();
         s.fc0.inputs = 160;
         assert_eq!(s.check().unwrap_err().0, "fc[0]");
+    }
+
+    /// The shape gives every parameter the register map names, and no other.
+    #[test]
+    fn register_parameters_are_the_maps() {
+        let p = small_shape().register_parameters();
+        let names: Vec<&str> = p.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, regs::PARAMETERS);
+        let get = |n: &str| p.iter().find(|(k, _)| *k == n).map(|(_, v)| *v);
+        assert_eq!(regs::IN_LEVEL_RESET.resolve(get), Ok(32 << 16));
+        assert_eq!(regs::IMAGE_BEATS_RESET.resolve(get), Ok(27));
     }
 }

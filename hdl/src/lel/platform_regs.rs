@@ -3,7 +3,7 @@
 //!
 //! Register constants are word addresses of the platform's register port (byte offset / 4).
 
-pub use crate::regfile::{Access, Field, Register};
+pub use crate::regfile::{Access, Field, Register, Reset};
 
 /// The register at word address `word` and its index in its array; `None`: reserved.
 pub fn lookup(word: u32) -> Option<(&'static Register, u32)> {
@@ -22,8 +22,20 @@ pub const ADDRESS_BITS: u32 = 12;
 /// Cycles the FIFOs are held empty after I_STOP (the cores' output FIFOs drain).
 pub const FLUSH_CYCLES: u32 = 32;
 
+/// The design's parameters that reset values name (resolved per design):
+///
+/// - `IMAGE_BEATS`: Beats of one input image: conv.in_channels x height x width / 4 (four 8-bit pixels a beat).
+/// - `IN_DEPTH`: Input FIFO depth in beats: IMAGE_BEATS rounded up to a power of two.
+/// - `MID_DEPTH`: Conv -> FC0 FIFO depth in beats: the conv core's output (out_channels x pooled height x pooled width / 4) plus its 16-beat output FIFO, rounded up to a power of two.
+/// - `OUT_DEPTH`: FC0 -> FC1 FIFO depth in beats: 2 x fc[0].outputs / 4 rounded up to a power of two.
+/// - `FC0_WORDS`: FC core 0's 32-bit weight words: fc[0].inputs x fc[0].outputs / fc[0].pieces / 4.
+/// - `FC1_WORDS`: FC core 1's 32-bit weight words: fc[1].inputs x fc[1].outputs / fc[1].pieces / 4.
+pub const PARAMETERS: &[&str] = &["IMAGE_BEATS", "IN_DEPTH", "MID_DEPTH", "OUT_DEPTH", "FC0_WORDS", "FC1_WORDS"];
+
 /// CTRL (wo, byte offset 0x000): Instruction to the platform FSM, taken from PL_IDLE (I_STOP from any state).
 pub const CTRL: u8 = 0x00;
+/// CTRL after reset: 0x00000000.
+pub const CTRL_RESET: Reset = Reset::fixed(0x00000000);
 /// CTRL[2:0]: The instruction.
 pub const CTRL_INSTR: Field = Field { lsb: 0, width: 3 };
 /// CTRL.INSTR: Nothing: the cores stay idle (what a core's `instr` holds between images).
@@ -41,6 +53,8 @@ pub const CTRL_INSTR_I_READ: u32 = 5;
 
 /// STATUS (ro, byte offset 0x004): States of the platform FSM and of the cores.
 pub const STATUS: u8 = 0x01;
+/// STATUS after reset: 0x00000000.
+pub const STATUS_RESET: Reset = Reset::fixed(0x00000000);
 /// STATUS[3:0]: PL state: 0 IDLE, 1 INIT, 2 TRAIN, 3 INF, 4 READ.
 pub const STATUS_PL: Field = Field { lsb: 0, width: 4 };
 /// STATUS[7:4]: Conv core state.
@@ -54,6 +68,8 @@ pub const STATUS_FLUSHING: Field = Field { lsb: 16, width: 1 };
 
 /// MODEL_CFG (rw, byte offset 0x008): model_cfg (spec §4.5); FC core x sees model_cfg >> 12x. The LR_SHIFT fields are replaced by the learning-rate table when LR_LEN > 0.
 pub const MODEL_CFG: u8 = 0x02;
+/// MODEL_CFG after reset: 0x00000000.
+pub const MODEL_CFG_RESET: Reset = Reset::fixed(0x00000000);
 /// MODEL_CFG[2:0]: Scale field of the conv core's output.
 pub const MODEL_CFG_CONV_ALPHA: Field = Field { lsb: 0, width: 3 };
 /// MODEL_CFG[5:3]: FC core 0: scale field of the LC input.
@@ -75,67 +91,105 @@ pub const MODEL_CFG_FC1_NEXT_ALPHA: Field = Field { lsb: 24, width: 3 };
 
 /// SEED_LC0 (rw, byte offset 0x00c): FC core 0's LC-weight LFSR seed, loaded at PL_INIT.
 pub const SEED_LC0: u8 = 0x03;
+/// SEED_LC0 after reset: 0x00000000.
+pub const SEED_LC0_RESET: Reset = Reset::fixed(0x00000000);
 /// SEED_LC0[16:0]: 17-bit LFSR state.
 pub const SEED_LC0_SEED: Field = Field { lsb: 0, width: 17 };
 
 /// SEED_WU0 (rw, byte offset 0x010): FC core 0's weight-update LFSR seed, loaded at PL_INIT.
 pub const SEED_WU0: u8 = 0x04;
+/// SEED_WU0 after reset: 0x00000000.
+pub const SEED_WU0_RESET: Reset = Reset::fixed(0x00000000);
 /// SEED_WU0[16:0]: 17-bit LFSR state.
 pub const SEED_WU0_SEED: Field = Field { lsb: 0, width: 17 };
 
 /// SEED_LC1 (rw, byte offset 0x014): FC core 1's LC-weight LFSR seed, loaded at PL_INIT.
 pub const SEED_LC1: u8 = 0x05;
+/// SEED_LC1 after reset: 0x00000000.
+pub const SEED_LC1_RESET: Reset = Reset::fixed(0x00000000);
 /// SEED_LC1[16:0]: 17-bit LFSR state.
 pub const SEED_LC1_SEED: Field = Field { lsb: 0, width: 17 };
 
 /// SEED_WU1 (rw, byte offset 0x018): FC core 1's weight-update LFSR seed, loaded at PL_INIT.
 pub const SEED_WU1: u8 = 0x06;
+/// SEED_WU1 after reset: 0x00000000.
+pub const SEED_WU1_RESET: Reset = Reset::fixed(0x00000000);
 /// SEED_WU1[16:0]: 17-bit LFSR state.
 pub const SEED_WU1_SEED: Field = Field { lsb: 0, width: 17 };
 
 /// N_TRAIN (rw, byte offset 0x01c): Images of a PL_TRAIN run.
 pub const N_TRAIN: u8 = 0x07;
+/// N_TRAIN after reset: 0x00000000.
+pub const N_TRAIN_RESET: Reset = Reset::fixed(0x00000000);
 
 /// N_TEST (rw, byte offset 0x020): Images of a PL_INF run.
 pub const N_TEST: u8 = 0x08;
+/// N_TEST after reset: 0x00000000.
+pub const N_TEST_RESET: Reset = Reset::fixed(0x00000000);
 
 /// EPOCH (rw, byte offset 0x024): The epoch (0-based) that indexes the learning-rate table.
 pub const EPOCH: u8 = 0x09;
+/// EPOCH after reset: 0x00000000.
+pub const EPOCH_RESET: Reset = Reset::fixed(0x00000000);
 
 /// LR_LEN (rw, byte offset 0x028): Entries of the learning-rate table in use.
 pub const LR_LEN: u8 = 0x0a;
-/// LR_LEN[4:0]: 0: MODEL_CFG's LR_SHIFT fields; above 16 reads as 16.
+/// LR_LEN after reset: 0x00000000.
+pub const LR_LEN_RESET: Reset = Reset::fixed(0x00000000);
+/// LR_LEN[4:0]: Entries in use; 0: MODEL_CFG's LR_SHIFT fields.
 pub const LR_LEN_LEN: Field = Field { lsb: 0, width: 5 };
+/// The most LR_LEN.LEN stores: a write above it stores it.
+pub const LR_LEN_LEN_MAX: u32 = 16;
 
 /// CFG_ACTIVE (ro, byte offset 0x02c): The model_cfg the cores get: MODEL_CFG with FC0_LR_SHIFT and FC1_LR_SHIFT from LR_TABLE[min(EPOCH, LR_LEN - 1)] when LR_LEN > 0.
 pub const CFG_ACTIVE: u8 = 0x0b;
+/// CFG_ACTIVE after reset: 0x00000000.
+pub const CFG_ACTIVE_RESET: Reset = Reset::fixed(0x00000000);
 
 /// RUN_CYCLES (ro, byte offset 0x030): Cycles of the current (or last) PL_TRAIN / PL_INF run.
 pub const RUN_CYCLES: u8 = 0x0c;
+/// RUN_CYCLES after reset: 0x00000000.
+pub const RUN_CYCLES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// CONV_IMAGES (ro, byte offset 0x034): Images the conv core started in this run.
 pub const CONV_IMAGES: u8 = 0x0d;
+/// CONV_IMAGES after reset: 0x00000000.
+pub const CONV_IMAGES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC0_IMAGES (ro, byte offset 0x038): Images FC core 0 started in this run.
 pub const FC0_IMAGES: u8 = 0x0e;
+/// FC0_IMAGES after reset: 0x00000000.
+pub const FC0_IMAGES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC1_IMAGES (ro, byte offset 0x03c): Images FC core 1 started in this run.
 pub const FC1_IMAGES: u8 = 0x0f;
+/// FC1_IMAGES after reset: 0x00000000.
+pub const FC1_IMAGES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC0_RESULTS (ro, byte offset 0x040): Images FC core 0 classified in this run.
 pub const FC0_RESULTS: u8 = 0x10;
+/// FC0_RESULTS after reset: 0x00000000.
+pub const FC0_RESULTS_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC1_RESULTS (ro, byte offset 0x044): Images FC core 1 classified in this run.
 pub const FC1_RESULTS: u8 = 0x11;
+/// FC1_RESULTS after reset: 0x00000000.
+pub const FC1_RESULTS_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC0_CORRECT (ro, byte offset 0x048): FC core 0's classes equal to the label in this run.
 pub const FC0_CORRECT: u8 = 0x12;
+/// FC0_CORRECT after reset: 0x00000000.
+pub const FC0_CORRECT_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC1_CORRECT (ro, byte offset 0x04c): FC core 1's classes equal to the label in this run.
 pub const FC1_CORRECT: u8 = 0x13;
+/// FC1_CORRECT after reset: 0x00000000.
+pub const FC1_CORRECT_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC0_CLASS (ro, byte offset 0x050): FC core 0's last result.
 pub const FC0_CLASS: u8 = 0x14;
+/// FC0_CLASS after reset: 0x00000000.
+pub const FC0_CLASS_RESET: Reset = Reset::fixed(0x00000000);
 /// FC0_CLASS[3:0]: The class.
 pub const FC0_CLASS_CLASS: Field = Field { lsb: 0, width: 4 };
 /// FC0_CLASS[7:4]: The image's label.
@@ -143,6 +197,8 @@ pub const FC0_CLASS_LABEL: Field = Field { lsb: 4, width: 4 };
 
 /// FC1_CLASS (ro, byte offset 0x054): FC core 1's last result.
 pub const FC1_CLASS: u8 = 0x15;
+/// FC1_CLASS after reset: 0x00000000.
+pub const FC1_CLASS_RESET: Reset = Reset::fixed(0x00000000);
 /// FC1_CLASS[3:0]: The class.
 pub const FC1_CLASS_CLASS: Field = Field { lsb: 0, width: 4 };
 /// FC1_CLASS[7:4]: The image's label.
@@ -150,15 +206,23 @@ pub const FC1_CLASS_LABEL: Field = Field { lsb: 4, width: 4 };
 
 /// CONV_CYCLES (ro, byte offset 0x058): Cycles of the conv core's last visit outside CS_IDLE (an image).
 pub const CONV_CYCLES: u8 = 0x16;
+/// CONV_CYCLES after reset: 0x00000000.
+pub const CONV_CYCLES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC0_CYCLES (ro, byte offset 0x05c): Cycles of FC core 0's last visit outside LS_IDLE (an image, INIT or READ).
 pub const FC0_CYCLES: u8 = 0x17;
+/// FC0_CYCLES after reset: 0x00000000.
+pub const FC0_CYCLES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC1_CYCLES (ro, byte offset 0x060): Cycles of FC core 1's last visit outside LS_IDLE.
 pub const FC1_CYCLES: u8 = 0x18;
+/// FC1_CYCLES after reset: 0x00000000.
+pub const FC1_CYCLES_RESET: Reset = Reset::fixed(0x00000000);
 
 /// IN_LEVEL (ro, byte offset 0x064): Input FIFO level.
 pub const IN_LEVEL: u8 = 0x19;
+/// IN_LEVEL after reset: IN_DEPTH << 16.
+pub const IN_LEVEL_RESET: Reset = Reset { value: 0x00000000, params: &[("IN_DEPTH", IN_LEVEL_DEPTH)] };
 /// IN_LEVEL[15:0]: Beats held.
 pub const IN_LEVEL_HELD: Field = Field { lsb: 0, width: 16 };
 /// IN_LEVEL[31:16]: Depth in beats.
@@ -166,6 +230,8 @@ pub const IN_LEVEL_DEPTH: Field = Field { lsb: 16, width: 16 };
 
 /// MID_LEVEL (ro, byte offset 0x068): Conv -> FC0 FIFO level.
 pub const MID_LEVEL: u8 = 0x1a;
+/// MID_LEVEL after reset: MID_DEPTH << 16.
+pub const MID_LEVEL_RESET: Reset = Reset { value: 0x00000000, params: &[("MID_DEPTH", MID_LEVEL_DEPTH)] };
 /// MID_LEVEL[15:0]: Beats held.
 pub const MID_LEVEL_HELD: Field = Field { lsb: 0, width: 16 };
 /// MID_LEVEL[31:16]: Depth in beats.
@@ -173,6 +239,8 @@ pub const MID_LEVEL_DEPTH: Field = Field { lsb: 16, width: 16 };
 
 /// OUT_LEVEL (ro, byte offset 0x06c): FC0 -> FC1 FIFO level.
 pub const OUT_LEVEL: u8 = 0x1b;
+/// OUT_LEVEL after reset: OUT_DEPTH << 16.
+pub const OUT_LEVEL_RESET: Reset = Reset { value: 0x00000000, params: &[("OUT_DEPTH", OUT_LEVEL_DEPTH)] };
 /// OUT_LEVEL[15:0]: Beats held.
 pub const OUT_LEVEL_HELD: Field = Field { lsb: 0, width: 16 };
 /// OUT_LEVEL[31:16]: Depth in beats.
@@ -180,22 +248,32 @@ pub const OUT_LEVEL_DEPTH: Field = Field { lsb: 16, width: 16 };
 
 /// IMAGE_BEATS (ro, byte offset 0x070): Beats of one input image.
 pub const IMAGE_BEATS: u8 = 0x1c;
+/// IMAGE_BEATS after reset: IMAGE_BEATS.
+pub const IMAGE_BEATS_RESET: Reset = Reset { value: 0x00000000, params: &[("IMAGE_BEATS", Field { lsb: 0, width: 32 })] };
 
 /// FC0_WORDS (ro, byte offset 0x074): FC core 0's weight words (PL_INIT and PL_READ).
 pub const FC0_WORDS: u8 = 0x1d;
+/// FC0_WORDS after reset: FC0_WORDS.
+pub const FC0_WORDS_RESET: Reset = Reset { value: 0x00000000, params: &[("FC0_WORDS", Field { lsb: 0, width: 32 })] };
 
 /// FC1_WORDS (ro, byte offset 0x078): FC core 1's weight words.
 pub const FC1_WORDS: u8 = 0x1e;
+/// FC1_WORDS after reset: FC1_WORDS.
+pub const FC1_WORDS_RESET: Reset = Reset { value: 0x00000000, params: &[("FC1_WORDS", Field { lsb: 0, width: 32 })] };
 
 /// ID (ro, byte offset 0x07c): Identification: 0x4c454c31 ("LEL1").
 pub const ID: u8 = 0x1f;
 /// The value ID always reads.
 pub const ID_VALUE: u32 = 0x4c454c31;
+/// ID after reset: 0x4c454c31.
+pub const ID_RESET: Reset = Reset::fixed(0x4c454c31);
 
 /// LR_TABLE (rw, byte offset 0x080 x 16): Learning-rate table: entry e is used in epoch e (the last in use repeats).
 pub const LR_TABLE: u8 = 0x20;
 /// Registers in the LR_TABLE array.
 pub const LR_TABLE_COUNT: usize = 16;
+/// LR_TABLE after reset: 0x00000000.
+pub const LR_TABLE_RESET: Reset = Reset::fixed(0x00000000);
 /// LR_TABLE[2:0]: FC core 0's learning-rate shift.
 pub const LR_TABLE_FC0_LR_SHIFT: Field = Field { lsb: 0, width: 3 };
 /// LR_TABLE[5:3]: FC core 1's learning-rate shift.
@@ -205,47 +283,51 @@ pub const LR_TABLE_FC1_LR_SHIFT: Field = Field { lsb: 3, width: 3 };
 pub const FC0_LC: u8 = 0x30;
 /// Registers in the FC0_LC array.
 pub const FC0_LC_COUNT: usize = 10;
+/// FC0_LC after reset: 0x00000000.
+pub const FC0_LC_RESET: Reset = Reset::fixed(0x00000000);
 
 /// FC1_LC (ro, byte offset 0x100 x 10): FC core 1's 10 LC outputs of its last image (Q12, sign-extended from 23 bits).
 pub const FC1_LC: u8 = 0x40;
 /// Registers in the FC1_LC array.
 pub const FC1_LC_COUNT: usize = 10;
+/// FC1_LC after reset: 0x00000000.
+pub const FC1_LC_RESET: Reset = Reset::fixed(0x00000000);
 
 /// Every register, by offset.
 pub const REGISTERS: &[Register] = &[
-    Register { name: "CTRL", word: 0x00, count: 1, access: Access::Wo, write_mask: 0x00000007 },
-    Register { name: "STATUS", word: 0x01, count: 1, access: Access::Ro, write_mask: 0x0001ffff },
-    Register { name: "MODEL_CFG", word: 0x02, count: 1, access: Access::Rw, write_mask: 0x07ffffff },
-    Register { name: "SEED_LC0", word: 0x03, count: 1, access: Access::Rw, write_mask: 0x0001ffff },
-    Register { name: "SEED_WU0", word: 0x04, count: 1, access: Access::Rw, write_mask: 0x0001ffff },
-    Register { name: "SEED_LC1", word: 0x05, count: 1, access: Access::Rw, write_mask: 0x0001ffff },
-    Register { name: "SEED_WU1", word: 0x06, count: 1, access: Access::Rw, write_mask: 0x0001ffff },
-    Register { name: "N_TRAIN", word: 0x07, count: 1, access: Access::Rw, write_mask: 0xffffffff },
-    Register { name: "N_TEST", word: 0x08, count: 1, access: Access::Rw, write_mask: 0xffffffff },
-    Register { name: "EPOCH", word: 0x09, count: 1, access: Access::Rw, write_mask: 0xffffffff },
-    Register { name: "LR_LEN", word: 0x0a, count: 1, access: Access::Rw, write_mask: 0x0000001f },
-    Register { name: "CFG_ACTIVE", word: 0x0b, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "RUN_CYCLES", word: 0x0c, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "CONV_IMAGES", word: 0x0d, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC0_IMAGES", word: 0x0e, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC1_IMAGES", word: 0x0f, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC0_RESULTS", word: 0x10, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC1_RESULTS", word: 0x11, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC0_CORRECT", word: 0x12, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC1_CORRECT", word: 0x13, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC0_CLASS", word: 0x14, count: 1, access: Access::Ro, write_mask: 0x000000ff },
-    Register { name: "FC1_CLASS", word: 0x15, count: 1, access: Access::Ro, write_mask: 0x000000ff },
-    Register { name: "CONV_CYCLES", word: 0x16, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC0_CYCLES", word: 0x17, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC1_CYCLES", word: 0x18, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "IN_LEVEL", word: 0x19, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "MID_LEVEL", word: 0x1a, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "OUT_LEVEL", word: 0x1b, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "IMAGE_BEATS", word: 0x1c, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC0_WORDS", word: 0x1d, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC1_WORDS", word: 0x1e, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "ID", word: 0x1f, count: 1, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "LR_TABLE", word: 0x20, count: 16, access: Access::Rw, write_mask: 0x0000003f },
-    Register { name: "FC0_LC", word: 0x30, count: 10, access: Access::Ro, write_mask: 0xffffffff },
-    Register { name: "FC1_LC", word: 0x40, count: 10, access: Access::Ro, write_mask: 0xffffffff },
+    Register { name: "CTRL", word: 0x00, count: 1, access: Access::Wo, write_mask: 0x00000007, reset: CTRL_RESET, max: &[] },
+    Register { name: "STATUS", word: 0x01, count: 1, access: Access::Ro, write_mask: 0x0001ffff, reset: STATUS_RESET, max: &[] },
+    Register { name: "MODEL_CFG", word: 0x02, count: 1, access: Access::Rw, write_mask: 0x07ffffff, reset: MODEL_CFG_RESET, max: &[] },
+    Register { name: "SEED_LC0", word: 0x03, count: 1, access: Access::Rw, write_mask: 0x0001ffff, reset: SEED_LC0_RESET, max: &[] },
+    Register { name: "SEED_WU0", word: 0x04, count: 1, access: Access::Rw, write_mask: 0x0001ffff, reset: SEED_WU0_RESET, max: &[] },
+    Register { name: "SEED_LC1", word: 0x05, count: 1, access: Access::Rw, write_mask: 0x0001ffff, reset: SEED_LC1_RESET, max: &[] },
+    Register { name: "SEED_WU1", word: 0x06, count: 1, access: Access::Rw, write_mask: 0x0001ffff, reset: SEED_WU1_RESET, max: &[] },
+    Register { name: "N_TRAIN", word: 0x07, count: 1, access: Access::Rw, write_mask: 0xffffffff, reset: N_TRAIN_RESET, max: &[] },
+    Register { name: "N_TEST", word: 0x08, count: 1, access: Access::Rw, write_mask: 0xffffffff, reset: N_TEST_RESET, max: &[] },
+    Register { name: "EPOCH", word: 0x09, count: 1, access: Access::Rw, write_mask: 0xffffffff, reset: EPOCH_RESET, max: &[] },
+    Register { name: "LR_LEN", word: 0x0a, count: 1, access: Access::Rw, write_mask: 0x0000001f, reset: LR_LEN_RESET, max: &[(LR_LEN_LEN, LR_LEN_LEN_MAX)] },
+    Register { name: "CFG_ACTIVE", word: 0x0b, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: CFG_ACTIVE_RESET, max: &[] },
+    Register { name: "RUN_CYCLES", word: 0x0c, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: RUN_CYCLES_RESET, max: &[] },
+    Register { name: "CONV_IMAGES", word: 0x0d, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: CONV_IMAGES_RESET, max: &[] },
+    Register { name: "FC0_IMAGES", word: 0x0e, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC0_IMAGES_RESET, max: &[] },
+    Register { name: "FC1_IMAGES", word: 0x0f, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC1_IMAGES_RESET, max: &[] },
+    Register { name: "FC0_RESULTS", word: 0x10, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC0_RESULTS_RESET, max: &[] },
+    Register { name: "FC1_RESULTS", word: 0x11, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC1_RESULTS_RESET, max: &[] },
+    Register { name: "FC0_CORRECT", word: 0x12, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC0_CORRECT_RESET, max: &[] },
+    Register { name: "FC1_CORRECT", word: 0x13, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC1_CORRECT_RESET, max: &[] },
+    Register { name: "FC0_CLASS", word: 0x14, count: 1, access: Access::Ro, write_mask: 0x000000ff, reset: FC0_CLASS_RESET, max: &[] },
+    Register { name: "FC1_CLASS", word: 0x15, count: 1, access: Access::Ro, write_mask: 0x000000ff, reset: FC1_CLASS_RESET, max: &[] },
+    Register { name: "CONV_CYCLES", word: 0x16, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: CONV_CYCLES_RESET, max: &[] },
+    Register { name: "FC0_CYCLES", word: 0x17, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC0_CYCLES_RESET, max: &[] },
+    Register { name: "FC1_CYCLES", word: 0x18, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC1_CYCLES_RESET, max: &[] },
+    Register { name: "IN_LEVEL", word: 0x19, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: IN_LEVEL_RESET, max: &[] },
+    Register { name: "MID_LEVEL", word: 0x1a, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: MID_LEVEL_RESET, max: &[] },
+    Register { name: "OUT_LEVEL", word: 0x1b, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: OUT_LEVEL_RESET, max: &[] },
+    Register { name: "IMAGE_BEATS", word: 0x1c, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: IMAGE_BEATS_RESET, max: &[] },
+    Register { name: "FC0_WORDS", word: 0x1d, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC0_WORDS_RESET, max: &[] },
+    Register { name: "FC1_WORDS", word: 0x1e, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: FC1_WORDS_RESET, max: &[] },
+    Register { name: "ID", word: 0x1f, count: 1, access: Access::Ro, write_mask: 0xffffffff, reset: ID_RESET, max: &[] },
+    Register { name: "LR_TABLE", word: 0x20, count: 16, access: Access::Rw, write_mask: 0x0000003f, reset: LR_TABLE_RESET, max: &[] },
+    Register { name: "FC0_LC", word: 0x30, count: 10, access: Access::Ro, write_mask: 0xffffffff, reset: FC0_LC_RESET, max: &[] },
+    Register { name: "FC1_LC", word: 0x40, count: 10, access: Access::Ro, write_mask: 0xffffffff, reset: FC1_LC_RESET, max: &[] },
 ];

@@ -167,3 +167,49 @@ impl Dut for Recorder {
         self.inner.sim_gate_ticks()
     }
 }
+
+/// What [`replay`] returns: the bench's result, the cycles replayed and the replay's time.
+#[derive(Clone, Debug)]
+pub struct Replayed<T> {
+    /// What the bench returned.
+    pub value: T,
+    /// Cycles recorded and replayed.
+    pub cycles: usize,
+    /// Seconds the replay took (its build included).
+    pub seconds: f64,
+}
+
+/// Run the reactive bench `drive` on the in-process Verilator model of `design`, recording
+/// every cycle, then replay the recorded inputs on `backend` (Icarus, four-state; or the
+/// Yosys netlist) and require every output to agree on every cycle after the first (the
+/// state before any edge, X on Icarus). The bench's checks ran on Verilator; the replay
+/// shows the other backend answers the same.
+pub fn replay<T>(
+    sim: &crate::Simulator,
+    design: impl Fn() -> Box<dyn edgelearn_hdl::design::Design>,
+    backend: crate::Backend,
+    drive: impl FnOnce(Box<dyn Dut>) -> T,
+) -> std::result::Result<Replayed<T>, Box<dyn std::error::Error + Send + Sync>> {
+    let dut = sim.dut(
+        crate::Backend::Verilator,
+        design(),
+        &super::DutOptions::default(),
+    )?;
+    let (rec, recording) = Recorder::new(dut);
+    let value = drive(Box::new(rec));
+    let stim = recording.stimulus();
+    let mut want = recording.trace();
+    let t = std::time::Instant::now();
+    let mut got = sim
+        .run(backend, design(), &stim, &crate::RunOptions::default())?
+        .trace;
+    got.rows.remove(0);
+    want.rows.remove(0);
+    want.backend = "verilator".into();
+    crate::trace::compare(&want, &got)?;
+    Ok(Replayed {
+        value,
+        cycles: stim.len(),
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}

@@ -44,8 +44,11 @@ pub fn thesis_stimulus(ports: &[PortSpec], _seed: u64) -> Result<Stimulus> {
     for epoch in 0..5 {
         writes.push((regs::EPOCH, epoch));
     }
+    // Above the table: LR_LEN stores 16 (the map's `max`), whatever else the word holds.
     writes.push((regs::LR_LEN, 17));
     writes.push((regs::EPOCH, 20));
+    writes.push((regs::LR_LEN, 0xffff_ffff));
+    writes.push((regs::LR_LEN, 0x31));
     writes.push((regs::LR_LEN, 0));
     for (addr, wdata) in writes {
         PlRegsIn {

@@ -1,11 +1,11 @@
 //! The platform's writable registers (hdl `lel::pl_regs::PlRegs`; docs/registers.md): each
 //! keeps its writable bits of what is written to its address, the learning-rate table its
-//! 16 entries, and CFG_ACTIVE is MODEL_CFG with both FC cores' LR_SHIFT fields from
+//! 16 entries (LR_LEN stores at most 16), and CFG_ACTIVE is MODEL_CFG with both FC cores' LR_SHIFT fields from
 //! LR_TABLE[min(EPOCH, LR_LEN - 1)] when LR_LEN > 0. Cycle model in the trace convention
 //! (docs/decisions.md D-CYCLE): [`PlRegs::step`] is the edge, [`PlRegs::outputs`] what is
 //! sampled after it.
 
-use edgelearn_hdl::lel::pl_regs::{write_mask, LR_FIELDS_CLEAR};
+use edgelearn_hdl::lel::pl_regs::LR_FIELDS_CLEAR;
 use edgelearn_hdl::lel::platform_regs as regs;
 
 /// One cycle's inputs.
@@ -68,7 +68,9 @@ impl PlRegs {
     fn eval(&self, i: &PlRegsIn) -> (PlRegsOut, PlRegs) {
         let mut n = *self;
         if i.we && WORDS.contains(&i.addr) {
-            n.word[i.addr as usize] = i.wdata & write_mask(i.addr);
+            // The writable bits, LR_LEN at most its `max` (the map's `Register::stored`).
+            n.word[i.addr as usize] =
+                regs::lookup(i.addr as u32).map_or(0, |(r, _)| r.stored(i.wdata));
         }
         if i.we && i.addr >> 4 == regs::LR_TABLE >> 4 {
             n.lr[(i.addr & 15) as usize] = i.wdata & 0x3f;
@@ -78,9 +80,7 @@ impl PlRegs {
         }
         let w = |a: u8| self.word[a as usize];
         let (len, epoch) = (w(regs::LR_LEN), w(regs::EPOCH));
-        let idx = if len > 16 {
-            epoch.min(15)
-        } else if len <= epoch {
+        let idx = if len <= epoch {
             len.wrapping_sub(1)
         } else {
             epoch
@@ -155,5 +155,15 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(m.outputs(&PlRegsIn::default()), PlRegsOut::default());
+    }
+
+    /// LR_LEN stores at most 16 (docs/registers.md): what it reads is what CFG_ACTIVE uses.
+    #[test]
+    fn lr_len_above_16_stores_16() {
+        let mut m = PlRegs::default();
+        for (w, want) in [(0x11, 16), (0xffff_ffff, 16), (16, 16), (15, 15), (0x20, 0)] {
+            write(&mut m, regs::LR_LEN, w);
+            assert_eq!(m.outputs(&PlRegsIn::default()).lr_len, want, "{w:#x}");
+        }
     }
 }
