@@ -348,7 +348,8 @@ fn every_register_reads_back_and_the_lr_table_sets_the_active_cfg() {
         (regs::N_TRAIN, 50_000, 50_000),
         (regs::N_TEST, 10_000, 10_000),
         (regs::EPOCH, 7, 7),
-        (regs::LR_LEN, 0xff, 0x1f),
+        // LR_LEN stores at most 16 (the description's `max`; docs/registers.md).
+        (regs::LR_LEN, 0xff, 16),
     ];
     for (r, v, want) in rw {
         b.write_reg(r, v).unwrap();
@@ -374,7 +375,7 @@ fn every_register_reads_back_and_the_lr_table_sets_the_active_cfg() {
         b.read_reg(regs::FC0_WORDS).unwrap() as usize,
         shape.fc_words(0)
     );
-    // LR fields come from LR_TABLE[min(EPOCH, LR_LEN - 1)] (a length over 16 reads as 16).
+    // LR fields come from LR_TABLE[min(EPOCH, LR_LEN - 1)] (a length over 16 stores 16).
     b.write_reg(regs::MODEL_CFG, 0).unwrap();
     let lr_fields = |v: u32| ((v >> 6) & 7, (v >> 18) & 7);
     for (len, epoch, entry) in [
@@ -385,6 +386,11 @@ fn every_register_reads_back_and_the_lr_table_sets_the_active_cfg() {
         (1, 4, 0),
     ] {
         b.write_reg(regs::LR_LEN, len).unwrap();
+        assert_eq!(
+            b.read_reg(regs::LR_LEN).unwrap(),
+            len.min(16),
+            "LR_LEN {len}"
+        );
         b.write_reg(regs::EPOCH, epoch).unwrap();
         let v = 0x40 | entry;
         assert_eq!(

@@ -1,10 +1,12 @@
 //! The LEL platform behind AXI (`lel_platform_axi*`): the AXI4-Lite slave alone against a
 //! register file (every word of the window, strobes, OKAY / SLVERR) on rust-hdl, Verilator,
-//! Icarus and the Yosys netlist; every register of the platform through AXI4-Lite as the
-//! generated map says (access, reserved addresses, byte strobes, OKAY / SLVERR), under a
-//! master with random delays and back-pressure, on rust-hdl's simulator, Verilator and
-//! Icarus; and the host's sequence (the thesis's PS program, §4.4; fpga/host/lel_host.c in
-//! C) training a few images bit-exactly, driven only through AXI4-Lite and AXI4-Stream.
+//! Icarus and the Yosys netlist; every register of the platform as hdl/regs/lel_platform.toml
+//! alone says (`edgelearn_fpga::regcheck`: reset values, access, writable bits, LR_LEN's
+//! maximum, byte strobes, aliasing, reserved addresses, OKAY / SLVERR), under a master with
+//! random pauses, on the tiny tops at 4 and 8 lanes and the shipped tops, on Verilator,
+//! rust-hdl's simulator and Icarus, and through the bare platforms' register port; and the
+//! host's sequence (the thesis's PS program, §4.4; fpga/host/lel_host.c in C) training a few
+//! images bit-exactly, driven only through AXI4-Lite and AXI4-Stream.
 
 use crate::common;
 
@@ -83,15 +85,15 @@ fn description() -> RegMap {
 /// against the description alone on `backends`, each with the reserved words it tries;
 /// every divergence fails, named.
 fn registers_as_described(
-    name: &str,
+    (name, kind): (&str, Kind),
     cfg: &PlatformConfig,
     backends: &[(Backend, regcheck::Reserved)],
 ) {
     let map = description();
-    let axi = name.starts_with("lel_platform_axi");
+    let axi = kind == Kind::PlatformAxi;
     for &(backend, which) in backends {
         let t = std::time::Instant::now();
-        let c = regcheck::check_design(&map, &simulator(), name, cfg, backend, 5, which)
+        let c = regcheck::check_design(&map, &simulator(), (name, kind), cfg, backend, 5, which)
             .unwrap_or_else(|e| panic!("{name} on {backend}: {e}"));
         let r = &c.report;
         let said: Vec<String> = r.divergences.iter().map(|d| d.to_string()).collect();
@@ -123,7 +125,7 @@ fn registers_as_described(
 fn every_register_answers_as_the_description_says() {
     let cfg = tiny();
     registers_as_described(
-        &configured_name(Kind::PlatformAxi, &cfg),
+        (&configured_name(Kind::PlatformAxi, &cfg), Kind::PlatformAxi),
         &cfg,
         &[(Backend::Verilator, ALL), (Backend::Native, SAMPLE)],
     );
@@ -135,10 +137,11 @@ fn every_register_answers_as_the_description_says() {
 fn every_register_answers_as_described_at_8_lanes_and_on_the_register_port() {
     let cfg = tiny_l8();
     let both = [(Backend::Verilator, ALL), (Backend::Icarus, SAMPLE)];
-    registers_as_described(&configured_name(Kind::PlatformAxi, &cfg), &cfg, &both);
+    let name = configured_name(Kind::PlatformAxi, &cfg);
+    registers_as_described((&name, Kind::PlatformAxi), &cfg, &both);
     let cfg = tiny();
     let name = configured_name(Kind::Platform, &cfg);
-    registers_as_described(&name, &cfg, &[(Backend::Verilator, ALL)]);
+    registers_as_described((&name, Kind::Platform), &cfg, &[(Backend::Verilator, ALL)]);
 }
 
 /// Both shipped AXI tops, the thesis's (`lel_platform_axi`) and MNIST's
@@ -148,22 +151,21 @@ fn every_register_answers_as_described_at_8_lanes_and_on_the_register_port() {
 /// platforms (`lel_platform`, `lel_platform_mnist`) through their register port.
 #[test]
 fn the_shipped_platforms_answer_as_the_description_says() {
-    for name in [
-        "lel_platform_axi",
-        "lel_platform_axi_mnist",
-        "lel_platform",
-        "lel_platform_mnist",
-    ] {
-        let cfg = edgelearn_verif::rtl::designs::entry(name)
-            .unwrap()
-            .platform_config()
-            .unwrap();
-        let backends: &[_] = if name.starts_with("lel_platform_axi") {
+    let entries = edgelearn_verif::rtl::designs::entries();
+    let platforms: Vec<_> = entries
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::Platform | Kind::PlatformAxi))
+        .collect();
+    let names: Vec<&str> = platforms.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names.len(), 4, "the shipped platforms: {names:?}");
+    for e in platforms {
+        let cfg = e.platform_config().unwrap();
+        let backends: &[_] = if e.kind == Kind::PlatformAxi {
             &[(Backend::Verilator, ALL), (Backend::Icarus, SAMPLE)]
         } else {
             &[(Backend::Verilator, ALL)]
         };
-        registers_as_described(name, &cfg, backends);
+        registers_as_described((&e.name, e.kind), &cfg, backends);
     }
 }
 

@@ -2,8 +2,10 @@
 //! C header, Markdown) and hdl/regs/cnn_engine.toml (the engine's Rust module with the
 //! loader's encoder, the rust-hdl layer-register decode, Markdown): the files in the
 //! repository are what `edgelearn regs` generates now, a stale file is reported, and nothing
-//! the user wrote is overwritten without --force. That the RTL answers as the maps say is
-//! checked through AXI in tests/platform_axi.rs and through the engine's host port in
+//! the user wrote is overwritten without --force; `regs --design` resolves the reset values
+//! for a design and `regs --verify` checks its RTL against the description (and fails on a
+//! description that disagrees with it). That the RTL answers as the maps say is checked in
+//! tests/platform_axi.rs (every platform top) and through the engine's host port in
 //! tests/cnn_rtl.rs (front-door load and read-back).
 
 use crate::common;

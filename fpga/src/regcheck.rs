@@ -25,7 +25,6 @@
 
 use crate::regmap::{Access, RegMap, Register};
 use crate::regs_files::MapError;
-use edgelearn_hdl::design::Design;
 use edgelearn_sim::axi::AxiOp;
 use edgelearn_sim::dut::record::replay;
 use edgelearn_sim::dut::{Dut, DutOptions};
@@ -33,7 +32,7 @@ use edgelearn_sim::tb::{Backpressure, Gaps};
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::lel::config::PlatformConfig;
 use edgelearn_verif::lel::network::LelNetwork;
-use edgelearn_verif::rtl::designs;
+use edgelearn_verif::rtl::designs::{self, Kind};
 use edgelearn_verif::rtl::fc::Traffic;
 use edgelearn_verif::rtl::platform::PlatformBench;
 use std::collections::BTreeMap;
@@ -155,12 +154,13 @@ pub struct Report {
 impl Report {
     /// Registers (by name) with at least one divergence.
     pub fn failing(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = self
-            .divergences
-            .iter()
-            .map(|d| d.register.split('[').next().unwrap_or(&d.register))
-            .collect();
-        v.dedup();
+        let mut v: Vec<&str> = Vec::new();
+        for d in &self.divergences {
+            let name = d.register.split('[').next().unwrap_or(&d.register);
+            if !v.contains(&name) {
+                v.push(name);
+            }
+        }
         v
     }
 }
@@ -500,37 +500,31 @@ pub struct DesignCheck {
     pub cycles: u64,
 }
 
-/// Check the registers of platform design `name` (an `lel_platform*` entry of the design
-/// registry, or one built from `cfg` when given) against `map` on `backend`: on Verilator
+/// Check the registers of platform design `name` of `kind` (the AXI top or the bare
+/// platform), built from `cfg`, against `map` on `backend`: on Verilator
 /// and rust-hdl's simulator by the reactive bench, on Icarus and the Yosys netlist by
 /// replaying Verilator's run and comparing every output on every cycle. The AXI4-Lite
 /// master pauses at random (seed `seed`); `which` reserved words are tried.
 pub fn check_design(
     map: &RegMap,
     sim: &Simulator,
-    name: &str,
+    (name, kind): (&str, Kind),
     cfg: &PlatformConfig,
     backend: Backend,
     seed: u64,
     which: Reserved,
 ) -> Result<DesignCheck, CheckError> {
     let params = design_parameters(cfg)?;
-    let axi = name.starts_with("lel_platform_axi");
-    let build = || -> Box<dyn Design> {
-        let d = if axi {
-            designs::platform_axi_design(name, cfg)
-        } else {
-            designs::platform_design(name, cfg)
-        };
-        d.expect("the design was built once already")
+    let try_build = || match kind {
+        Kind::PlatformAxi => designs::platform_axi_design(name, cfg),
+        Kind::Platform => designs::platform_design(name, cfg),
+        _ => Err(edgelearn_verif::rtl::RtlError::Other(format!(
+            "{name} is not an LEL platform: it has no register map of this description"
+        ))),
     };
-    // Build once with errors reported (the closure above cannot return them).
-    if axi {
-        designs::platform_axi_design(name, cfg)
-    } else {
-        designs::platform_design(name, cfg)
-    }
-    .map_err(|e| CheckError(e.to_string()))?;
+    // The first build reports its errors; a replay builds again (it cannot fail then).
+    let first = try_build().map_err(|e| CheckError(e.to_string()))?;
+    let build = || try_build().expect("the design was built once already");
     let net = LelNetwork::new(cfg).map_err(|e| CheckError(e.to_string()))?;
     let shape = designs::platform_shape(cfg).map_err(|e| CheckError(e.to_string()))?;
     // Back-pressure on the (idle) output stream makes the AXI4-Lite master pause at random.
@@ -551,7 +545,7 @@ pub fn check_design(
     let (report, cycles) = match backend {
         Backend::Verilator | Backend::Native => {
             let dut = sim
-                .dut(backend, build(), &DutOptions::default())
+                .dut(backend, first, &DutOptions::default())
                 .map_err(|e| CheckError(e.to_string()))?;
             run(dut)?
         }

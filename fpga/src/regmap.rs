@@ -434,6 +434,16 @@ impl RegMap {
                     }
                 }
             }
+            let zero = r
+                .reset_terms()?
+                .iter()
+                .all(|(_, _, v)| *v == ResetValue::Number(0));
+            if r.access == Access::Wo && !zero {
+                bail!(
+                    "register {}: a write-only register reads 0, so its reset value is 0",
+                    r.name
+                );
+            }
             let room = if r.fields.is_empty() { u32::MAX } else { bits };
             for (lsb, width, v) in r.reset_terms()? {
                 match v {
@@ -1063,6 +1073,7 @@ fields = [{ name = "HELD", bits = "7:0", description = "h" }, { name = "D", bits
             .contains("DEEP, which is not a [[parameter]]"));
         assert!(bad("name = \"DEPTH\"", "name = \"UNUSED\"").contains("DEPTH, which is not"));
         assert!(bad("max = 5", "max = 8").contains("field A has max 8"));
+        assert!(bad("reset = 0\n", "reset = 1\n").contains("write-only register reads 0"));
         assert!(
             bad("reset = 0x100\n", "reset = 0x100\nvalue = 3\n").contains("give one reset value")
         );

@@ -29,17 +29,24 @@ pub fn run(a: &RegsArgs) -> anyhow::Result<ExitCode> {
 
 /// The platform named by `--design` (with `--lanes`) or built from `--config`: its name
 /// and configuration.
-fn target(a: &RegsArgs) -> anyhow::Result<(String, PlatformConfig)> {
+fn target(a: &RegsArgs) -> anyhow::Result<(String, Kind, PlatformConfig)> {
     if let Some(path) = &a.config {
         let cfg = super::load_config(path, None, a.lanes)?;
-        return Ok((designs::configured_name(Kind::PlatformAxi, &cfg), cfg));
+        let kind = Kind::PlatformAxi;
+        return Ok((designs::configured_name(kind, &cfg), kind, cfg));
     }
     let name = a.design.as_deref().expect("--design or --config");
     let e = designs::entry(name)?;
     let (Kind::Platform | Kind::PlatformAxi) = e.kind else {
+        let platforms: Vec<String> = designs::entries()
+            .into_iter()
+            .filter(|e| matches!(e.kind, Kind::Platform | Kind::PlatformAxi))
+            .map(|e| e.name)
+            .collect();
         anyhow::bail!(
-            "{name} has no register map of {}: give an LEL platform (lel_platform, lel_platform_axi, lel_platform_mnist, lel_platform_axi_mnist)",
-            regmap::DESCRIPTION
+            "{name} has no register map of {}: give an LEL platform ({})",
+            regmap::DESCRIPTION,
+            platforms.join(", ")
         );
     };
     let mut cfg = e.platform_config().expect("a platform has a configuration");
@@ -47,9 +54,9 @@ fn target(a: &RegsArgs) -> anyhow::Result<(String, PlatformConfig)> {
         cfg = cfg
             .with_lanes(l)
             .with_context(|| format!("{name} with --lanes {l}"))?;
-        return Ok((designs::configured_name(e.kind, &cfg), cfg));
+        return Ok((designs::configured_name(e.kind, &cfg), e.kind, cfg));
     }
-    Ok((name.to_string(), cfg))
+    Ok((name.to_string(), e.kind, cfg))
 }
 
 /// Print the reset values of one design; with `--verify`, check its RTL.
@@ -61,7 +68,7 @@ fn design(a: &RegsArgs) -> anyhow::Result<ExitCode> {
             a.root.display()
         )
     })?;
-    let (name, cfg) = target(a)?;
+    let (name, kind, cfg) = target(a)?;
     let params = regcheck::design_parameters(&cfg)?;
     map.check_parameters(&params)?;
     println!("{name}: register map {}", regmap::DESCRIPTION);
@@ -95,7 +102,7 @@ fn design(a: &RegsArgs) -> anyhow::Result<ExitCode> {
             ReservedWords::All => regcheck::Reserved::All,
             ReservedWords::Sample => regcheck::Reserved::Sample,
         };
-        let c = regcheck::check_design(&map, &sim, &name, &cfg, backend, a.seed, which)?;
+        let c = regcheck::check_design(&map, &sim, (&name, kind), &cfg, backend, a.seed, which)?;
         let r = &c.report;
         print!(
             "{backend}: {} register words and {} reserved, {} accesses, {} cycles, {:.1} s: ",
