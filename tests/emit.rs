@@ -316,6 +316,8 @@ fn blocks_json_is_the_registry() {
     assert_eq!(p["config"], "mnist");
     assert_eq!(p["states"][0], "PL_IDLE");
     assert_eq!(p["register_map"], "hdl/regs/lel_platform.toml");
+    assert_eq!(p["register_parameters"]["IMAGE_BEATS"], 196);
+    assert_eq!(p["register_parameters"]["IN_DEPTH"], 256);
     assert!(p["instructions"]
         .as_array()
         .unwrap()
@@ -326,6 +328,7 @@ fn blocks_json_is_the_registry() {
     let m = find("lel_matmul");
     assert_eq!(m["kind"], "block");
     assert_eq!(m["golden_model"], true);
+    assert!(m["register_parameters"].is_null());
     assert_eq!(m["states"].as_array().unwrap().len(), 0);
     assert_eq!(find("lel_fc_core1")["kind"], "fc_core");
     assert_eq!(find("lel_fc_core1")["fc_index"], 1);

@@ -167,6 +167,13 @@ fn blocks(json: bool) -> anyhow::Result<ExitCode> {
             .into_iter()
             .map(|c| serde_json::json!({"label": c.label, "module": c.module, "alone": c.alone}))
             .collect();
+        // The register map's parameters resolved for a platform (docs/registers.md).
+        let register_parameters = match (e.kind, e.platform_config()) {
+            (Kind::Platform | Kind::PlatformAxi, Some(cfg)) => {
+                Some(edgelearn_fpga::regcheck::design_parameters(&cfg)?)
+            }
+            _ => None,
+        };
         out.push(serde_json::json!({
             "name": e.name,
             "summary": e.summary,
@@ -178,6 +185,7 @@ fn blocks(json: bool) -> anyhow::Result<ExitCode> {
             "states": e.states(),
             "instructions": instructions,
             "register_map": e.register_map(),
+            "register_parameters": register_parameters,
             "sub_cores": sub_cores,
         }));
     }
