@@ -535,6 +535,9 @@ pub struct RegsArgs {
     /// last register).
     #[arg(long, value_enum, default_value = "all")]
     pub reserved: ReservedWords,
+    /// Write a VCD of the --verify run on the first of --backends that is verilator or native.
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
 }
 
 /// Reserved words `edgelearn regs --verify` tries.

@@ -93,7 +93,12 @@ fn registers_as_described(
     let axi = kind == Kind::PlatformAxi;
     for &(backend, which) in backends {
         let t = std::time::Instant::now();
-        let c = regcheck::check_design(&map, &simulator(), (name, kind), cfg, backend, 5, which)
+        let opts = regcheck::CheckOptions {
+            seed: 5,
+            reserved: which,
+            vcd: None,
+        };
+        let c = regcheck::check_design(&map, &simulator(), (name, kind), cfg, backend, &opts)
             .unwrap_or_else(|e| panic!("{name} on {backend}: {e}"));
         let r = &c.report;
         let said: Vec<String> = r.divergences.iter().map(|d| d.to_string()).collect();

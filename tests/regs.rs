@@ -199,12 +199,39 @@ fn verify_checks_the_rtl_against_the_description() {
             "verilator",
         ])
     };
-    let said = common::cli::ok(&args(&dir));
+    // The passing run also writes its waveform, which `vcd list` reads.
+    let vcd = dir.join("regs.vcd");
+    let said = common::cli::ok(&edgelearn(&[
+        "regs",
+        "--root",
+        s(&dir),
+        "--config",
+        s(&cfg),
+        "--verify",
+        "--backends",
+        "verilator",
+        "--vcd",
+        s(&vcd),
+    ]));
     assert!(
         said.contains("verilator: 68 register words and 956 reserved")
             && said.contains("every register as described"),
         "{said}"
     );
+    let listed = common::cli::ok(&edgelearn(&["vcd", "list", s(&vcd)]));
+    assert!(listed.contains("s_axi_awaddr"), "{listed}");
+    let out = edgelearn(&[
+        "regs",
+        "--config",
+        s(&cfg),
+        "--verify",
+        "--backends",
+        "icarus",
+        "--vcd",
+        s(&vcd),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--vcd needs verilator or native"));
     let desc = dir.join(regmap::DESCRIPTION);
     let text = std::fs::read_to_string(&desc).unwrap();
     std::fs::write(&desc, text.replace("max = 16, ", "")).unwrap();

@@ -37,6 +37,7 @@ use edgelearn_verif::rtl::fc::Traffic;
 use edgelearn_verif::rtl::platform::PlatformBench;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::PathBuf;
 
 /// AXI4-Lite OKAY.
 pub const OKAY: u8 = 0;
@@ -500,20 +501,31 @@ pub struct DesignCheck {
     pub cycles: u64,
 }
 
+/// How [`check_design`] runs.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Seed of the AXI4-Lite master's random pauses.
+    pub seed: u64,
+    /// The reserved words tried.
+    pub reserved: Reserved,
+    /// Write a VCD of the run here (Verilator and rust-hdl's simulator).
+    pub vcd: Option<PathBuf>,
+}
+
 /// Check the registers of platform design `name` of `kind` (the AXI top or the bare
 /// platform), built from `cfg`, against `map` on `backend`: on Verilator
 /// and rust-hdl's simulator by the reactive bench, on Icarus and the Yosys netlist by
 /// replaying Verilator's run and comparing every output on every cycle. The AXI4-Lite
-/// master pauses at random (seed `seed`); `which` reserved words are tried.
+/// master pauses at random.
 pub fn check_design(
     map: &RegMap,
     sim: &Simulator,
     (name, kind): (&str, Kind),
     cfg: &PlatformConfig,
     backend: Backend,
-    seed: u64,
-    which: Reserved,
+    opts: &CheckOptions,
 ) -> Result<DesignCheck, CheckError> {
+    let (seed, which) = (opts.seed, opts.reserved);
     let params = design_parameters(cfg)?;
     let try_build = || match kind {
         Kind::PlatformAxi => designs::platform_axi_design(name, cfg),
@@ -540,14 +552,24 @@ pub fn check_design(
         b.reset().map_err(|e| CheckError(e.to_string()))?;
         let r = check(map, &params, &mut b, which)?;
         let cycles = b.dut().cycle();
+        b.dut().finish().map_err(|e| CheckError(e.to_string()))?;
         Ok((r, cycles))
     };
     let (report, cycles) = match backend {
         Backend::Verilator | Backend::Native => {
+            let dut_opts = DutOptions {
+                vcd: opts.vcd.clone(),
+                ..Default::default()
+            };
             let dut = sim
-                .dut(backend, first, &DutOptions::default())
+                .dut(backend, first, &dut_opts)
                 .map_err(|e| CheckError(e.to_string()))?;
             run(dut)?
+        }
+        Backend::Icarus | Backend::Netlist if opts.vcd.is_some() => {
+            return Err(CheckError(format!(
+                "a VCD of the register check is written on verilator or native, not {backend}"
+            )))
         }
         Backend::Icarus | Backend::Netlist => {
             replay(sim, build, backend, run)

@@ -3,7 +3,7 @@
 //! with `--design` or `--config`, the platform's reset values resolved for one design, and
 //! with `--verify` its RTL checked against the description (`edgelearn_fpga::regcheck`).
 
-use crate::cli::{RegsArgs, ReservedWords};
+use crate::cli::{BackendName, RegsArgs, ReservedWords};
 use anyhow::Context;
 use edgelearn_fpga::cnn_regs;
 use edgelearn_fpga::regcheck;
@@ -93,16 +93,30 @@ fn design(a: &RegsArgs) -> anyhow::Result<ExitCode> {
     if !a.verify {
         return Ok(ExitCode::SUCCESS);
     }
+    let writes_vcd =
+        |&b: &BackendName| matches!(Backend::from(b), Backend::Verilator | Backend::Native);
+    if a.vcd.is_some() && !a.backends.iter().any(writes_vcd) {
+        anyhow::bail!("--vcd needs verilator or native among --backends");
+    }
     let sim = Simulator::from_env();
     let mut ok = true;
+    let mut vcd_written = false;
     for &b in &a.backends {
         let backend = Backend::from(b);
         let t = std::time::Instant::now();
-        let which = match a.reserved {
-            ReservedWords::All => regcheck::Reserved::All,
-            ReservedWords::Sample => regcheck::Reserved::Sample,
+        let opts = regcheck::CheckOptions {
+            seed: a.seed,
+            reserved: match a.reserved {
+                ReservedWords::All => regcheck::Reserved::All,
+                ReservedWords::Sample => regcheck::Reserved::Sample,
+            },
+            // The VCD of the first backend that can write one.
+            vcd: a.vcd.clone().filter(|_| {
+                matches!(backend, Backend::Verilator | Backend::Native) && !vcd_written
+            }),
         };
-        let c = regcheck::check_design(&map, &sim, (&name, kind), &cfg, backend, a.seed, which)?;
+        vcd_written |= opts.vcd.is_some();
+        let c = regcheck::check_design(&map, &sim, (&name, kind), &cfg, backend, &opts)?;
         let r = &c.report;
         print!(
             "{backend}: {} register words and {} reserved, {} accesses, {} cycles, {:.1} s: ",
