@@ -7,28 +7,31 @@
 use crate::common;
 
 use common::cli::{root, tmp};
+use std::path::Path;
 use std::process::Command;
 
-fn gcc(extra: &[&str], out: &std::path::Path) -> std::process::Output {
-    let host = root().join("fpga/host");
+/// gcc, strict C99 against the generated header in fpga/host, compiling `src` to `out`
+/// with `extra` flags.
+fn gcc_on(src: &Path, extra: &[&str], out: &Path) -> std::process::Output {
     Command::new("gcc")
-        .args([
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-ffreestanding",
-            "-c",
-        ])
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
         .args(extra)
         .arg("-I")
-        .arg(&host)
-        .arg(host.join("lel_host.c"))
+        .arg(root().join("fpga/host"))
+        .arg(src)
         .arg("-o")
         .arg(out)
         .output()
         .expect("gcc (make tools installs it)")
+}
+
+/// The host program compiled (not linked) as a bare-metal build would, with `extra` flags.
+fn gcc(extra: &[&str], out: &Path) -> std::process::Output {
+    let flags: Vec<&str> = ["-ffreestanding", "-c"]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    gcc_on(&root().join("fpga/host/lel_host.c"), &flags, out)
 }
 
 #[test]
@@ -100,14 +103,7 @@ fn the_headers_reset_macros_give_the_descriptions_values() {
     )
     .unwrap();
     let exe = d.join("resets");
-    let out = Command::new("gcc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
-        .arg(root().join("fpga/host"))
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("gcc (make tools installs it)");
+    let out = gcc_on(&src, &[], &exe);
     assert!(
         out.status.success(),
         "{}",

@@ -255,9 +255,9 @@ impl Register {
     pub fn stored(&self, word: u32) -> Result<u32> {
         let mut w = word & self.write_mask()?;
         for (lsb, width, max) in self.maxima()? {
-            let m = (((1u64 << width) - 1) as u32) << lsb;
-            let v = (w & m) >> lsb;
-            w = (w & !m) | (v.min(max) << lsb);
+            // The same cut as the generated tables' `Register::stored`.
+            let f = edgelearn_hdl::regfile::Field { lsb, width };
+            w = f.put(w, f.get(w).min(max));
         }
         Ok(w)
     }
