@@ -17,6 +17,10 @@ pub struct Cli {
     /// and report it as an error (default 3600, or EDGELEARN_TOOL_TIMEOUT).
     #[arg(long, global = true, value_name = "SECONDS", value_parser = positive_seconds)]
     pub tool_timeout: Option<f64>,
+    /// Build every in-process Verilator model with coverage points and write its counts
+    /// under DIR when it ends (or EDGELEARN_COVERAGE); `edgelearn coverage merge` reports them.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub coverage_dir: Option<PathBuf>,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -59,7 +63,6 @@ impl From<BackendName> for Backend {
         }
     }
 }
-
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List the designs edgelearn can emit and simulate (the registry).
@@ -244,6 +247,12 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Code coverage of the in-process Verilator models: run a regression's jobs (or some of
+    /// them, `--test`) with coverage and report line, branch and toggle coverage per design
+    /// and its least covered modules: DIR/coverage.info (lcov), DIR/html/index.html,
+    /// DIR/summary.json. `coverage merge` merges outputs, shards and `--coverage-dir`
+    /// directories. Exit 1 when a job failed (the report is still written).
+    Coverage(CoverageArgs),
     /// Run regressions: a TOML file of jobs (block benches, networks, cores, platform and
     /// training runs with their expected outcomes) split into shards for CI matrices and
     /// cluster job arrays, with JUnit XML and Markdown reports (docs/regress.md).
@@ -608,6 +617,56 @@ pub struct ExploreArgs {
     /// No progress lines.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `edgelearn coverage`'s options.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct CoverageArgs {
+    #[command(subcommand)]
+    pub command: Option<CoverageCommand>,
+    /// The regression file whose jobs run [default with `--test`: regress/nightly.toml].
+    #[arg(long, value_name = "FILE")]
+    pub regress: Option<PathBuf>,
+    /// Only the jobs whose name contains NAME (repeatable).
+    #[arg(long = "test", value_name = "NAME")]
+    pub tests: Vec<String>,
+    /// Run only shard I of N (merge the shards' DIRs with `coverage merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<edgelearn_verif::regress::Shard>,
+    /// Jobs run at once [default: the CPUs].
+    #[arg(long, short = 'j', value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+    /// Output directory: the regression's run in DIR/regress, the report beside it (a
+    /// directory an earlier `coverage` wrote is resumed).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: Option<PathBuf>,
+    /// Run every job again instead of resuming an earlier run in DIR.
+    #[arg(long)]
+    pub fresh: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Least covered modules printed per design.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub modules: usize,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CoverageCommand {
+    /// Merge coverage: `coverage` outputs, `regress run --coverage` outputs (shards) and
+    /// `--coverage-dir` directories, into one report in OUT.
+    Merge {
+        /// Directories to merge.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Where to write the merged report.
+        #[arg(long, value_name = "OUT")]
+        out: PathBuf,
+        /// Least covered modules printed per design.
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        modules: usize,
+    },
 }
 
 /// `edgelearn train`'s options.
@@ -997,6 +1056,10 @@ pub enum RegressCommand {
         /// No progress bar: one line per finished job instead (for CI and cluster logs).
         #[arg(long)]
         quiet: bool,
+        /// Count code coverage of each job's in-process Verilator models into
+        /// DIR/jobs/<job>/coverage (`regress merge` and `edgelearn coverage merge` report it).
+        #[arg(long)]
+        coverage: bool,
     },
     /// Print the jobs of a regression file: name, kind, estimated seconds, shard, command.
     List {
@@ -1016,8 +1079,9 @@ pub enum RegressCommand {
         commands: bool,
     },
     /// Merge the output directories of shards into one report: OUT/junit.xml,
-    /// OUT/summary.json and OUT/summary.md (printed too). Exit 1 when any job failed or no
-    /// shard ran it.
+    /// OUT/summary.json and OUT/summary.md (printed too), and, when the shards ran with
+    /// `--coverage`, their merged code coverage in OUT/coverage. Exit 1 when any job failed
+    /// or no shard ran it.
     Merge {
         /// Shard output directories (each holds a summary.json).
         #[arg(required = true, value_name = "DIR")]

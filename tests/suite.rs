@@ -22,6 +22,7 @@ mod conv_load;
 mod conv_scan;
 mod core_blocks;
 mod core_cli;
+mod coverage;
 mod dedup;
 mod dut;
 mod emit;

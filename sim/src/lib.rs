@@ -9,6 +9,7 @@
 
 pub mod axi;
 pub mod bench;
+pub mod coverage;
 pub mod dut;
 pub mod emit;
 pub mod error;

@@ -6,6 +6,7 @@ mod cnn;
 mod cnn_finetune;
 mod cnn_sim;
 mod core;
+mod coverage;
 mod demo;
 mod emit;
 mod explore;
@@ -55,6 +56,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Some(s) = cli.tool_timeout {
         edgelearn_sim::tools::set_timeout(std::time::Duration::from_secs_f64(s));
     }
+    if let Some(d) = &cli.coverage_dir {
+        edgelearn_sim::coverage::collect_into(d);
+    }
     match cli.command {
         Command::Blocks { json } => blocks(json),
         Command::Emit {
@@ -86,6 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Demo { out, seed } => demo::run(&out, seed),
         Command::Regs(a) => regs::run(&a),
         Command::Regress { command } => regress::run(command),
+        Command::Coverage(a) => coverage::run(a),
         Command::Bench {
             cycles,
             backends,

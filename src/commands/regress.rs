@@ -32,15 +32,17 @@ pub fn run(cmd: RegressCommand) -> anyhow::Result<ExitCode> {
             timings,
             fresh,
             quiet,
+            coverage,
         } => run_shard(RunArgs {
             file,
             shard: shard.unwrap_or(Shard::ALL),
             jobs: jobs.map_or_else(default_jobs, |j| j as usize),
             out,
-            filter,
+            filter: filter.into_iter().collect(),
             timings,
             fresh,
             quiet,
+            coverage,
         }),
         RegressCommand::List {
             file,
@@ -53,19 +55,22 @@ pub fn run(cmd: RegressCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn default_jobs() -> usize {
+pub(super) fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-struct RunArgs {
-    file: PathBuf,
-    shard: Shard,
-    jobs: usize,
-    out: PathBuf,
-    filter: Option<String>,
-    timings: Option<PathBuf>,
-    fresh: bool,
-    quiet: bool,
+pub(super) struct RunArgs {
+    pub file: PathBuf,
+    pub shard: Shard,
+    pub jobs: usize,
+    pub out: PathBuf,
+    /// Only jobs whose name contains one of these (all without any).
+    pub filter: Vec<String>,
+    pub timings: Option<PathBuf>,
+    pub fresh: bool,
+    pub quiet: bool,
+    /// Each job's in-process Verilator models count coverage into `<job>/coverage`.
+    pub coverage: bool,
 }
 
 /// The plan with costs from `timings` where it has a time for a job.
@@ -105,13 +110,16 @@ fn shards_of(plan: &Plan, count: usize) -> Vec<usize> {
     partition(&costs, count)
 }
 
-/// The jobs of `shard` that pass `filter`, in plan order.
-fn select<'a>(plan: &'a Plan, shard: Shard, filter: Option<&str>) -> Vec<&'a Job> {
+/// The jobs of `shard` that pass `filter` (any of its texts), in plan order.
+fn select<'a>(plan: &'a Plan, shard: Shard, filter: &[String]) -> Vec<&'a Job> {
     let of = shards_of(plan, shard.count);
     plan.jobs
         .iter()
         .zip(of)
-        .filter(|(j, s)| *s + 1 == shard.index && filter.is_none_or(|f| j.id.contains(f)))
+        .filter(|(j, s)| {
+            *s + 1 == shard.index
+                && (filter.is_empty() || filter.iter().any(|f| j.id.contains(f.as_str())))
+        })
         .map(|(j, _)| j)
         .collect()
 }
@@ -189,15 +197,22 @@ fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
+/// The directory a job's coverage counts go to (`regress run --coverage`).
+pub(super) const JOB_COVERAGE: &str = "coverage";
+
+pub(super) fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
     let t0 = Instant::now();
     let plan = load_plan(&a.file, a.timings.as_deref())?;
-    let jobs = select(&plan, a.shard, a.filter.as_deref());
+    let jobs = select(&plan, a.shard, &a.filter);
+    let filter = (!a.filter.is_empty()).then(|| a.filter.join(" | "));
     claim_dir(&a.out, &plan)?;
     let out = std::path::absolute(&a.out)?;
     let exe = std::env::current_exe().context("cannot find the edgelearn executable")?;
     let exe_sha = exe_digest(&exe)?;
-    let fingerprint = |j: &Job| hex::encode(Sha256::digest(format!("{}{exe_sha}", j.digest())));
+    // A run with coverage is another attempt than one without (its models differ).
+    let cov = if a.coverage { " coverage" } else { "" };
+    let fingerprint =
+        |j: &Job| hex::encode(Sha256::digest(format!("{}{exe_sha}{cov}", j.digest())));
 
     let (mut done, mut todo) = earlier_results(&jobs, &out, &a, &fingerprint);
     let mut summary = Summary {
@@ -211,7 +226,7 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
         results: vec![],
         seconds: 0.0,
         host: host(),
-        filter: a.filter.clone(),
+        filter: filter.clone(),
     };
     let write_summary = |s: &mut Summary, done: &BTreeMap<String, JobResult>| {
         s.results = s
@@ -232,7 +247,7 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
         a.shard,
         jobs.len(),
         plan.jobs.len(),
-        a.filter.as_deref().map(|f| format!(" matching `{f}`")).unwrap_or_default(),
+        filter.as_deref().map(|f| format!(" matching `{f}`")).unwrap_or_default(),
         done.len(),
         todo.len(),
         a.jobs,
@@ -263,6 +278,7 @@ fn run_shard(a: RunArgs) -> anyhow::Result<ExitCode> {
                 root: &plan.root,
                 out: &out,
                 shard: a.shard.index,
+                coverage: a.coverage,
             };
             let fingerprint = &fingerprint;
             scope.spawn(move || loop {
@@ -416,6 +432,7 @@ struct JobContext<'a> {
     root: &'a Path,
     out: &'a Path,
     shard: usize,
+    coverage: bool,
 }
 
 /// How one step ended.
@@ -446,6 +463,8 @@ impl JobContext<'_> {
             let _ = std::fs::remove_file(dir.join(&c.file));
         }
         let _ = std::fs::remove_file(dir.join(REPORT));
+        // Coverage counts of an interrupted attempt would be counted twice.
+        let _ = std::fs::remove_dir_all(dir.join(JOB_COVERAGE));
         let log_path = dir.join("log.txt");
         let mut log = File::create(&log_path)
             .with_context(|| format!("cannot write {}", log_path.display()))?;
@@ -474,7 +493,7 @@ impl JobContext<'_> {
             let shown: Vec<String> = args.iter().map(|a| quote(a)).collect();
             writeln!(log, "$ edgelearn {}", shown.join(" "))?;
             log.flush()?;
-            let ended = self.spawn(&args, &log, deadline)?;
+            let ended = self.spawn(&args, &log, deadline, &dir)?;
             let want = if last { exit_code(job.expect) } else { 0 };
             let what = format!(
                 "`edgelearn {}`",
@@ -561,12 +580,22 @@ impl JobContext<'_> {
     }
 
     /// One `edgelearn` process, output appended to the log, stopped at the deadline.
-    fn spawn(&self, args: &[String], log: &File, deadline: Instant) -> anyhow::Result<Ended> {
+    fn spawn(
+        &self,
+        args: &[String],
+        log: &File,
+        deadline: Instant,
+        dir: &Path,
+    ) -> anyhow::Result<Ended> {
         let left = deadline.saturating_duration_since(Instant::now());
-        let mut child = Command::new(self.exe)
-            // External tools get the job's time too; each process runs one simulator.
-            .arg("--tool-timeout")
-            .arg(format!("{:.0}", left.as_secs_f64().max(1.0)))
+        let mut cmd = Command::new(self.exe);
+        // External tools get the job's time too; each process runs one simulator.
+        cmd.arg("--tool-timeout")
+            .arg(format!("{:.0}", left.as_secs_f64().max(1.0)));
+        if self.coverage {
+            cmd.arg("--coverage-dir").arg(dir.join(JOB_COVERAGE));
+        }
+        let mut child = cmd
             .args(args)
             .current_dir(self.root)
             .stdin(Stdio::null())
@@ -737,6 +766,18 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>, force: bool) -> anyhow::Result<Ex
     println!("{md}");
     if let Some(o) = out {
         eprintln!("wrote {}/junit.xml, summary.json, summary.md", o.display());
+        // The shards' coverage (`regress run --coverage`), merged beside the report.
+        let jobs: Vec<PathBuf> = dirs.iter().map(|d| d.join("jobs")).collect();
+        let with_coverage = jobs.iter().any(|j| {
+            std::fs::read_dir(j)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| e.path().join(JOB_COVERAGE).is_dir())
+        });
+        if with_coverage {
+            super::coverage::merge(&jobs, &o.join(JOB_COVERAGE), 3)?;
+        }
     }
     Ok(if m.totals.ok() {
         ExitCode::SUCCESS

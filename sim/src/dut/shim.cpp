@@ -16,6 +16,9 @@
 #if VM_TRACE
 #include "verilated_vcd_c.h"
 #endif
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 
 #define EL_EXPORT extern "C" __attribute__((visibility("default")))
 @SET_CLOCK@
@@ -141,7 +144,7 @@ inline uint64_t get(const void* p, int width) {
 }
 }  // namespace
 
-EL_EXPORT uint32_t el_abi_version() { return 2; }
+EL_EXPORT uint32_t el_abi_version() { return 3; }
 EL_EXPORT const char* el_top_name() { return "@TOP@"; }
 EL_EXPORT int el_port_count() { return NPORTS; }
 EL_EXPORT const char* el_port_name(int i) { return PORT_NAMES[i]; }
@@ -172,6 +175,19 @@ EL_EXPORT void el_destroy(void* h) {
 }
 
 EL_EXPORT void* el_port_ptr(void* h, int i) { return static_cast<Model*>(h)->ports[i]; }
+
+// Write the model's coverage counts (Verilator's coverage data file) to `path`: 1 when the
+// model was built with coverage, 0 otherwise.
+EL_EXPORT int el_coverage_write(void* h, const char* path) {
+#if VM_COVERAGE
+    static_cast<Model*>(h)->ctx->coveragep()->write(path);
+    return 1;
+#else
+    (void)h;
+    (void)path;
+    return 0;
+#endif
+}
 
 // Open a VCD with `depth` scope levels below the model (0: all). 1 on success.
 EL_EXPORT int el_trace_open(void* h, const char* path, int depth) {

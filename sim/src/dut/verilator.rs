@@ -43,6 +43,10 @@ pub const VERILATOR_FLAGS: &[&str] = &[
     "-Wno-style",
 ];
 
+/// Verilator flags added for a coverage model (`edgelearn coverage`, [`crate::coverage`]):
+/// statement blocks and both arms of every branch, and every bit of every signal toggling.
+pub const COVERAGE_FLAGS: &[&str] = &["--coverage-line", "--coverage-toggle"];
+
 /// C++ flags of the model, the shim and the runtime (part of the cache key).
 pub const CXX_FLAGS: &[&str] = &[
     "-std=gnu++17",
@@ -382,17 +386,35 @@ fn parallelism() -> usize {
 }
 
 /// Builds (or finds) the Verilator runtime objects for this Verilator, compiler and flags.
-fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Result<Vec<PathBuf>> {
+/// With `coverage`, the runtime counts coverage points (`verilated_cov.cpp`, `VM_COVERAGE=1`).
+fn runtime(
+    root: &Path,
+    vroot: &Path,
+    compiler: &str,
+    key_parts: &[&str],
+    coverage: bool,
+) -> Result<Vec<PathBuf>> {
     const SOURCES: &[&str] = &[
         "verilated.cpp",
         "verilated_vcd_c.cpp",
         "verilated_threads.cpp",
     ];
-    let key = crate::files::content_key(key_parts);
+    const COVERAGE_SOURCES: &[&str] = &[
+        "verilated.cpp",
+        "verilated_vcd_c.cpp",
+        "verilated_threads.cpp",
+        "verilated_cov.cpp",
+    ];
+    let mut key_parts = key_parts.to_vec();
+    if coverage {
+        key_parts.push("coverage");
+    }
+    let key = crate::files::content_key(&key_parts);
+    let sources = if coverage { COVERAGE_SOURCES } else { SOURCES };
     let base = root.join("verilator-rt");
     let dir = base.join(&key[..16]);
     let objects = |d: &Path| -> Vec<PathBuf> {
-        SOURCES
+        sources
             .iter()
             .map(|s| d.join(s.replace(".cpp", ".o")))
             .collect()
@@ -404,12 +426,12 @@ fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Res
     let tmp = base.join(format!("tmp-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
     let inc = vroot.join("include");
-    let jobs = SOURCES
+    let jobs = sources
         .iter()
         .map(|src| {
             let mut c = cxx_command(compiler)?;
             c.args(CXX_FLAGS)
-                .args(runtime_defines())
+                .args(runtime_defines(coverage))
                 .arg("-I")
                 .arg(&inc)
                 .arg("-I")
@@ -429,14 +451,22 @@ fn runtime(root: &Path, vroot: &Path, compiler: &str, key_parts: &[&str]) -> Res
     Ok(objects(&dir))
 }
 
-fn runtime_defines() -> [&'static str; 5] {
+fn runtime_defines(coverage: bool) -> [&'static str; 5] {
     [
-        "-DVM_COVERAGE=0",
+        coverage_define(coverage),
         "-DVM_SC=0",
         "-DVM_TRACE=1",
         "-DVM_TRACE_FST=0",
         "-DVM_TRACE_VCD=1",
     ]
+}
+
+fn coverage_define(coverage: bool) -> &'static str {
+    if coverage {
+        "-DVM_COVERAGE=1"
+    } else {
+        "-DVM_COVERAGE=0"
+    }
 }
 
 /// The generated top's name, `NAME_tb`, once the names are checked: the ports and the
@@ -466,10 +496,13 @@ fn generated_top(name: &str, verilog: &str, ports: &[PortSpec]) -> Result<String
     Ok(top)
 }
 
-/// Verilator's flags: the common ones, tracing to `trace`'s depth, and the gates'
-/// simulation branch.
-fn verilator_flags(trace: Option<Option<usize>>, gated: bool) -> Vec<String> {
+/// Verilator's flags: the common ones, tracing to `trace`'s depth, the gates' simulation
+/// branch and, with `coverage`, line (and branch) and toggle coverage points.
+fn verilator_flags(trace: Option<Option<usize>>, gated: bool, coverage: bool) -> Vec<String> {
     let mut flags: Vec<String> = VERILATOR_FLAGS.iter().map(|s| s.to_string()).collect();
+    if coverage {
+        flags.extend(COVERAGE_FLAGS.iter().map(|s| s.to_string()));
+    }
     if let Some(depth) = trace {
         flags.push("--trace".into());
         if let Some(d) = depth {
@@ -512,7 +545,7 @@ fn unity_sources(tmp: &Path, sources: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
 
 /// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
 /// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
-/// design, `None` = all).
+/// design, `None` = all); `coverage` builds it with coverage points (another cache key).
 pub fn build(
     root: &Path,
     name: &str,
@@ -520,6 +553,7 @@ pub fn build(
     ports: &[PortSpec],
     gates: &[String],
     trace: Option<Option<usize>>,
+    coverage: bool,
 ) -> Result<BuildInfo> {
     let top = generated_top(name, verilog, ports)?;
     let t = Instant::now();
@@ -527,7 +561,7 @@ pub fn build(
     let version = tools::version("verilator")?;
     let compiler = cxx();
     let cxx = format!("{compiler}: {}", cxx_version(&compiler)?);
-    let flags = verilator_flags(trace, !gates.is_empty());
+    let flags = verilator_flags(trace, !gates.is_empty(), coverage);
     // The key holds the shim as generated before Verilator runs; what Verilator adds to it
     // is a function of the rest of the key.
     let shim = shim_source(&top, ports, gates, None);
@@ -565,8 +599,14 @@ pub fn build(
         });
     }
     let vroot = verilator_root()?;
-    let rt = runtime(root, &vroot, &compiler, &[&version, &cxx, &cxx_flags])
-        .map_err(|e| as_model_error(name, e))?;
+    let rt = runtime(
+        root,
+        &vroot,
+        &compiler,
+        &[&version, &cxx, &cxx_flags],
+        coverage,
+    )
+    .map_err(|e| as_model_error(name, e))?;
     let n = BUILD_COUNTER.fetch_add(1, Ordering::SeqCst);
     let tmp = base.join(format!("tmp-{name}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
@@ -611,7 +651,7 @@ pub fn build(
                 objects.push(o.clone());
                 let mut c = cxx_command(&compiler)?;
                 c.args(CXX_FLAGS)
-                    .args(["-DVM_COVERAGE=0", "-DVM_SC=0", "-DVM_TRACE_FST=0"])
+                    .args([coverage_define(coverage), "-DVM_SC=0", "-DVM_TRACE_FST=0"])
                     .args(trace_defs)
                     .arg("-I")
                     .arg(&obj)
@@ -685,6 +725,7 @@ type FnMemFind = unsafe extern "C" fn(
 type FnList = unsafe extern "C" fn(*mut std::ffi::c_void, *mut i8, usize) -> usize;
 type FnGateTicks = unsafe extern "C" fn(*mut std::ffi::c_void, i32) -> u64;
 type FnSetGating = unsafe extern "C" fn(*mut std::ffi::c_void, i32);
+type FnCoverageWrite = unsafe extern "C" fn(*mut std::ffi::c_void, *const i8) -> i32;
 
 /// The entry points of a loaded model library.
 struct Api {
@@ -701,6 +742,7 @@ struct Api {
     gate_ticks: FnGateTicks,
     set_gating: FnSetGating,
     wake: FnHandle,
+    coverage_write: FnCoverageWrite,
     gates: Vec<String>,
     // Keeps the library loaded while the functions above are used.
     _lib: Arc<libloading::Library>,
@@ -716,8 +758,8 @@ impl Api {
         unsafe {
             let abi: libloading::Symbol<unsafe extern "C" fn() -> u32> =
                 lib.get(b"el_abi_version\0").map_err(err)?;
-            if abi() != 2 {
-                return Err(model_error(name, "the library's shim ABI is not version 2"));
+            if abi() != 3 {
+                return Err(model_error(name, "the library's shim ABI is not version 3"));
             }
             let count: libloading::Symbol<unsafe extern "C" fn() -> i32> =
                 lib.get(b"el_gate_count\0").map_err(err)?;
@@ -744,6 +786,9 @@ impl Api {
                 gate_ticks: *lib.get::<FnGateTicks>(b"el_gate_ticks\0").map_err(err)?,
                 set_gating: *lib.get::<FnSetGating>(b"el_set_gating\0").map_err(err)?,
                 wake: *lib.get::<FnHandle>(b"el_wake\0").map_err(err)?,
+                coverage_write: *lib
+                    .get::<FnCoverageWrite>(b"el_coverage_write\0")
+                    .map_err(err)?,
                 gates,
                 _lib: lib.clone(),
             })
@@ -837,6 +882,8 @@ pub struct VerilatorDut {
     /// A VCD to open at `window.0` and close at `window.1`.
     pending_vcd: Option<std::ffi::CString>,
     window: Option<(u64, u64)>,
+    /// Where the coverage counts go when the model is dropped (a coverage build).
+    coverage: Option<PathBuf>,
     /// How the library was obtained.
     pub build: BuildInfo,
 }
@@ -850,7 +897,25 @@ impl VerilatorDut {
         let verilog = design.verilog()?;
         let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
         let gates: Vec<String> = design.sim_gates().into_iter().map(|g| g.path).collect();
-        let build = build(root, &name, &verilog, &ports, &gates, trace)?;
+        let coverage = crate::coverage::output();
+        let build = build(
+            root,
+            &name,
+            &verilog,
+            &ports,
+            &gates,
+            trace,
+            coverage.is_some(),
+        )?;
+        let coverage = match coverage {
+            Some(dir) => Some(crate::coverage::counts_file(
+                &dir,
+                &name,
+                &build.library,
+                &verilog,
+            )?),
+            None => None,
+        };
         let api = Api::load(&name, &build.library)?;
         // SAFETY: `el_create` returns a new model owned by this value until `el_destroy`.
         let handle = unsafe { (api.create)() };
@@ -893,6 +958,7 @@ impl VerilatorDut {
             tracing: false,
             pending_vcd: None,
             window: opts.vcd_window,
+            coverage,
             build,
         };
         if opts.ungated {
@@ -1024,6 +1090,12 @@ impl VerilatorDut {
 impl Drop for VerilatorDut {
     fn drop(&mut self) {
         let _ = self.finish();
+        if let Some(path) = self.coverage.take() {
+            if let Ok(c) = std::ffi::CString::new(path.to_string_lossy().as_bytes()) {
+                // SAFETY: a valid model and a NUL-terminated path.
+                unsafe { (self.api.coverage_write)(self.handle, c.as_ptr()) };
+            }
+        }
         // SAFETY: the handle came from `el_create` and is destroyed once.
         unsafe { (self.api.destroy)(self.handle) };
     }
