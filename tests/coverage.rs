@@ -343,3 +343,59 @@ fn bad_input_is_refused() {
     );
     assert!(e.contains("nowhere"), "{e}");
 }
+
+/// The spec FSMs' blocks on random traffic: every state reached, every declared transition
+/// taken and none that is not declared (so the declarations in `hdl` are the RTL's).
+#[test]
+fn the_spec_fsms_take_every_declared_transition_and_no_other() {
+    let d = tmp("covfsm");
+    let raw = d.join("raw");
+    let blocks = [
+        ("lel_fc_fsm", "FcState"),
+        ("lel_pl_fsm", "PlState"),
+        ("cnn_layer_seq", "SeqState"),
+    ];
+    for (block, _) in blocks {
+        let stim = d.join(format!("{block}.csv"));
+        run_ok(&[
+            "stimulus",
+            block,
+            "--kind",
+            "random",
+            "--cycles",
+            "3000",
+            "--out",
+            s(&stim),
+        ]);
+        run_ok(&[
+            "--coverage-dir",
+            s(&raw),
+            "sim",
+            block,
+            "--stimulus",
+            s(&stim),
+            "--backend",
+            "verilator",
+        ]);
+    }
+    let out = d.join("out");
+    let (stdout, _) = run_ok(&["coverage", "merge", s(&raw), "--out", s(&out)]);
+    let summary = read_json(&out.join("summary.json"));
+    for (block, kind) in blocks {
+        let fsms = design(&summary, block)["fsms"].as_array().unwrap().clone();
+        let f = fsms
+            .iter()
+            .find(|f| f["kind"] == kind)
+            .unwrap_or_else(|| panic!("{block}: no {kind} FSM in {fsms:?}"));
+        let (states, arcs) = (&f["states"], &f["arcs"]);
+        assert!(states["total"].as_u64() > Some(2), "{block}: {f}");
+        assert_eq!(states["covered"], states["total"], "{block}: {f}");
+        assert_eq!(arcs["covered"], arcs["total"], "{block}: {f}");
+        assert_eq!(f["undeclared"], serde_json::json!([]), "{block}: {f}");
+        assert_eq!(f["bad_states"], 0, "{block}: {f}");
+    }
+    assert!(
+        stdout.contains("FSM FcState state: states 9/9, transitions 17/17"),
+        "{stdout}"
+    );
+}

@@ -300,6 +300,11 @@ pub trait Design {
     fn sim_gates(&self) -> Vec<crate::sim_gate::GateSite> {
         Vec::new()
     }
+    /// The design's FSMs (registers of `LogicState` enums), which a coverage model counts
+    /// ([`crate::fsm::fsm_sites`]). Empty for a design given as Verilog only.
+    fn fsms(&self) -> Vec<crate::fsm::FsmSite> {
+        Vec::new()
+    }
 }
 
 /// A design that rust-hdl's simulator can run: a rust-hdl block behind its ports.
@@ -775,6 +780,9 @@ impl<T: DutIo> Design for Instance<T> {
     }
     fn sim_gates(&self) -> Vec<crate::sim_gate::GateSite> {
         crate::sim_gate::sim_gates(&self.block)
+    }
+    fn fsms(&self) -> Vec<crate::fsm::FsmSite> {
+        crate::fsm::fsm_sites(&self.block)
     }
     fn memories(&mut self) -> Vec<MemorySpec> {
         let mut out = Vec::new();

@@ -8,8 +8,14 @@
 //!
 //! ```text
 //! DIR/<design>-<key>/<design>.v          the Verilog the model was built from
+//! DIR/<design>-<key>/<design>_tb.v       the generated top, with the FSM monitors
 //! DIR/<design>-<key>/counts-<pid>-<n>.dat  Verilator's coverage data, one per model
 //! ```
+//!
+//! Besides Verilator's line, branch and toggle points of the design, the generated top's
+//! FSM monitors (`sim::dut::verilator`, marked `// el-fsm`) give each FSM's states and
+//! transitions: which were reached, which were not, and any transition the FSM does not
+//! declare (`edgelearn_hdl::fsm`).
 //!
 //! [`Coverage::read`] merges any number of such directories (jobs, shards, earlier merges):
 //! the counts of a point are summed over every file of the same build. [`Coverage::write`]
@@ -58,8 +64,14 @@ pub fn output() -> Option<PathBuf> {
 }
 
 /// The counts file a new model of `design` (built as `library`) writes under `dir`; the
-/// design's Verilog is kept next to it, once per build.
-pub fn counts_file(dir: &Path, design: &str, library: &Path, verilog: &str) -> Result<PathBuf> {
+/// design's Verilog and the generated top are kept next to it, once per build.
+pub fn counts_file(
+    dir: &Path,
+    design: &str,
+    library: &Path,
+    verilog: &str,
+    top: &str,
+) -> Result<PathBuf> {
     let build = library
         .parent()
         .and_then(|p| p.file_name())
@@ -67,9 +79,14 @@ pub fn counts_file(dir: &Path, design: &str, library: &Path, verilog: &str) -> R
         .unwrap_or_else(|| design.to_string());
     let d = dir.join(build);
     std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
-    let v = d.join(format!("{design}.v"));
-    if !v.is_file() {
-        crate::files::write_atomic(&v, verilog).map_err(|e| Error::io(&v, e))?;
+    for (file, text) in [
+        (format!("{design}.v"), verilog),
+        (format!("{design}_tb.v"), top),
+    ] {
+        let v = d.join(file);
+        if !v.is_file() {
+            crate::files::write_atomic(&v, text).map_err(|e| Error::io(&v, e))?;
+        }
     }
     let n = FILES.fetch_add(1, Ordering::SeqCst);
     Ok(d.join(format!("counts-{}-{n}.dat", std::process::id())))
@@ -122,6 +139,91 @@ pub struct Point {
     pub count: u64,
 }
 
+/// An FSM's monitor in the generated top, as its `// el-fsm` comments give it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fsm {
+    /// The register (`core.fc0.fc.fsm.state`).
+    pub name: String,
+    /// Its enum (`FcState`).
+    pub kind: String,
+    /// State names by encoding.
+    pub states: Vec<String>,
+    /// The declared transitions by encoding; `None` for an enum without a declared FSM.
+    pub arcs: Option<Vec<(usize, usize)>>,
+    /// Hits per state.
+    pub state_hits: Vec<u64>,
+    /// Hits per change of state (from, to), every pair.
+    pub changes: BTreeMap<(usize, usize), u64>,
+    /// Edges with a code no state has.
+    pub bad_states: u64,
+}
+
+/// What an `// el-fsm` line of the generated top counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    State(usize, usize),
+    Arc(usize, usize, usize),
+    BadState(usize),
+    BadArc(usize),
+}
+
+/// The FSMs a generated top monitors and what each of its marked lines counts.
+fn fsm_markers(top: &str) -> (Vec<Fsm>, BTreeMap<usize, Marker>) {
+    let mut fsms = Vec::new();
+    let mut lines = BTreeMap::new();
+    for (i, line) in top.lines().enumerate() {
+        let Some((_, m)) = line.split_once("// el-fsm ") else {
+            continue;
+        };
+        let w: Vec<&str> = m.split_whitespace().collect();
+        let num = |k: usize| w.get(k).and_then(|x| x.parse::<usize>().ok());
+        let Some(f) = num(0) else { continue };
+        let marker = match w.get(1).copied() {
+            Some("state") => num(2).map(|k| Marker::State(f, k)),
+            Some("arc") => num(2).zip(num(3)).map(|(a, b)| Marker::Arc(f, a, b)),
+            Some("badstate") => Some(Marker::BadState(f)),
+            Some("badarc") => Some(Marker::BadArc(f)),
+            _ => {
+                // The header: name=.. kind=.. states=a,b arcs=0-1,1-0|none
+                let field = |key: &str| {
+                    w.iter()
+                        .find_map(|x| x.strip_prefix(key))
+                        .unwrap_or("")
+                        .to_string()
+                };
+                let states: Vec<String> = field("states=")
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                let arcs = field("arcs=");
+                let arcs = (arcs != "none").then(|| {
+                    arcs.split(',')
+                        .filter_map(|a| a.split_once('-'))
+                        .filter_map(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)))
+                        .collect()
+                });
+                if fsms.len() == f {
+                    fsms.push(Fsm {
+                        name: field("name="),
+                        kind: field("kind="),
+                        state_hits: vec![0; states.len()],
+                        states,
+                        arcs,
+                        changes: BTreeMap::new(),
+                        bad_states: 0,
+                    });
+                }
+                None
+            }
+        };
+        if let Some(m) = marker {
+            lines.insert(i + 1, m);
+        }
+    }
+    (fsms, lines)
+}
+
 /// The merged counts of one model build (one design's Verilog with the coverage flags).
 #[derive(Clone, Debug)]
 pub struct Build {
@@ -129,10 +231,143 @@ pub struct Build {
     pub design: String,
     /// The Verilog the model was built from.
     pub verilog: String,
+    /// The generated top (with the FSM monitors), if kept.
+    pub top: String,
     /// Points by Verilator's key (without the count), in the order first seen.
     pub points: BTreeMap<String, Point>,
+    /// The generated top's FSM points by key: the line they are on, and their count.
+    pub top_points: BTreeMap<String, (usize, u64)>,
     /// Model runs merged (a merged counts file counts its runs).
     pub files: usize,
+}
+
+impl Build {
+    /// The FSMs the generated top monitors, with their counts.
+    pub fn fsms(&self) -> Vec<Fsm> {
+        let (mut fsms, marked) = fsm_markers(&self.top);
+        let mut per_line: BTreeMap<usize, u64> = BTreeMap::new();
+        for (line, c) in self.top_points.values() {
+            let e = per_line.entry(*line).or_insert(0);
+            *e = (*e).max(*c);
+        }
+        for (line, m) in &marked {
+            let c = per_line.get(line).copied().unwrap_or(0);
+            let f = match *m {
+                Marker::State(f, _) | Marker::Arc(f, _, _) | Marker::BadState(f) => f,
+                Marker::BadArc(f) => f,
+            };
+            let Some(x) = fsms.get_mut(f) else { continue };
+            match *m {
+                Marker::State(_, k) => {
+                    if let Some(h) = x.state_hits.get_mut(k) {
+                        *h += c;
+                    }
+                }
+                Marker::Arc(_, a, b) => *x.changes.entry((a, b)).or_insert(0) += c,
+                // A change to or from a code no state has is counted at that code too.
+                Marker::BadState(_) | Marker::BadArc(_) => x.bad_states += c,
+            }
+        }
+        fsms
+    }
+}
+
+/// One FSM's coverage: states and declared transitions reached, what was not, and
+/// transitions it took that it does not declare.
+#[derive(Clone, Debug, Serialize)]
+pub struct FsmSummary {
+    /// The register (`core.fc0.fc.fsm.state`).
+    pub name: String,
+    /// Its enum.
+    pub kind: String,
+    /// States reached.
+    pub states: Tally,
+    /// Declared transitions taken (`None`: the enum declares none).
+    pub arcs: Option<Tally>,
+    /// States never reached.
+    pub missed_states: Vec<String>,
+    /// Declared transitions never taken (`A -> B`).
+    pub missed_arcs: Vec<String>,
+    /// Transitions taken that the FSM does not declare, with their counts.
+    pub undeclared: Vec<(String, u64)>,
+    /// Edges with a code no state has.
+    pub bad_states: u64,
+}
+
+impl FsmSummary {
+    fn of(f: &Fsm) -> FsmSummary {
+        let name = |k: usize| {
+            f.states
+                .get(k)
+                .cloned()
+                .unwrap_or_else(|| format!("state {k}"))
+        };
+        let arc = |(a, b): (usize, usize)| format!("{} -> {}", name(a), name(b));
+        let mut states = Tally::default();
+        let mut missed_states = Vec::new();
+        for (k, h) in f.state_hits.iter().enumerate() {
+            states.add(*h > 0);
+            if *h == 0 {
+                missed_states.push(name(k));
+            }
+        }
+        let mut missed_arcs = Vec::new();
+        let mut undeclared = Vec::new();
+        let arcs = f.arcs.as_ref().map(|declared| {
+            let mut t = Tally::default();
+            for &a in declared {
+                let hit = f.changes.get(&a).copied().unwrap_or(0) > 0;
+                t.add(hit);
+                if !hit {
+                    missed_arcs.push(arc(a));
+                }
+            }
+            for (&a, &c) in &f.changes {
+                if c > 0 && !declared.contains(&a) {
+                    undeclared.push((arc(a), c));
+                }
+            }
+            t
+        });
+        FsmSummary {
+            name: f.name.clone(),
+            kind: f.kind.clone(),
+            states,
+            arcs,
+            missed_states,
+            missed_arcs,
+            undeclared,
+            bad_states: f.bad_states,
+        }
+    }
+
+    /// `FcState core.fc0.fc.fsm.state: states 9/9, transitions 12/14 (never: ...)`.
+    pub fn show(&self) -> String {
+        let mut s = format!(
+            "{} {}: states {}/{}",
+            self.kind, self.name, self.states.covered, self.states.total
+        );
+        if let Some(a) = &self.arcs {
+            s += &format!(", transitions {}/{}", a.covered, a.total);
+        }
+        let mut never: Vec<&str> = self.missed_states.iter().map(String::as_str).collect();
+        never.extend(self.missed_arcs.iter().map(String::as_str));
+        if !never.is_empty() {
+            s += &format!(" (never: {})", never.join(", "));
+        }
+        if !self.undeclared.is_empty() {
+            let u: Vec<String> = self
+                .undeclared
+                .iter()
+                .map(|(a, c)| format!("{a} x{c}"))
+                .collect();
+            s += &format!("; UNDECLARED: {}", u.join(", "));
+        }
+        if self.bad_states > 0 {
+            s += &format!("; {} edges in no state", self.bad_states);
+        }
+        s
+    }
 }
 
 /// Covered and total points.
@@ -213,6 +448,8 @@ pub struct Summary {
     pub total: Tallies,
     /// By module, the least covered (most points missed) first.
     pub modules: Vec<(String, Tallies)>,
+    /// The design's FSMs, in the design's order.
+    pub fsms: Vec<FsmSummary>,
 }
 
 /// Merged coverage of any number of builds.
@@ -300,7 +537,9 @@ impl Coverage {
         let sources: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| Error::io(dir, e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "v"))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "v") && !p.to_string_lossy().ends_with("_tb.v")
+            })
             .collect();
         let [source] = sources.as_slice() else {
             return Err(parse_error(
@@ -317,9 +556,15 @@ impl Coverage {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let verilog = std::fs::read_to_string(source).map_err(|e| Error::io(source, e))?;
+        let top_file = dir.join(format!("{design}_tb.v"));
+        let top = if top_file.is_file() {
+            std::fs::read_to_string(&top_file).map_err(|e| Error::io(&top_file, e))?
+        } else {
+            String::new()
+        };
         for path in counts {
             let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-            self.add_counts(&id, &design, &verilog, path, &text)?;
+            self.add_counts(&id, &design, (&verilog, &top), path, &text)?;
             if path.file_name().is_some_and(|n| n == MERGED) {
                 let r = dir.join(RUNS);
                 let runs: usize = std::fs::read_to_string(&r)
@@ -335,23 +580,27 @@ impl Coverage {
         Ok(())
     }
 
-    /// Add one Verilator coverage data file's counts to build `id` of `design`. Points in
-    /// other files than `<design>.v` (the generated bench top) are left out.
+    /// Add one Verilator coverage data file's counts to build `id` of `design`, whose
+    /// Verilog and generated top are `sources`. Of the top's points, only its FSM monitors'
+    /// are kept.
     pub fn add_counts(
         &mut self,
         id: &str,
         design: &str,
-        verilog: &str,
+        sources: (&str, &str),
         path: &Path,
         text: &str,
     ) -> Result<()> {
+        let (verilog, top) = sources;
         let build = self.builds.entry(id.to_string()).or_insert_with(|| Build {
             design: design.to_string(),
             verilog: verilog.to_string(),
+            top: top.to_string(),
             points: BTreeMap::new(),
+            top_points: BTreeMap::new(),
             files: 0,
         });
-        if build.design != design || build.verilog != verilog {
+        if build.design != design || build.verilog != verilog || build.top != top {
             return Err(parse_error(
                 path,
                 0,
@@ -360,6 +609,8 @@ impl Coverage {
         }
         build.files += 1;
         let file = format!("{design}.v");
+        let top_file = format!("{design}_tb.v");
+        let (_, marked) = fsm_markers(top);
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if line.is_empty() || line.starts_with('#') {
@@ -377,6 +628,14 @@ impl Coverage {
                 .parse()
                 .map_err(|_| bad("the count is not a whole number"))?;
             let f = fields(key);
+            if f.get("f").copied() == Some(top_file.as_str()) {
+                let line: usize = f.get("l").and_then(|l| l.parse().ok()).unwrap_or(0);
+                if marked.contains_key(&line) {
+                    let p = build.top_points.entry(key.to_string()).or_insert((line, 0));
+                    p.1 = p.1.saturating_add(count);
+                }
+                continue;
+            }
             if f.get("f").copied() != Some(file.as_str()) {
                 continue;
             }
@@ -420,6 +679,7 @@ impl Coverage {
                     runs: b.files,
                     total,
                     modules,
+                    fsms: b.fsms().iter().map(FsmSummary::of).collect(),
                 }
             })
             .collect();
@@ -483,6 +743,9 @@ impl Coverage {
         for (key, p) in &build.points {
             let _ = writeln!(s, "C '{key}' {}", p.count);
         }
+        for (key, (_, count)) in &build.top_points {
+            let _ = writeln!(s, "C '{key}' {count}");
+        }
         s
     }
 
@@ -502,6 +765,9 @@ impl Coverage {
             let d = out.join("data").join(id);
             std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
             write(&d.join(format!("{}.v", b.design)), &b.verilog)?;
+            if !b.top.is_empty() {
+                write(&d.join(format!("{}_tb.v", b.design)), &b.top)?;
+            }
             write(&d.join(MERGED), &Coverage::dat(b))?;
             write(&d.join(RUNS), &format!("{}\n", b.files))?;
         }
@@ -586,7 +852,11 @@ fn html_build(summary: &Summary, b: &Build) -> String {
     for (m, t) in &summary.modules {
         let _ = write!(s, "<tr><td>{}</td>{}</tr>", esc(m), tally_cells(t));
     }
-    s.push_str("</table><h2>Toggles never seen</h2><pre>");
+    s.push_str("</table><h2>FSMs</h2><pre>");
+    for f in &summary.fsms {
+        let _ = writeln!(s, "{}", esc(&f.show()));
+    }
+    s.push_str("</pre><h2>Toggles never seen</h2><pre>");
     let missed: Vec<&Point> = b
         .points
         .values()
@@ -656,7 +926,7 @@ mod tests {
         c.add_counts(
             "d-1",
             "d",
-            v,
+            (v, ""),
             p,
             &dat(&[
                 (a.clone(), 2),
@@ -666,8 +936,14 @@ mod tests {
             ]),
         )
         .unwrap();
-        c.add_counts("d-1", "d", v, p, &dat(&[(a, 3), (e, 0), (t, 5), (top, 9)]))
-            .unwrap();
+        c.add_counts(
+            "d-1",
+            "d",
+            (v, ""),
+            p,
+            &dat(&[(a, 3), (e, 0), (t, 5), (top, 9)]),
+        )
+        .unwrap();
         let s = c.summaries();
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].runs, 2);
@@ -703,20 +979,85 @@ mod tests {
         // The merged file reads back to the same counts.
         let again = Coverage::dat(&c.builds["d-1"]);
         let mut d = Coverage::default();
-        d.add_counts("d-1", "d", v, p, &again).unwrap();
+        d.add_counts("d-1", "d", (v, ""), p, &again).unwrap();
         assert_eq!(d.summaries()[0].total, s[0].total);
+    }
+
+    #[test]
+    fn fsm_monitors_give_states_transitions_holes_and_undeclared_changes() {
+        // A top as `sim::dut::verilator` writes it: a header, then one marked line per point.
+        let top = "module d_tb;\n\
+                   // el-fsm 0 name=fsm.state kind=S states=A,B,C arcs=0-1,1-2,2-0\n\
+                   x // el-fsm 0 state 0\n\
+                   x // el-fsm 0 state 1\n\
+                   x // el-fsm 0 state 2\n\
+                   x // el-fsm 0 badstate\n\
+                   x // el-fsm 0 arc 0 1\n\
+                   x // el-fsm 0 arc 0 2\n\
+                   x // el-fsm 0 arc 1 0\n\
+                   x // el-fsm 0 arc 1 2\n\
+                   x // el-fsm 0 arc 2 0\n\
+                   x // el-fsm 0 arc 2 1\n\
+                   x // el-fsm 0 badarc\n";
+        let point = |l: usize, c: u64| (key("d_tb.v", l, "v_line/d_tb", "case", "TOP.d_tb"), c);
+        // States A and B reached; A -> B taken, and A -> C, which the FSM does not declare.
+        let counts = dat(&[
+            point(3, 5),
+            point(4, 2),
+            point(5, 0),
+            point(7, 2),
+            point(8, 1),
+            point(2, 9), // the header line: not a point of the monitor
+        ]);
+        let mut c = Coverage::default();
+        c.add_counts("d-1", "d", ("", top), Path::new("x.dat"), &counts)
+            .unwrap();
+        let s = c.summaries();
+        let f = &s[0].fsms[0];
+        assert_eq!((f.name.as_str(), f.kind.as_str()), ("fsm.state", "S"));
+        assert_eq!(
+            f.states,
+            Tally {
+                covered: 2,
+                total: 3
+            }
+        );
+        assert_eq!(
+            f.arcs,
+            Some(Tally {
+                covered: 1,
+                total: 3
+            })
+        );
+        assert_eq!(f.missed_states, ["C"]);
+        assert_eq!(f.missed_arcs, ["B -> C", "C -> A"]);
+        assert_eq!(f.undeclared, [("A -> C".to_string(), 1)]);
+        let shown = f.show();
+        assert!(shown.contains("UNDECLARED: A -> C x1"), "{shown}");
+        // The merge keeps the monitor's points.
+        let again = Coverage::dat(&c.builds["d-1"]);
+        let mut d = Coverage::default();
+        d.add_counts("d-1", "d", ("", top), Path::new("y.dat"), &again)
+            .unwrap();
+        assert_eq!(d.summaries()[0].fsms[0].undeclared, f.undeclared);
     }
 
     #[test]
     fn a_malformed_counts_file_names_the_line() {
         let mut c = Coverage::default();
         let e = c
-            .add_counts("d-1", "d", "", Path::new("bad.dat"), "# x\nC 'k' many\n")
+            .add_counts(
+                "d-1",
+                "d",
+                ("", ""),
+                Path::new("bad.dat"),
+                "# x\nC 'k' many\n",
+            )
             .unwrap_err()
             .to_string();
         assert!(e.contains("bad.dat") && e.contains('2'), "{e}");
         let e = c
-            .add_counts("d-1", "d", "", Path::new("bad.dat"), "garbage\n")
+            .add_counts("d-1", "d", ("", ""), Path::new("bad.dat"), "garbage\n")
             .unwrap_err()
             .to_string();
         assert!(e.contains("expected"), "{e}");

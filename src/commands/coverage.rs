@@ -105,6 +105,9 @@ pub(super) fn table(summaries: &[Summary], modules: usize) -> String {
         if !worst.is_empty() {
             s += &format!("    least covered: {}\n", worst.join(", "));
         }
+        for f in &x.fsms {
+            s += &format!("    FSM {}\n", f.show());
+        }
     }
     s
 }

@@ -171,6 +171,9 @@ impl Design for EngineDesign {
     fn sim_gates(&self) -> Vec<crate::sim_gate::GateSite> {
         self.inner.sim_gates()
     }
+    fn fsms(&self) -> Vec<crate::fsm::FsmSite> {
+        self.inner.fsms()
+    }
 }
 
 #[cfg(test)]

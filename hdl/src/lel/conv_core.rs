@@ -68,6 +68,15 @@ crate::fsm_states! {
         /// 4: finished; waits for `instr` to leave TRAIN/INF.
         Fin = "CS_FIN",
     }
+    arcs {
+        // The spec's sequence (POOL back to CONV for the next channel), and I_STOP's return
+        // to IDLE from any state.
+        Idle => [Load],
+        Load => [Conv, Idle],
+        Conv => [Pool, Idle],
+        Pool => [Conv, Fin, Idle],
+        Fin => [Idle],
+    }
 }
 
 /// Shape of a conv core (runtime parameters).

@@ -64,6 +64,18 @@ crate::fsm_states! {
         /// 8: the weight cache out on the output stream.
         Read = "LS_READ",
     }
+    arcs {
+        // The spec's sequence, and I_STOP's return to IDLE from any state.
+        Idle => [Init, Load, Read],
+        Init => [Idle],
+        Load => [Inf, Idle],
+        Inf => [Loss, Fin, Idle],
+        Loss => [Bk, Idle],
+        Bk => [Wu, Idle],
+        Wu => [Fin, Idle],
+        Fin => [Idle],
+        Read => [Idle],
+    }
 }
 
 /// Drain cycles after each piece of WU: the weight update's read-update-write latency.

@@ -48,6 +48,14 @@ crate::fsm_states! {
         /// 4: FC0's, then FC1's weights streamed out.
         Read = "PL_READ",
     }
+    arcs {
+        // CTRL starts a state from IDLE; every state ends in IDLE (done, or I_STOP).
+        Idle => [Init, Train, Inf, Read],
+        Init => [Idle],
+        Train => [Idle],
+        Inf => [Idle],
+        Read => [Idle],
+    }
 }
 
 /// The platform's FSM.

@@ -19,6 +19,7 @@ use super::{check_load, check_peek, check_poke, find_memory, Dut, DutOptions, Po
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools;
 use edgelearn_hdl::design::{Design, Direction, MemorySpec, PortSpec};
+use edgelearn_hdl::fsm::FsmSite;
 use edgelearn_hdl::sim_gate::SIM_GATE_HOLD;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -292,7 +293,7 @@ fn direct_eval(top: &str, fast_edge: Option<&FastEdge>) -> String {
 /// `TOP.<name>_tb.dut.<...>`. Each simulation gate `i` (an instance path below `dut`) gets
 /// an input `sim_clock_i` that drives the gate's clock and an output `sim_awake_i`, its
 /// decision (docs/decisions.md D-SIM-GATE).
-pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String]) -> String {
+pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String], fsms: &[FsmSite]) -> String {
     let mut names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
     for i in 0..gates.len() {
         names.push(format!("sim_clock_{i}"));
@@ -325,6 +326,7 @@ pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String]) -> String {
              assign {path}.sim_clock = sim_clock_{i};\n    assign sim_awake_{i} = {path}.sim_awake;\n"
         );
     }
+    v += &fsm_monitors(ports, fsms);
     v += &format!(
         "    {name} dut({});\nendmodule\n",
         ports
@@ -333,6 +335,81 @@ pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    v
+}
+
+/// FSM coverage (a coverage model only, docs/decisions.md D-COVERAGE): for each FSM, at
+/// every rising edge from the second after reset on, one `case` item per state and one per
+/// change from any state to any other, each on its own line, so Verilator's line coverage
+/// counts them; a `// el-fsm` comment on the line says which (`sim::coverage` reads them).
+fn fsm_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
+    let Some(clock) = ports.iter().find(|p| p.clock) else {
+        return String::new();
+    };
+    if fsms.is_empty() {
+        return String::new();
+    }
+    let reset = if ports.iter().any(|p| p.name == "reset") {
+        "reset"
+    } else if ports.iter().any(|p| p.name == "aresetn") {
+        "!aresetn"
+    } else {
+        "1'b0"
+    };
+    let mut v = format!(
+        "    // FSM coverage: the edges from the second after reset on (a core's reset may be \n    \
+         // registered once).\n    reg [1:0] el_live_q;\n    \
+         always @(posedge {c}) el_live_q <= ({reset}) ? 2'd0 : (el_live_q == 2'd2 ? 2'd2 : el_live_q + 2'd1);\n",
+        c = clock.name
+    );
+    for (i, f) in fsms.iter().enumerate() {
+        let w = f.width.max(1);
+        let n = f.states.len();
+        let arcs = f.arcs.as_ref().map_or("none".to_string(), |a| {
+            a.iter()
+                .map(|(x, y)| format!("{x}-{y}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        });
+        let src = if f.path.is_empty() {
+            format!("dut.{}$q", f.register)
+        } else {
+            format!("dut.{}.{}$q", f.path, f.register)
+        };
+        v += &format!(
+            "    // el-fsm {i} name={} kind={} states={} arcs={arcs}\n    \
+             wire [{hi}:0] el_fsm_{i} = {src};\n    reg [{hi}:0] el_fsm_{i}_prev;\n    \
+             reg el_fsm_{i}_sink;\n    always @(posedge {c}) begin\n        \
+             el_fsm_{i}_prev <= el_fsm_{i};\n        if (el_live_q == 2'd2) begin\n            \
+             case (el_fsm_{i})\n",
+            f.name(),
+            f.kind,
+            f.states.join(","),
+            hi = w - 1,
+            c = clock.name
+        );
+        for k in 0..n {
+            v += &format!(
+                "                {w}'d{k}: el_fsm_{i}_sink <= 1'b0; // el-fsm {i} state {k}\n"
+            );
+        }
+        v += &format!(
+            "                default: el_fsm_{i}_sink <= 1'b1; // el-fsm {i} badstate\n            \
+             endcase\n            if (el_fsm_{i}_prev != el_fsm_{i}) begin\n                \
+             case ({{el_fsm_{i}_prev, el_fsm_{i}}})\n"
+        );
+        for a in 0..n {
+            for b in (0..n).filter(|&b| b != a) {
+                v += &format!(
+                    "                    {{{w}'d{a}, {w}'d{b}}}: el_fsm_{i}_sink <= 1'b0; // el-fsm {i} arc {a} {b}\n"
+                );
+            }
+        }
+        v += &format!(
+            "                    default: el_fsm_{i}_sink <= 1'b1; // el-fsm {i} badarc\n                \
+             endcase\n            end\n        end\n    end\n"
+        );
+    }
     v
 }
 
@@ -543,9 +620,58 @@ fn unity_sources(tmp: &Path, sources: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Compile the model's C++ `sources` (with the shim) in unity groups under `tmp` with
+/// `defines` (Verilator's headers in `inc`), and link them with the runtime objects `rt`
+/// into `tmp/lib<name>.so`; the object files, to be removed.
+fn compile_and_link(
+    tmp: &Path,
+    name: &str,
+    compiler: &str,
+    sources: Vec<PathBuf>,
+    defines: &[&str],
+    rt: &[PathBuf],
+    inc: &Path,
+) -> Result<Vec<PathBuf>> {
+    let obj = tmp.join("obj");
+    let sources = unity_sources(tmp, sources)?;
+    let mut objects = Vec::new();
+    let jobs = sources
+        .iter()
+        .enumerate()
+        .map(|(i, src)| {
+            let o = tmp.join(format!("m{i}.o"));
+            objects.push(o.clone());
+            let mut c = cxx_command(compiler)?;
+            c.args(CXX_FLAGS)
+                .args(defines)
+                .arg("-I")
+                .arg(&obj)
+                .arg("-I")
+                .arg(inc)
+                .arg("-I")
+                .arg(inc.join("vltstd"))
+                .arg("-c")
+                .arg(src)
+                .arg("-o")
+                .arg(&o);
+            Ok((c, tmp.to_path_buf()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    run_parallel(jobs, parallelism())?;
+    let mut link = cxx_command(compiler)?;
+    link.args(["-shared", "-fPIC", "-o"])
+        .arg(format!("lib{name}.so"))
+        .args(&objects)
+        .args(rt)
+        .args(["-pthread", "-latomic"]);
+    tools::run(&mut link, tmp)?;
+    Ok(objects)
+}
+
 /// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
 /// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
-/// design, `None` = all); `coverage` builds it with coverage points (another cache key).
+/// design, `None` = all); `coverage` is `Some(fsms)` for a model with coverage points
+/// (another cache key) whose top monitors the FSMs `fsms`.
 pub fn build(
     root: &Path,
     name: &str,
@@ -553,8 +679,10 @@ pub fn build(
     ports: &[PortSpec],
     gates: &[String],
     trace: Option<Option<usize>>,
-    coverage: bool,
+    coverage: Option<&[FsmSite]>,
 ) -> Result<BuildInfo> {
+    let fsms = coverage.unwrap_or(&[]);
+    let coverage = coverage.is_some();
     let top = generated_top(name, verilog, ports)?;
     let t = Instant::now();
     let root = &std::path::absolute(root).map_err(|e| Error::io(root, e))?;
@@ -565,7 +693,7 @@ pub fn build(
     // The key holds the shim as generated before Verilator runs; what Verilator adds to it
     // is a function of the rest of the key.
     let shim = shim_source(&top, ports, gates, None);
-    let wrap = wrapper(name, ports, gates);
+    let wrap = wrapper(name, ports, gates, fsms);
     let cxx_flags = CXX_FLAGS.join(" ");
     let key = crate::files::content_key(&[
         verilog,
@@ -636,44 +764,22 @@ pub fn build(
             .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
             .collect();
         sources.push(tmp.join("shim.cpp"));
-        let sources = unity_sources(&tmp, sources)?;
-        let trace_defs: &[&str] = if trace.is_some() {
-            &["-DVM_TRACE=1", "-DVM_TRACE_VCD=1"]
-        } else {
-            &["-DVM_TRACE=0", "-DVM_TRACE_VCD=0"]
-        };
-        let mut objects = Vec::new();
-        let jobs = sources
-            .iter()
-            .enumerate()
-            .map(|(i, src)| {
-                let o = tmp.join(format!("m{i}.o"));
-                objects.push(o.clone());
-                let mut c = cxx_command(&compiler)?;
-                c.args(CXX_FLAGS)
-                    .args([coverage_define(coverage), "-DVM_SC=0", "-DVM_TRACE_FST=0"])
-                    .args(trace_defs)
-                    .arg("-I")
-                    .arg(&obj)
-                    .arg("-I")
-                    .arg(&inc)
-                    .arg("-I")
-                    .arg(inc.join("vltstd"))
-                    .arg("-c")
-                    .arg(src)
-                    .arg("-o")
-                    .arg(&o);
-                Ok((c, tmp.clone()))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        run_parallel(jobs, parallelism())?;
-        let mut link = cxx_command(&compiler)?;
-        link.args(["-shared", "-fPIC", "-o"])
-            .arg(format!("lib{name}.so"))
-            .args(&objects)
-            .args(&rt)
-            .args(["-pthread", "-latomic"]);
-        tools::run(&mut link, &tmp)?;
+        let defines = [
+            coverage_define(coverage),
+            "-DVM_SC=0",
+            "-DVM_TRACE_FST=0",
+            if trace.is_some() {
+                "-DVM_TRACE=1"
+            } else {
+                "-DVM_TRACE=0"
+            },
+            if trace.is_some() {
+                "-DVM_TRACE_VCD=1"
+            } else {
+                "-DVM_TRACE_VCD=0"
+            },
+        ];
+        let objects = compile_and_link(&tmp, name, &compiler, sources, &defines, &rt, &inc)?;
         // Only the library is kept.
         let _ = std::fs::remove_dir_all(&obj);
         for o in &objects {
@@ -898,6 +1004,11 @@ impl VerilatorDut {
         let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
         let gates: Vec<String> = design.sim_gates().into_iter().map(|g| g.path).collect();
         let coverage = crate::coverage::output();
+        let fsms = if coverage.is_some() {
+            design.fsms()
+        } else {
+            Vec::new()
+        };
         let build = build(
             root,
             &name,
@@ -905,7 +1016,7 @@ impl VerilatorDut {
             &ports,
             &gates,
             trace,
-            coverage.is_some(),
+            coverage.as_ref().map(|_| fsms.as_slice()),
         )?;
         let coverage = match coverage {
             Some(dir) => Some(crate::coverage::counts_file(
@@ -913,6 +1024,7 @@ impl VerilatorDut {
                 &name,
                 &build.library,
                 &verilog,
+                &wrapper(&name, &ports, &gates, &fsms),
             )?),
             None => None,
         };

@@ -49,6 +49,13 @@ crate::fsm_states! {
         /// The MAC pipeline empties.
         Drain = "DRAIN",
     }
+    arcs {
+        // One LOAD, RUN, DRAIN per layer; after the last layer's DRAIN, IDLE.
+        Idle => [Load],
+        Load => [Run],
+        Run => [Drain],
+        Drain => [Load, Idle],
+    }
 }
 
 /// The layer sequencer.
