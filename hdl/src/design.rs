@@ -886,3 +886,59 @@ mod tests {
         );
     }
 }
+
+/// What [`walk`] visits: a block (a scope) or a signal, with the instance path of the scope
+/// it is in (`["top", "core", "fc0", ...]`; the first element is the top block itself).
+pub enum Visit<'a> {
+    /// A block, its path ending in its own name.
+    Scope {
+        /// The block's instance path.
+        path: &'a [String],
+        /// The block.
+        node: &'a dyn Block,
+    },
+    /// A signal of the block at `path`.
+    Atom {
+        /// The instance path of the block holding it.
+        path: &'a [String],
+        /// The signal's field name.
+        name: &'a str,
+        /// The signal.
+        signal: &'a dyn Atom,
+    },
+}
+
+/// Visit every block and signal of `block` with its instance path (a rust-hdl [`Probe`]
+/// that keeps the path).
+pub fn walk<B: Block>(block: &B, visit: &mut dyn FnMut(Visit<'_>)) {
+    struct Walker<'v, 'f> {
+        path: Vec<String>,
+        visit: &'v mut (dyn FnMut(Visit<'_>) + 'f),
+    }
+    impl Probe for Walker<'_, '_> {
+        fn visit_start_scope(&mut self, name: &str, node: &dyn Block) {
+            self.path.push(name.to_string());
+            (self.visit)(Visit::Scope {
+                path: &self.path,
+                node,
+            });
+        }
+        fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+            (self.visit)(Visit::Atom {
+                path: &self.path,
+                name,
+                signal,
+            });
+        }
+        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+            self.path.pop();
+        }
+    }
+    block.accept(
+        "top",
+        &mut Walker {
+            path: Vec::new(),
+            visit,
+        },
+    );
+}

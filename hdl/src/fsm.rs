@@ -126,57 +126,44 @@ impl FsmSite {
 
 /// Every register of a `LogicState` enum in `block`, in visiting order.
 pub fn fsm_sites<B: Block>(block: &B) -> Vec<FsmSite> {
-    struct Finder {
-        path: Vec<String>,
-        found: Vec<FsmSite>,
-    }
-    impl Probe for Finder {
-        fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
-            self.path.push(name.to_string());
+    let mut found = Vec::new();
+    crate::design::walk(block, &mut |v| {
+        // A register is a scope (`DFF`) whose output atom is `q`; the first scope is the top
+        // module itself.
+        let crate::design::Visit::Atom { path, name, signal } = v else {
+            return;
+        };
+        if name != "q" || path.len() < 2 {
+            return;
         }
-        fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
-            // A register is a scope (`DFF`) whose output atom is `q`; the first scope is the
-            // top module itself.
-            if name != "q" || self.path.len() < 2 {
-                return;
-            }
-            let d = signal.descriptor();
-            let TypeKind::Enum(variants) = d.kind else {
-                return;
-            };
-            let (register, parent) = self.path[1..].split_last().expect("two scopes");
-            let (states, arcs) = match spec(&d.name) {
-                Some(f) => (
-                    f.names.iter().map(|s| s.to_string()).collect(),
-                    Some(f.arcs.to_vec()),
-                ),
-                None => (
-                    variants
-                        .iter()
-                        .map(|v| v.rsplit("::").next().unwrap_or(v).to_string())
-                        .collect(),
-                    None,
-                ),
-            };
-            self.found.push(FsmSite {
-                path: parent.join("."),
-                register: register.clone(),
-                width: signal.bits(),
-                kind: d.name,
-                states,
-                arcs,
-            });
-        }
-        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
-            self.path.pop();
-        }
-    }
-    let mut f = Finder {
-        path: Vec::new(),
-        found: Vec::new(),
-    };
-    block.accept("top", &mut f);
-    f.found
+        let d = signal.descriptor();
+        let TypeKind::Enum(variants) = d.kind else {
+            return;
+        };
+        let (register, parent) = path[1..].split_last().expect("two scopes");
+        let (states, arcs) = match spec(&d.name) {
+            Some(f) => (
+                f.names.iter().map(|s| s.to_string()).collect(),
+                Some(f.arcs.to_vec()),
+            ),
+            None => (
+                variants
+                    .iter()
+                    .map(|v| v.rsplit("::").next().unwrap_or(v).to_string())
+                    .collect(),
+                None,
+            ),
+        };
+        found.push(FsmSite {
+            path: parent.join("."),
+            register: register.clone(),
+            width: signal.bits(),
+            kind: d.name,
+            states,
+            arcs,
+        });
+    });
+    found
 }
 
 #[cfg(test)]

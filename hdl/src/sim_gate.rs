@@ -185,44 +185,34 @@ pub struct GateSite {
 
 /// Every [`SimGate`] in `block`, in visiting order.
 pub fn sim_gates<B: Block>(block: &B) -> Vec<GateSite> {
-    struct Finder {
-        path: Vec<String>,
-        found: Vec<GateSite>,
-    }
-    impl Probe for Finder {
-        fn visit_start_scope(&mut self, name: &str, node: &dyn Block) {
-            self.path.push(name.to_string());
-            if let Verilog::Custom(v) = node.hdl() {
-                if let Some(rest) = v.strip_prefix(MARKER) {
-                    let words = |line: &str| -> Vec<String> {
-                        line.split_whitespace().map(str::to_string).collect()
-                    };
-                    let mut lines = rest.lines();
-                    let drives = words(lines.next().unwrap_or(""));
-                    let unwatched = lines
-                        .next()
-                        .and_then(|l| l.strip_prefix(UNWATCHED))
-                        .map(words)
-                        .unwrap_or_default();
-                    // The first scope is the top module itself.
-                    self.found.push(GateSite {
-                        path: self.path[1..].join("."),
-                        drives,
-                        unwatched,
-                    });
-                }
-            }
-        }
-        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
-            self.path.pop();
-        }
-    }
-    let mut f = Finder {
-        path: Vec::new(),
-        found: Vec::new(),
-    };
-    block.accept("top", &mut f);
-    f.found
+    let mut found = Vec::new();
+    crate::design::walk(block, &mut |v| {
+        let crate::design::Visit::Scope { path, node } = v else {
+            return;
+        };
+        let Verilog::Custom(text) = node.hdl() else {
+            return;
+        };
+        let Some(rest) = text.strip_prefix(MARKER) else {
+            return;
+        };
+        let words =
+            |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_string).collect() };
+        let mut lines = rest.lines();
+        let drives = words(lines.next().unwrap_or(""));
+        let unwatched = lines
+            .next()
+            .and_then(|l| l.strip_prefix(UNWATCHED))
+            .map(words)
+            .unwrap_or_default();
+        // The first scope is the top module itself.
+        found.push(GateSite {
+            path: path[1..].join("."),
+            drives,
+            unwatched,
+        });
+    });
+    found
 }
 
 /// The emitted Verilog of a design with its gated blocks clocked by their gates: in the
