@@ -399,3 +399,56 @@ fn the_spec_fsms_take_every_declared_transition_and_no_other() {
         "{stdout}"
     );
 }
+
+/// A stream block on random traffic: both ports beat, stall, pause and idle, and the table
+/// says so.
+#[test]
+fn stream_ports_are_seen_beating_stalling_and_pausing() {
+    let d = tmp("covstream");
+    let stim = d.join("up2.csv");
+    run_ok(&[
+        "stimulus",
+        "lel_stream_up2",
+        "--kind",
+        "random",
+        "--cycles",
+        "2000",
+        "--out",
+        s(&stim),
+    ]);
+    let raw = d.join("raw");
+    run_ok(&[
+        "--coverage-dir",
+        s(&raw),
+        "sim",
+        "lel_stream_up2",
+        "--stimulus",
+        s(&stim),
+        "--backend",
+        "verilator",
+    ]);
+    let out = d.join("out");
+    let (stdout, _) = run_ok(&["coverage", "merge", s(&raw), "--out", s(&out)]);
+    let summary = read_json(&out.join("summary.json"));
+    let streams = design(&summary, "lel_stream_up2")["streams"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let names: Vec<&str> = streams
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["s_t", "m_t"]);
+    for x in &streams {
+        let hits: Vec<u64> = x["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap())
+            .collect();
+        assert!(hits.iter().all(|h| *h > 0), "{x}");
+        // One count per edge after reset, at most.
+        assert!(hits.iter().sum::<u64>() <= 2001, "{x}");
+    }
+    assert!(stdout.contains("stream s_t (in): "), "{stdout}");
+}

@@ -852,41 +852,6 @@ impl<T: DutIo> NativeDesign for Instance<T> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A register named with a SystemVerilog keyword (`join`), which Verilator rejects.
-    #[derive(Clone, Debug, Default, LogicBlock)]
-    struct Keyworded {
-        clock: Signal<In, Clock>,
-        d: Signal<In, Bit>,
-        q: Signal<Out, Bit>,
-        join: DFF<Bit>,
-    }
-
-    impl Logic for Keyworded {
-        #[hdl_gen]
-        fn update(&mut self) {
-            dff_setup!(self, clock, join);
-            self.join.d.next = self.d.val();
-            self.q.next = self.join.q.val();
-        }
-    }
-
-    #[test]
-    fn a_keyword_name_is_an_error_naming_its_path() {
-        let mut b = Keyworded::default();
-        b.connect_all();
-        let e = verilog_named("kw", &b).unwrap_err().to_string();
-        assert!(e.contains("Verilog keyword") && e.contains(": join"), "{e}");
-        assert_eq!(
-            check_names(&crate::lel::pool_packer::PoolPacker::default()),
-            Ok(())
-        );
-    }
-}
-
 /// What [`walk`] visits: a block (a scope) or a signal, with the instance path of the scope
 /// it is in (`["top", "core", "fc0", ...]`; the first element is the top block itself).
 pub enum Visit<'a> {
@@ -941,4 +906,39 @@ pub fn walk<B: Block>(block: &B, visit: &mut dyn FnMut(Visit<'_>)) {
             visit,
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A register named with a SystemVerilog keyword (`join`), which Verilator rejects.
+    #[derive(Clone, Debug, Default, LogicBlock)]
+    struct Keyworded {
+        clock: Signal<In, Clock>,
+        d: Signal<In, Bit>,
+        q: Signal<Out, Bit>,
+        join: DFF<Bit>,
+    }
+
+    impl Logic for Keyworded {
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, join);
+            self.join.d.next = self.d.val();
+            self.q.next = self.join.q.val();
+        }
+    }
+
+    #[test]
+    fn a_keyword_name_is_an_error_naming_its_path() {
+        let mut b = Keyworded::default();
+        b.connect_all();
+        let e = verilog_named("kw", &b).unwrap_err().to_string();
+        assert!(e.contains("Verilog keyword") && e.contains(": join"), "{e}");
+        assert_eq!(
+            check_names(&crate::lel::pool_packer::PoolPacker::default()),
+            Ok(())
+        );
+    }
 }

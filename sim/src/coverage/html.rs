@@ -69,6 +69,10 @@ pub(super) fn html_build(summary: &Summary, b: &Build) -> String {
     for f in &summary.fsms {
         let _ = writeln!(s, "{}", esc(&f.show()));
     }
+    s.push_str("</pre><h2>Stream ports</h2><pre>");
+    for x in &summary.streams {
+        let _ = writeln!(s, "{}", esc(&x.show()));
+    }
     s.push_str("</pre><h2>Toggles never seen</h2><pre>");
     let missed: Vec<&Point> = b
         .points

@@ -24,10 +24,13 @@
 
 mod fsm;
 mod html;
+mod stream;
 
 use fsm::fsm_markers;
 pub use fsm::{Fsm, FsmSummary};
 use html::{html_build, html_index};
+use stream::stream_markers;
+pub use stream::Stream;
 
 use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
@@ -243,6 +246,8 @@ pub struct Summary {
     pub modules: Vec<(String, Tallies)>,
     /// The design's FSMs, in the design's order.
     pub fsms: Vec<FsmSummary>,
+    /// The design's stream ports, in port order.
+    pub streams: Vec<Stream>,
 }
 
 /// Merged coverage of any number of builds.
@@ -404,6 +409,7 @@ impl Coverage {
         let file = format!("{design}.v");
         let top_file = format!("{design}_tb.v");
         let (_, marked) = fsm_markers(top);
+        let (_, stream_lines) = stream_markers(top);
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if line.is_empty() || line.starts_with('#') {
@@ -423,7 +429,7 @@ impl Coverage {
             let f = fields(key);
             if f.get("f").copied() == Some(top_file.as_str()) {
                 let line: usize = f.get("l").and_then(|l| l.parse().ok()).unwrap_or(0);
-                if marked.contains_key(&line) {
+                if marked.contains_key(&line) || stream_lines.contains_key(&line) {
                     let p = build.top_points.entry(key.to_string()).or_insert((line, 0));
                     p.1 = p.1.saturating_add(count);
                 }
@@ -473,6 +479,7 @@ impl Coverage {
                     total,
                     modules,
                     fsms: b.fsms().iter().map(FsmSummary::of).collect(),
+                    streams: b.streams(),
                 }
             })
             .collect();
@@ -728,6 +735,28 @@ mod tests {
         d.add_counts("d-1", "d", ("", top), Path::new("y.dat"), &again)
             .unwrap();
         assert_eq!(d.summaries()[0].fsms[0].undeclared, f.undeclared);
+    }
+
+    #[test]
+    fn stream_monitors_count_each_kind_of_cycle() {
+        let top = "module d_tb;\n\
+                   // el-stream 0 name=s_t dir=in\n\
+                   x // el-stream 0 beat\n\
+                   x // el-stream 0 stall\n\
+                   x // el-stream 0 gap\n\
+                   x // el-stream 0 idle\n";
+        let point = |l: usize, c: u64| (key("d_tb.v", l, "v_line/d_tb", "case", "TOP.d_tb"), c);
+        let counts = dat(&[point(3, 7), point(4, 0), point(5, 2), point(6, 1)]);
+        let mut c = Coverage::default();
+        c.add_counts("d-1", "d", ("", top), Path::new("x.dat"), &counts)
+            .unwrap();
+        let s = &c.summaries()[0].streams[0];
+        assert_eq!(
+            (s.name.as_str(), s.input, s.hits),
+            ("s_t", true, [7, 0, 2, 1])
+        );
+        assert_eq!(s.missed(), ["stall"]);
+        assert!(s.show().contains("(never: stall)"), "{}", s.show());
     }
 
     #[test]

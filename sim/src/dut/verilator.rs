@@ -293,7 +293,14 @@ fn direct_eval(top: &str, fast_edge: Option<&FastEdge>) -> String {
 /// `TOP.<name>_tb.dut.<...>`. Each simulation gate `i` (an instance path below `dut`) gets
 /// an input `sim_clock_i` that drives the gate's clock and an output `sim_awake_i`, its
 /// decision (docs/decisions.md D-SIM-GATE).
-pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String], fsms: &[FsmSite]) -> String {
+/// A coverage model's top (`coverage` is `Some(fsms)`) also monitors the design's FSMs and
+/// its stream ports ([`coverage_monitors`]).
+pub fn wrapper(
+    name: &str,
+    ports: &[PortSpec],
+    gates: &[String],
+    coverage: Option<&[FsmSite]>,
+) -> String {
     let mut names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
     for i in 0..gates.len() {
         names.push(format!("sim_clock_{i}"));
@@ -326,7 +333,9 @@ pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String], fsms: &[FsmSite
              assign {path}.sim_clock = sim_clock_{i};\n    assign sim_awake_{i} = {path}.sim_awake;\n"
         );
     }
-    v += &fsm_monitors(ports, fsms);
+    if let Some(fsms) = coverage {
+        v += &coverage_monitors(ports, fsms);
+    }
     v += &format!(
         "    {name} dut({});\nendmodule\n",
         ports
@@ -338,15 +347,35 @@ pub fn wrapper(name: &str, ports: &[PortSpec], gates: &[String], fsms: &[FsmSite
     v
 }
 
-/// FSM coverage (a coverage model only, docs/decisions.md D-COVERAGE): for each FSM, at
-/// every rising edge from the second after reset on, one `case` item per state and one per
-/// change from any state to any other, each on its own line, so Verilator's line coverage
-/// counts them; a `// el-fsm` comment on the line says which (`sim::coverage` reads them).
-fn fsm_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
+/// The stream ports of a top: every pair `<p>valid` / `<p>ready` (AXI-Stream's `tvalid` /
+/// `tready`, AXI4-Lite's channels), as (prefix, the design receives on it).
+pub fn stream_ports(ports: &[PortSpec]) -> Vec<(String, bool)> {
+    ports
+        .iter()
+        .filter_map(|p| {
+            let prefix = p.name.strip_suffix("valid")?;
+            let ready = format!("{prefix}ready");
+            ports
+                .iter()
+                .any(|r| r.name == ready && r.width == 1 && p.width == 1)
+                .then(|| (prefix.to_string(), p.direction == Direction::Input))
+        })
+        .collect()
+}
+
+/// Functional coverage in a coverage model's top (docs/decisions.md D-COVERAGE), counted by
+/// Verilator's line coverage at every rising edge from the second after reset on, each point
+/// a `case` item on its own line with a comment saying which (`sim::coverage` reads them):
+/// - for each FSM, one item per state and one per change from any state to any other
+///   (`// el-fsm`);
+/// - for each stream port ([`stream_ports`]), a beat, a stall (valid, not ready), a gap
+///   while ready and an idle cycle (`// el-stream`).
+fn coverage_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
     let Some(clock) = ports.iter().find(|p| p.clock) else {
         return String::new();
     };
-    if fsms.is_empty() {
+    let streams = stream_ports(ports);
+    if fsms.is_empty() && streams.is_empty() {
         return String::new();
     }
     let reset = if ports.iter().any(|p| p.name == "reset") {
@@ -357,8 +386,8 @@ fn fsm_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
         "1'b0"
     };
     let mut v = format!(
-        "    // FSM coverage: the edges from the second after reset on (a core's reset may be \n    \
-         // registered once).\n    reg [1:0] el_live_q;\n    \
+        "    // Coverage monitors: the edges from the second after reset on (a core's reset may\n    \
+         // be registered once).\n    reg [1:0] el_live_q;\n    \
          always @(posedge {c}) el_live_q <= ({reset}) ? 2'd0 : (el_live_q == 2'd2 ? 2'd2 : el_live_q + 2'd1);\n",
         c = clock.name
     );
@@ -409,6 +438,26 @@ fn fsm_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
             "                    default: el_fsm_{i}_sink <= 1'b1; // el-fsm {i} badarc\n                \
              endcase\n            end\n        end\n    end\n"
         );
+    }
+    for (j, (p, input)) in streams.iter().enumerate() {
+        v += &format!(
+            "    // el-stream {j} name={p} dir={dir}\n    reg el_stream_{j}_sink;\n    \
+             always @(posedge {c}) begin\n        if (el_live_q == 2'd2) begin\n            \
+             case ({{{p}valid, {p}ready}})\n",
+            dir = if *input { "in" } else { "out" },
+            c = clock.name
+        );
+        for (bits, bin) in [
+            ("2'b11", "beat"),
+            ("2'b10", "stall"),
+            ("2'b01", "gap"),
+            ("2'b00", "idle"),
+        ] {
+            v += &format!(
+                "                {bits}: el_stream_{j}_sink <= 1'b0; // el-stream {j} {bin}\n"
+            );
+        }
+        v += "            endcase\n        end\n    end\n";
     }
     v
 }
@@ -693,7 +742,7 @@ pub fn build(
     // The key holds the shim as generated before Verilator runs; what Verilator adds to it
     // is a function of the rest of the key.
     let shim = shim_source(&top, ports, gates, None);
-    let wrap = wrapper(name, ports, gates, fsms);
+    let wrap = wrapper(name, ports, gates, coverage.then_some(fsms));
     let cxx_flags = CXX_FLAGS.join(" ");
     let key = crate::files::content_key(&[
         verilog,
@@ -1024,7 +1073,7 @@ impl VerilatorDut {
                 &name,
                 &build.library,
                 &verilog,
-                &wrapper(&name, &ports, &gates, &fsms),
+                &wrapper(&name, &ports, &gates, Some(&fsms)),
             )?),
             None => None,
         };
