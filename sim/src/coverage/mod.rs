@@ -332,11 +332,19 @@ impl Coverage {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let sources: Vec<PathBuf> = std::fs::read_dir(dir)
+        let files: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| Error::io(dir, e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "v"))
+            .collect();
+        // The design's Verilog, and beside it (when kept) the generated top `<design>_tb.v`.
+        let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let sources: Vec<&PathBuf> = files
+            .iter()
             .filter(|p| {
-                p.extension().is_some_and(|x| x == "v") && !p.to_string_lossy().ends_with("_tb.v")
+                files.len() == 1
+                    || stem(p)
+                        .is_some_and(|s| files.iter().any(|q| stem(q) == Some(format!("{s}_tb"))))
             })
             .collect();
         let [source] = sources.as_slice() else {
@@ -344,8 +352,9 @@ impl Coverage {
                 dir,
                 0,
                 format!(
-                    "a coverage build directory holds its design's Verilog (one .v file); found {}",
-                    sources.len()
+                    "a coverage build directory holds its design's Verilog and the generated \
+                     top <design>_tb.v; found {} .v files",
+                    files.len()
                 ),
             ));
         };
@@ -379,8 +388,8 @@ impl Coverage {
     }
 
     /// Add one Verilator coverage data file's counts to build `id` of `design`, whose
-    /// Verilog and generated top are `sources`. Of the top's points, only its FSM monitors'
-    /// are kept.
+    /// Verilog and generated top are `sources`. Of the top's points, only its monitors'
+    /// (FSMs, stream ports) are kept.
     pub fn add_counts(
         &mut self,
         id: &str,

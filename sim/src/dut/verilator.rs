@@ -375,6 +375,8 @@ fn coverage_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
         return String::new();
     };
     let streams = stream_ports(ports);
+    // A one-state enum has no register bits and nothing to count.
+    let fsms: Vec<&FsmSite> = fsms.iter().filter(|f| f.width > 0).collect();
     if fsms.is_empty() && streams.is_empty() {
         return String::new();
     }
@@ -392,7 +394,7 @@ fn coverage_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
         c = clock.name
     );
     for (i, f) in fsms.iter().enumerate() {
-        let w = f.width.max(1);
+        let w = f.width;
         let n = f.states.len();
         let arcs = f.arcs.as_ref().map_or("none".to_string(), |a| {
             a.iter()
