@@ -203,14 +203,17 @@ fn a_regression_and_its_shards_give_the_same_coverage() {
     let d = tmp("covreg");
     let p = plan(&d);
     let whole = d.join("whole");
-    let (stdout, _) = run_ok(&[
-        "coverage",
-        "--regress",
-        s(&p),
-        "--out",
-        s(&whole),
-        "--quiet",
-    ]);
+    let run_whole = || {
+        run_ok(&[
+            "coverage",
+            "--regress",
+            s(&p),
+            "--out",
+            s(&whole),
+            "--quiet",
+        ])
+    };
+    let (stdout, _) = run_whole();
     assert!(
         stdout.contains("lel_loss") && stdout.contains("lel_tree_comparator"),
         "{stdout}"
@@ -221,14 +224,7 @@ fn a_regression_and_its_shards_give_the_same_coverage() {
     assert!(whole.join("regress/junit.xml").is_file());
 
     // Running again resumes the finished jobs: their counts are not added twice.
-    run_ok(&[
-        "coverage",
-        "--regress",
-        s(&p),
-        "--out",
-        s(&whole),
-        "--quiet",
-    ]);
+    run_whole();
     assert_eq!(read_json(&whole.join("summary.json")), sw);
 
     // Two shards with `regress run --coverage`, merged by `regress merge`.
@@ -311,7 +307,6 @@ fn bad_input_is_refused() {
         2,
     );
     assert!(e.contains("ran no in-process Verilator model"), "{e}");
-    // A damaged counts file is named with its line.
     let raw = d.join("raw/lel_loss-0123");
     std::fs::create_dir_all(&raw).unwrap();
     std::fs::write(raw.join("lel_loss.v"), "module lel_loss;\nendmodule\n").unwrap();
@@ -320,28 +315,38 @@ fn bad_input_is_refused() {
         "# SystemC::Coverage-3\nC 'x' 1\nC 'y' lots\n",
     )
     .unwrap();
-    let (_, e) = run_exit(
-        &[
-            "coverage",
-            "merge",
-            s(&d.join("raw")),
-            "--out",
-            s(&d.join("m")),
-        ],
-        2,
-    );
-    assert!(e.contains("counts-1.dat") && e.contains('3'), "{e}");
-    let (_, e) = run_exit(
-        &[
-            "coverage",
-            "merge",
-            s(&d.join("nowhere")),
-            "--out",
-            s(&d.join("m2")),
-        ],
-        2,
-    );
-    assert!(e.contains("nowhere"), "{e}");
+    // A damaged counts file is named with its line; a missing directory is named.
+    for (dir, want) in [("raw", "counts-1.dat:3"), ("nowhere", "nowhere")] {
+        let out = d.join(format!("m-{dir}"));
+        let (_, e) = run_exit(&["coverage", "merge", s(&d.join(dir)), "--out", s(&out)], 2);
+        assert!(e.contains(want), "{e}");
+    }
+}
+
+/// `block` on `cycles` of random traffic (written to `stim`) on Verilator, its coverage
+/// counted under `raw`.
+fn random_run(block: &str, cycles: usize, stim: &Path, raw: &Path) {
+    let n = cycles.to_string();
+    run_ok(&[
+        "stimulus",
+        block,
+        "--kind",
+        "random",
+        "--cycles",
+        &n,
+        "--out",
+        s(stim),
+    ]);
+    run_ok(&[
+        "--coverage-dir",
+        s(raw),
+        "sim",
+        block,
+        "--stimulus",
+        s(stim),
+        "--backend",
+        "verilator",
+    ]);
 }
 
 /// The spec FSMs' blocks on random traffic: every state reached, every declared transition
@@ -357,26 +362,7 @@ fn the_spec_fsms_take_every_declared_transition_and_no_other() {
     ];
     for (block, _) in blocks {
         let stim = d.join(format!("{block}.csv"));
-        run_ok(&[
-            "stimulus",
-            block,
-            "--kind",
-            "random",
-            "--cycles",
-            "3000",
-            "--out",
-            s(&stim),
-        ]);
-        run_ok(&[
-            "--coverage-dir",
-            s(&raw),
-            "sim",
-            block,
-            "--stimulus",
-            s(&stim),
-            "--backend",
-            "verilator",
-        ]);
+        random_run(block, 3000, &stim, &raw);
     }
     let out = d.join("out");
     let (stdout, _) = run_ok(&["coverage", "merge", s(&raw), "--out", s(&out)]);
@@ -405,28 +391,8 @@ fn the_spec_fsms_take_every_declared_transition_and_no_other() {
 #[test]
 fn stream_ports_are_seen_beating_stalling_and_pausing() {
     let d = tmp("covstream");
-    let stim = d.join("up2.csv");
-    run_ok(&[
-        "stimulus",
-        "lel_stream_up2",
-        "--kind",
-        "random",
-        "--cycles",
-        "2000",
-        "--out",
-        s(&stim),
-    ]);
     let raw = d.join("raw");
-    run_ok(&[
-        "--coverage-dir",
-        s(&raw),
-        "sim",
-        "lel_stream_up2",
-        "--stimulus",
-        s(&stim),
-        "--backend",
-        "verilator",
-    ]);
+    random_run("lel_stream_up2", 2000, &d.join("up2.csv"), &raw);
     let out = d.join("out");
     let (stdout, _) = run_ok(&["coverage", "merge", s(&raw), "--out", s(&out)]);
     let summary = read_json(&out.join("summary.json"));
