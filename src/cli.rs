@@ -253,6 +253,12 @@ pub enum Command {
     /// DIR/summary.json. `coverage merge` merges outputs, shards and `--coverage-dir`
     /// directories. Exit 1 when a job failed (the report is still written).
     Coverage(CoverageArgs),
+    /// Formal proofs with SymbiYosys: the stream blocks keep the AXI-Stream rules and
+    /// lose, duplicate, reorder or change no beat; the AXI4-Lite slave keeps the bus rules,
+    /// answers each request once and writes only the strobed bytes. `--mutants` also runs
+    /// each target's seeded mutants, whose proofs must fail. Exit 1 when a proof fails or a
+    /// mutant survives (docs/formal.md).
+    Formal(FormalArgs),
     /// Run regressions: a TOML file of jobs (block benches, networks, cores, platform and
     /// training runs with their expected outcomes) split into shards for CI matrices and
     /// cluster job arrays, with JUnit XML and Markdown reports (docs/regress.md).
@@ -667,6 +673,33 @@ pub enum CoverageCommand {
         #[arg(long, value_name = "N", default_value_t = 3)]
         modules: usize,
     },
+}
+
+/// `edgelearn formal`'s options.
+#[derive(Debug, clap::Args)]
+pub struct FormalArgs {
+    /// Targets to prove (`--list` names them).
+    #[arg(value_name = "TARGET", required_unless_present_any = ["all", "list"])]
+    pub targets: Vec<String>,
+    /// Every target.
+    #[arg(long, conflicts_with = "targets")]
+    pub all: bool,
+    /// List the targets, what each proves and its mutants, and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Also run each target's seeded mutants (each must fail).
+    #[arg(long)]
+    pub mutants: bool,
+    /// Cycles of the bounded proof and the induction step [default: each target's].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub depth: Option<u32>,
+    /// Proofs run at once [default: the CPUs].
+    #[arg(long, short = 'j', value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+    /// Output directory: one SymbiYosys directory per proof (harness, counterexample
+    /// trace), and summary.json.
+    #[arg(long, value_name = "DIR", default_value = "build/formal")]
+    pub out: PathBuf,
 }
 
 /// `edgelearn train`'s options.

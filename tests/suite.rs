@@ -31,6 +31,7 @@ mod explore;
 mod fc_core;
 mod fc_fsm;
 mod fc_out;
+mod formal;
 mod fusesoc;
 mod hardening;
 mod host;

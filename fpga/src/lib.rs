@@ -3,6 +3,7 @@
 //! ([`fusesoc`]) and the register map generated from one description ([`regmap`]).
 
 pub mod cnn_regs;
+pub mod formal;
 pub mod fusesoc;
 pub mod regcheck;
 pub mod regmap;

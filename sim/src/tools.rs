@@ -70,7 +70,8 @@ pub fn find(tool: &str) -> Result<PathBuf> {
     .into())
 }
 
-fn tail(s: &str, lines: usize) -> String {
+/// The last `lines` lines of `s`.
+pub fn tail(s: &str, lines: usize) -> String {
     let v: Vec<&str> = s.lines().collect();
     v[v.len().saturating_sub(lines)..].join("\n")
 }

@@ -11,6 +11,7 @@ mod demo;
 mod emit;
 mod explore;
 mod explore_render;
+mod formal;
 mod fusesoc;
 mod platform;
 mod plot;
@@ -91,6 +92,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Regs(a) => regs::run(&a),
         Command::Regress { command } => regress::run(command),
         Command::Coverage(a) => coverage::run(a),
+        Command::Formal(a) => formal::run(a),
         Command::Bench {
             cycles,
             backends,
