@@ -44,6 +44,7 @@ pub struct StreamProps {
 
 /// The property set a target's ports take.
 #[derive(Clone, Copy, Debug)]
+#[allow(clippy::large_enum_variant)] // a handful of targets, each built once
 pub enum Props {
     /// `el_axis_rules` on both sides and `el_axis_scoreboard` between them.
     Stream(StreamProps),
