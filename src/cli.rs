@@ -991,6 +991,38 @@ pub enum CnnCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Write constrained-random networks inside the engine's limits, each drawn toward the
+    /// cross bins not yet covered: DIR/NNNN/{network.yaml, weights.npz, input.npy},
+    /// DIR/regress.toml (each on the engine RTL against the golden model) and DIR/cross.md.
+    /// With --run, run them on the engine RTL now; a network that diverges is shrunk to a
+    /// minimal case in DIR/failures/ and the exit status is 1.
+    Random(CnnRandomArgs),
+}
+
+/// `edgelearn cnn random`.
+#[derive(Debug, clap::Args)]
+pub struct CnnRandomArgs {
+    /// Seed of the run (the same seed writes the same networks).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Networks to write.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub count: u32,
+    /// Output directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Processors of the engine the networks must fit (4, 8, 16, 32, 48 or 64).
+    #[arg(long, default_value_t = 16)]
+    pub processors: usize,
+    /// Layers per network at most.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub layers: u32,
+    /// Run every network on the engine RTL (Verilator, in-process) against the golden model.
+    #[arg(long)]
+    pub run: bool,
+    /// Overwrite an earlier `cnn random` output in DIR.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `edgelearn cnn finetune`.

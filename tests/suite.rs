@@ -15,6 +15,7 @@ mod cnn_engine_blocks;
 mod cnn_engine_ref;
 mod cnn_fc_update;
 mod cnn_finetune;
+mod cnn_random;
 mod cnn_rtl;
 mod conv_channels;
 mod conv_core;

@@ -34,6 +34,7 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
             force,
         } => run_net(&net, output.as_deref(), log_intermediate.as_deref(), force),
         CnnCommand::Kat { net, out, force } => kat(&net, &out, force),
+        CnnCommand::Random(a) => super::cnn_random::run(&a),
         CnnCommand::Bench { net, iterations } => bench(&net, iterations),
         CnnCommand::Finetune(args) => super::cnn_finetune::finetune(&args),
         CnnCommand::Load {

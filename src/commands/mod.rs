@@ -4,6 +4,7 @@ mod bench;
 mod checkpoint;
 mod cnn;
 mod cnn_finetune;
+mod cnn_random;
 mod cnn_sim;
 mod core;
 mod coverage;

@@ -19,6 +19,7 @@ pub mod latency;
 pub mod memory;
 pub mod ops;
 pub mod plan;
+pub mod random;
 pub mod run;
 pub mod weights;
 pub mod yamltree;
