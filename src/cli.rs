@@ -656,6 +656,9 @@ pub struct CoverageArgs {
     /// Least covered modules printed per design.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub modules: usize,
+    /// The testplans whose closure is reported (their "Coverage plan" sections).
+    #[arg(long, value_name = "DIR", default_value = "docs/blocks")]
+    pub testplans: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]
@@ -672,6 +675,9 @@ pub enum CoverageCommand {
         /// Least covered modules printed per design.
         #[arg(long, value_name = "N", default_value_t = 3)]
         modules: usize,
+        /// The testplans whose closure is reported (their "Coverage plan" sections).
+        #[arg(long, value_name = "DIR", default_value = "docs/blocks")]
+        testplans: PathBuf,
     },
 }
 

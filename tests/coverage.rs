@@ -417,4 +417,63 @@ fn stream_ports_are_seen_beating_stalling_and_pausing() {
         assert!(hits.iter().sum::<u64>() <= 2001, "{x}");
     }
     assert!(stdout.contains("stream s_t (in): "), "{stdout}");
+    // The repository's testplans parse (the default `--testplans docs/blocks`); none is for
+    // this block, so no closure is printed.
+    assert!(!stdout.contains("testplan "), "{stdout}");
+
+    // A testplan for the block: closed, open, waived and unknown items, reported by name.
+    let plans = d.join("plans");
+    std::fs::create_dir_all(&plans).unwrap();
+    let plan = "# up2\n\n## Coverage plan\n\nDesigns: `lel_stream_up2`\n\n\
+        | item | closed by | waiver |\n|---|---|---|\n\
+        | `stream s_t stall` | random traffic | |\n| `stream m_t idle` | random traffic | |\n\
+        | `line >= 101` | nothing can | |\n| `branch >= 101` | nothing can | waived: a test of waivers |\n\
+        | `fsm PlState PL_INF` | not this block | |\n";
+    std::fs::write(plans.join("up2.md"), plan).unwrap();
+    let out2 = d.join("out2");
+    let (stdout, _) = run_ok(&[
+        "coverage",
+        "merge",
+        s(&raw),
+        "--out",
+        s(&out2),
+        "--testplans",
+        s(&plans),
+    ]);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("testplan "))
+        .unwrap_or_default();
+    assert!(
+        line.contains("(lel_stream_up2): 2 of 5 items closed, 1 waived, 1 open, 1 unknown"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("open: line >= 101 (") && stdout.contains("closed by: nothing can)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("unknown: fsm PlState PL_INF (line 13: no PlState FSM"),
+        "{stdout}"
+    );
+    let md = std::fs::read_to_string(out2.join("testplans.md")).unwrap();
+    assert!(md.contains("2 of 5 items closed"), "{md}");
+    // A malformed testplan is an error naming its file and line.
+    std::fs::write(plans.join("up2.md"), plan.replace("m_t idle", "m_t nap")).unwrap();
+    let (_, e) = run_exit(
+        &[
+            "coverage",
+            "merge",
+            s(&raw),
+            "--out",
+            s(&d.join("out3")),
+            "--testplans",
+            s(&plans),
+        ],
+        2,
+    );
+    assert!(
+        e.contains("up2.md:10") && e.contains("`nap` is not a stream bin"),
+        "{e}"
+    );
 }

@@ -4,7 +4,7 @@
 use super::regress::{default_jobs, run_shard, RunArgs};
 use crate::cli::{CoverageArgs, CoverageCommand};
 use anyhow::{bail, Context};
-use edgelearn_sim::coverage::{Coverage, Summary, MARKER};
+use edgelearn_sim::coverage::{plan, Coverage, Summary, MARKER};
 use edgelearn_verif::regress::Shard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,8 +13,14 @@ use std::process::ExitCode;
 const DEFAULT_PLAN: &str = "regress/nightly.toml";
 
 pub fn run(a: CoverageArgs) -> anyhow::Result<ExitCode> {
-    if let Some(CoverageCommand::Merge { dirs, out, modules }) = a.command {
-        return merge(&dirs, &out, modules).map(|_| ExitCode::SUCCESS);
+    if let Some(CoverageCommand::Merge {
+        dirs,
+        out,
+        modules,
+        testplans,
+    }) = a.command
+    {
+        return merge(&dirs, &out, modules, Some(&testplans)).map(|_| ExitCode::SUCCESS);
     }
     let out = a.out.context("--out DIR is required")?;
     let file = match (a.regress, a.tests.is_empty()) {
@@ -34,7 +40,7 @@ pub fn run(a: CoverageArgs) -> anyhow::Result<ExitCode> {
         quiet: a.quiet,
         coverage: true,
     })?;
-    let summaries = merge(&[out.join("regress")], &out, a.modules)?;
+    let summaries = merge(&[out.join("regress")], &out, a.modules, Some(&a.testplans))?;
     if summaries.is_empty() {
         bail!(
             "the jobs ran no in-process Verilator model, so there is no coverage to report \
@@ -66,8 +72,15 @@ fn claim(out: &Path) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write in {}", out.display()))
 }
 
-/// Merge `dirs` into a report in `out` and print the table.
-pub(super) fn merge(dirs: &[PathBuf], out: &Path, modules: usize) -> anyhow::Result<Vec<Summary>> {
+/// Merge `dirs` into a report in `out` and print the table, and the closure of the
+/// testplans in `testplans` (a directory of `docs/blocks/*.md`; skipped when it does not
+/// exist) as `out/testplans.md`.
+pub(super) fn merge(
+    dirs: &[PathBuf],
+    out: &Path,
+    modules: usize,
+    testplans: Option<&Path>,
+) -> anyhow::Result<Vec<Summary>> {
     let cov = Coverage::read(dirs)?;
     claim(out)?;
     let summaries = cov.write(out)?;
@@ -77,6 +90,20 @@ pub(super) fn merge(dirs: &[PathBuf], out: &Path, modules: usize) -> anyhow::Res
         out.join("coverage.info").display(),
         out.join("html").join("index.html").display()
     );
+    if let Some(dir) = testplans.filter(|d| d.is_dir()) {
+        let plans = plan::read_dir(dir).map_err(anyhow::Error::msg)?;
+        let closures = plan::closure(&plans, &summaries);
+        let mut text = String::from("# Testplan closure (edgelearn coverage)\n\n");
+        for c in &closures {
+            println!("testplan {}", c.show());
+            text += &format!("{}\n\n", c.show());
+        }
+        if closures.is_empty() {
+            text += "No testplan names a design of this report.\n";
+        }
+        let path = out.join("testplans.md");
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     Ok(summaries)
 }
 

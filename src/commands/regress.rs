@@ -776,7 +776,7 @@ fn merge(dirs: &[PathBuf], out: Option<&Path>, force: bool) -> anyhow::Result<Ex
                 .any(|e| e.path().join(JOB_COVERAGE).is_dir())
         });
         if with_coverage {
-            super::coverage::merge(&jobs, &o.join(JOB_COVERAGE), 3)?;
+            super::coverage::merge(&jobs, &o.join(JOB_COVERAGE), 3, None)?;
         }
     }
     Ok(if m.totals.ok() {

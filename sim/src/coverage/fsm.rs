@@ -142,6 +142,12 @@ pub struct FsmSummary {
     pub undeclared: Vec<(String, u64)>,
     /// Edges with a code no state has.
     pub bad_states: u64,
+    /// Every state's name (what a testplan may name).
+    #[serde(skip)]
+    pub all_states: Vec<String>,
+    /// Every declared transition (`A -> B`).
+    #[serde(skip)]
+    pub declared: Vec<String>,
 }
 
 impl FsmSummary {
@@ -188,6 +194,8 @@ impl FsmSummary {
             missed_arcs,
             undeclared,
             bad_states: f.bad_states,
+            all_states: (0..f.states.len()).map(name).collect(),
+            declared: f.arcs.iter().flatten().map(|&a| arc(a)).collect(),
         }
     }
 

@@ -24,6 +24,7 @@
 
 mod fsm;
 mod html;
+pub mod plan;
 mod stream;
 
 use fsm::fsm_markers;

@@ -1,0 +1,425 @@
+//! Testplans: the coverage items a design's testplan (`docs/blocks/<block>.md`, section
+//! "Coverage plan") says its tests close, and their closure against a coverage report
+//! (`edgelearn coverage`, docs/decisions.md D-COVERAGE).
+//!
+//! ```text
+//! ## Coverage plan
+//!
+//! Designs: `lel_platform`, `lel_platform_mnist`
+//!
+//! | item | closed by | waiver |
+//! |---|---|---|
+//! | `fsm PlState PL_INF` | inference | |
+//! | `fsm PlState PL_INF -> PL_FIN` | inference | |
+//! | `stream s_t stall` | streams | |
+//! | `line >= 95` | every test | |
+//! | `toggle >= 90` | every test | waived: the weight memories' upper bits ... |
+//! ```
+//!
+//! Items: `fsm ENUM STATE`, `fsm ENUM A -> B` (a declared transition), `stream PORT BIN`
+//! (`beat`, `stall`, `gap`, `idle`), `line|branch|toggle >= PERCENT` (the design's total).
+//! A waiver is a third cell starting `waived:` with its reason.
+
+use super::stream::BINS;
+use super::Summary;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The heading of the section a testplan keeps its items under.
+pub const HEADING: &str = "## Coverage plan";
+
+/// One coverage item of a testplan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// A state of every FSM of an enum.
+    State {
+        /// The enum (`PlState`).
+        kind: String,
+        /// The state.
+        state: String,
+    },
+    /// A declared transition.
+    Arc {
+        /// The enum.
+        kind: String,
+        /// `A -> B`.
+        arc: String,
+    },
+    /// A kind of cycle at a stream port.
+    Stream {
+        /// The port's prefix (`s_t`).
+        port: String,
+        /// `beat`, `stall`, `gap` or `idle`.
+        bin: usize,
+    },
+    /// A total at least a percentage.
+    Total {
+        /// `line`, `branch` or `toggle`.
+        metric: String,
+        /// Percent.
+        min: f64,
+    },
+}
+
+/// A testplan row.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The item as written.
+    pub text: String,
+    /// The item.
+    pub item: Item,
+    /// What closes it (the tests).
+    pub closed_by: String,
+    /// The waiver's reason, if waived.
+    pub waiver: Option<String>,
+    /// Line in the file.
+    pub line: usize,
+}
+
+/// A testplan file's coverage plan.
+#[derive(Clone, Debug)]
+pub struct Testplan {
+    /// The file.
+    pub file: PathBuf,
+    /// The designs it is for.
+    pub designs: Vec<String>,
+    /// Its items.
+    pub rows: Vec<Row>,
+}
+
+/// Parse one item (`fsm PlState PL_INF`, ...).
+pub fn parse_item(text: &str) -> Result<Item, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["fsm", kind, state] => Ok(Item::State {
+            kind: kind.to_string(),
+            state: state.to_string(),
+        }),
+        ["fsm", kind, a, "->", b] => Ok(Item::Arc {
+            kind: kind.to_string(),
+            arc: format!("{a} -> {b}"),
+        }),
+        ["stream", port, bin] => match BINS.iter().position(|b| b == bin) {
+            Some(bin) => Ok(Item::Stream {
+                port: port.to_string(),
+                bin,
+            }),
+            None => Err(format!("`{bin}` is not a stream bin ({})", BINS.join(", "))),
+        },
+        [metric @ ("line" | "branch" | "toggle"), ">=", pct] => pct
+            .trim_end_matches('%')
+            .parse::<f64>()
+            .map(|min| Item::Total {
+                metric: metric.to_string(),
+                min,
+            })
+            .map_err(|_| format!("`{pct}` is not a percentage")),
+        _ => Err(format!(
+            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, stream PORT BIN, line|branch|toggle >= PERCENT)"
+        )),
+    }
+}
+
+fn cells(line: &str) -> Vec<String> {
+    let t = line.trim().trim_start_matches('|').trim_end_matches('|');
+    t.split('|').map(|c| c.trim().to_string()).collect()
+}
+
+fn ticked(cell: &str) -> Option<&str> {
+    cell.strip_prefix('`').and_then(|c| c.strip_suffix('`'))
+}
+
+/// Parse a testplan's coverage plan; `Ok(None)` when the file has none.
+pub fn parse(file: &Path, text: &str) -> Result<Option<Testplan>, String> {
+    let Some(start) = text.lines().position(|l| l.trim() == HEADING) else {
+        return Ok(None);
+    };
+    let at = |line: usize| format!("{}:{}", file.display(), line + 1);
+    let mut plan = Testplan {
+        file: file.to_path_buf(),
+        designs: Vec::new(),
+        rows: Vec::new(),
+    };
+    for (i, line) in text.lines().enumerate().skip(start + 1) {
+        if line.starts_with("## ") {
+            break;
+        }
+        if let Some(d) = line.trim().strip_prefix("Designs:") {
+            plan.designs = d
+                .split(',')
+                .filter_map(|x| ticked(x.trim()))
+                .map(String::from)
+                .collect();
+            continue;
+        }
+        if !line.trim_start().starts_with('|') {
+            continue;
+        }
+        let c = cells(line);
+        let Some(text) = c.first().and_then(|c| ticked(c)) else {
+            continue; // the header and the rule
+        };
+        let item = parse_item(text).map_err(|e| format!("{}: {e}", at(i)))?;
+        let waiver = match c.get(2).map(String::as_str).unwrap_or("") {
+            "" => None,
+            w => match w.strip_prefix("waived:") {
+                Some(r) if !r.trim().is_empty() => Some(r.trim().to_string()),
+                _ => {
+                    return Err(format!(
+                        "{}: a waiver is `waived: REASON`, not `{w}`",
+                        at(i)
+                    ))
+                }
+            },
+        };
+        plan.rows.push(Row {
+            text: text.to_string(),
+            item,
+            closed_by: c.get(1).cloned().unwrap_or_default(),
+            waiver,
+            line: i + 1,
+        });
+    }
+    if plan.designs.is_empty() {
+        return Err(format!(
+            "{}: the coverage plan names no design (`Designs: `name``)",
+            at(start)
+        ));
+    }
+    Ok(Some(plan))
+}
+
+/// Every testplan with a coverage plan in `dir` (`*.md`, by name).
+pub fn read_dir(dir: &Path) -> Result<Vec<Testplan>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    let mut plans = Vec::new();
+    for f in files {
+        let text =
+            std::fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        plans.extend(parse(&f, &text)?);
+    }
+    Ok(plans)
+}
+
+/// Where an item stands in a report.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    /// Covered.
+    Closed,
+    /// Not covered, waived (the reason).
+    Waived(String),
+    /// Not covered: what the report shows.
+    Open(String),
+    /// The report cannot say: the item names no state, transition or port of the design.
+    Unknown(String),
+}
+
+/// The status of `item` in the summaries of one design (all its builds).
+pub fn status(item: &Item, builds: &[&Summary]) -> Status {
+    let fsms = |kind: &str| {
+        builds
+            .iter()
+            .flat_map(|b| &b.fsms)
+            .filter(|f| f.kind == kind)
+            .collect::<Vec<_>>()
+    };
+    match item {
+        Item::State { kind, state } => {
+            let f = fsms(kind);
+            if !f.iter().any(|f| f.all_states.contains(state)) {
+                return Status::Unknown(format!("no {kind} FSM with a state {state}"));
+            }
+            match f
+                .iter()
+                .any(|f| f.all_states.contains(state) && !f.missed_states.contains(state))
+            {
+                true => Status::Closed,
+                false => Status::Open("never reached".into()),
+            }
+        }
+        Item::Arc { kind, arc } => {
+            let f = fsms(kind);
+            if !f.iter().any(|f| f.declared.contains(arc)) {
+                return Status::Unknown(format!("no {kind} FSM declares {arc}"));
+            }
+            match f
+                .iter()
+                .any(|f| f.declared.contains(arc) && !f.missed_arcs.contains(arc))
+            {
+                true => Status::Closed,
+                false => Status::Open("never taken".into()),
+            }
+        }
+        Item::Stream { port, bin } => {
+            let s: Vec<_> = builds
+                .iter()
+                .flat_map(|b| &b.streams)
+                .filter(|s| &s.name == port)
+                .collect();
+            if s.is_empty() {
+                return Status::Unknown(format!("no stream port {port}"));
+            }
+            match s.iter().map(|s| s.hits[*bin]).sum::<u64>() {
+                0 => Status::Open(format!("never: {}", BINS[*bin])),
+                _ => Status::Closed,
+            }
+        }
+        Item::Total { metric, min } => {
+            // The best build of the design (one configuration's run).
+            let pct = builds
+                .iter()
+                .map(|b| match metric.as_str() {
+                    "line" => b.total.line.percent(),
+                    "branch" => b.total.branch.percent(),
+                    _ => b.total.toggle.percent(),
+                })
+                .fold(f64::NAN, f64::max);
+            match pct >= *min {
+                true => Status::Closed,
+                false => Status::Open(format!("{pct:.1} %")),
+            }
+        }
+    }
+}
+
+/// A testplan's closure in a report.
+#[derive(Clone, Debug)]
+pub struct Closure {
+    /// The testplan.
+    pub file: PathBuf,
+    /// The designs of the report it applies to.
+    pub designs: Vec<String>,
+    /// Each row with its status.
+    pub rows: Vec<(Row, Status)>,
+}
+
+impl Closure {
+    /// Items closed, waived, open, unknown.
+    pub fn counts(&self) -> [usize; 4] {
+        let mut n = [0; 4];
+        for (_, s) in &self.rows {
+            n[match s {
+                Status::Closed => 0,
+                Status::Waived(_) => 1,
+                Status::Open(_) => 2,
+                Status::Unknown(_) => 3,
+            }] += 1;
+        }
+        n
+    }
+
+    /// `docs/blocks/platform.md (lel_platform): 14 of 17 closed, 1 waived, 2 open: ...`.
+    pub fn show(&self) -> String {
+        let [c, w, o, u] = self.counts();
+        let mut s = format!(
+            "{} ({}): {c} of {} items closed, {w} waived, {o} open",
+            self.file.display(),
+            self.designs.join(", "),
+            self.rows.len()
+        );
+        if u > 0 {
+            let _ = write!(s, ", {u} unknown");
+        }
+        for (r, st) in &self.rows {
+            match st {
+                Status::Open(why) => {
+                    let _ = write!(
+                        s,
+                        "\n  open: {} ({why}; closed by: {})",
+                        r.text, r.closed_by
+                    );
+                }
+                Status::Unknown(why) => {
+                    let _ = write!(s, "\n  unknown: {} (line {}: {why})", r.text, r.line);
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+}
+
+/// The closure of every testplan that names a design of `summaries` (waivers apply to
+/// items not covered only).
+pub fn closure(plans: &[Testplan], summaries: &[Summary]) -> Vec<Closure> {
+    let mut out = Vec::new();
+    for p in plans {
+        let builds: Vec<&Summary> = summaries
+            .iter()
+            .filter(|s| p.designs.contains(&s.design))
+            .collect();
+        if builds.is_empty() {
+            continue;
+        }
+        let mut designs: Vec<String> = builds.iter().map(|b| b.design.clone()).collect();
+        designs.dedup();
+        let rows = p
+            .rows
+            .iter()
+            .map(|r| {
+                let st = match (status(&r.item, &builds), &r.waiver) {
+                    (Status::Open(_), Some(w)) => Status::Waived(w.clone()),
+                    (st, _) => st,
+                };
+                (r.clone(), st)
+            })
+            .collect();
+        out.push(Closure {
+            file: p.file.clone(),
+            designs,
+            rows,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAN: &str = "# x\n\n## Coverage plan\n\nDesigns: `d1`, `d2`\n\n| item | closed by | waiver |\n|---|---|---|\n\
+        | `fsm PlState PL_INF` | inference | |\n| `fsm PlState PL_INF -> PL_FIN` | inference | |\n\
+        | `stream s_t stall` | streams | waived: the bench never stalls |\n| `line >= 95` | all | |\n\n## Next\n| `bogus` | | |\n";
+
+    #[test]
+    fn a_plan_parses_and_bad_items_are_named() {
+        let p = parse(Path::new("t.md"), PLAN).unwrap().unwrap();
+        assert_eq!(p.designs, ["d1", "d2"]);
+        assert_eq!(p.rows.len(), 4);
+        assert_eq!(
+            p.rows[1].item,
+            Item::Arc {
+                kind: "PlState".into(),
+                arc: "PL_INF -> PL_FIN".into()
+            }
+        );
+        assert_eq!(p.rows[2].waiver.as_deref(), Some("the bench never stalls"));
+        assert_eq!(
+            p.rows[3].item,
+            Item::Total {
+                metric: "line".into(),
+                min: 95.0
+            }
+        );
+        assert!(parse(Path::new("t.md"), "no plan").unwrap().is_none());
+        let e = parse(
+            Path::new("t.md"),
+            &PLAN.replace("stream s_t stall", "stream s_t stop"),
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("t.md:11") && e.contains("`stop` is not a stream bin"),
+            "{e}"
+        );
+        let e = parse(Path::new("t.md"), &PLAN.replace("waived: the", "maybe the")).unwrap_err();
+        assert!(e.contains("waived: REASON"), "{e}");
+        let e = parse(Path::new("t.md"), &PLAN.replace("Designs: `d1`, `d2`", "")).unwrap_err();
+        assert!(e.contains("names no design"), "{e}");
+        assert!(parse_item("fsm X").is_err() && parse_item("toggle >= lots").is_err());
+    }
+}
