@@ -2,7 +2,7 @@
 //! engine RTL against the golden model (100 of them), their regression file and cross
 //! coverage; shrinking; refusals.
 
-use crate::common::cli::{self, run_exit, run_ok, s, tmp};
+use crate::common::cli::{self, argv, run_exit, run_ok, s, tmp};
 use edgelearn_hdl::cnn::EngineShape;
 use edgelearn_verif::cnn::random::{self, Candidate, Cross, Limits, NetSpec, RandOp};
 
@@ -53,7 +53,7 @@ fn a_hundred_random_networks_are_bit_exact_on_the_engine_rtl() {
         .filter(|l| l.starts_with("cnn-random/s7/00"))
         .count();
     assert_eq!(jobs, 100, "{list}");
-    let (sim, _) = run_ok(&cli::argv(
+    let (sim, _) = run_ok(&argv(
         "cnn sim --processors 16",
         &[
             "--network",
@@ -71,26 +71,9 @@ fn a_hundred_random_networks_are_bit_exact_on_the_engine_rtl() {
 fn the_same_seed_writes_the_same_networks_and_outputs_are_not_overwritten() {
     let d = tmp("random-seed");
     let (a, b) = (d.join("a"), d.join("b"));
-    run_ok(&[
-        "cnn",
-        "random",
-        "--seed",
-        "3",
-        "--count",
-        "5",
-        "--out",
-        s(&a),
-    ]);
-    run_ok(&[
-        "cnn",
-        "random",
-        "--seed",
-        "3",
-        "--count",
-        "5",
-        "--out",
-        s(&b),
-    ]);
+    for dir in [&a, &b] {
+        run_ok(&argv("cnn random --seed 3 --count 5 --out", &[s(dir)]));
+    }
     for n in ["0000", "0004"] {
         for f in ["network.yaml", "weights.npz", "input.npy"] {
             let (x, y) = (
@@ -107,17 +90,8 @@ fn the_same_seed_writes_the_same_networks_and_outputs_are_not_overwritten() {
     std::fs::write(d.join("mine.txt"), "a user's file").unwrap();
     let (_, e) = run_exit(&["cnn", "random", "--count", "2", "--out", s(&d)], 2);
     assert!(e.contains("not a `cnn random` output"), "{e}");
-    let (_, e) = run_exit(
-        &[
-            "cnn",
-            "random",
-            "--processors",
-            "5",
-            "--out",
-            s(&d.join("c")),
-        ],
-        2,
-    );
+    let c = d.join("c");
+    let (_, e) = run_exit(&argv("cnn random --processors 5 --out", &[s(&c)]), 2);
     assert!(e.contains("--processors"), "{e}");
 }
 

@@ -456,6 +456,10 @@ fn stream_ports_are_seen_beating_stalling_and_pausing() {
         stdout.contains("unknown: fsm PlState PL_INF (line 13: no PlState FSM"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("waived: branch >= 101 (a test of waivers)"),
+        "{stdout}"
+    );
     let md = std::fs::read_to_string(out2.join("testplans.md")).unwrap();
     assert!(md.contains("2 of 5 items closed"), "{md}");
     // A malformed testplan is an error naming its file and line.

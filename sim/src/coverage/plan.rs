@@ -337,7 +337,10 @@ impl Closure {
                 Status::Unknown(why) => {
                     let _ = write!(s, "\n  unknown: {} (line {}: {why})", r.text, r.line);
                 }
-                _ => {}
+                Status::Waived(why) => {
+                    let _ = write!(s, "\n  waived: {} ({why})", r.text);
+                }
+                Status::Closed => {}
             }
         }
         s

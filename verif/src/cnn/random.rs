@@ -89,6 +89,8 @@ pub struct NetSpec {
     pub h: usize,
     /// Input columns (1 for 1-D data).
     pub w: usize,
+    /// 1-D data (`C x L`, `h` the length).
+    pub one_d: bool,
     /// The layers.
     pub layers: Vec<LayerSpec>,
 }
@@ -96,13 +98,10 @@ pub struct NetSpec {
 const ACTIVATIONS: [&str; 3] = ["None", "ReLU", "Abs"];
 
 impl NetSpec {
-    /// Whether the input is 1-D (the network is made of `conv1d` layers).
+    /// Whether the input is 1-D (`C x L`: the network is made of `conv1d` layers and
+    /// pass-throughs).
     pub fn one_d(&self) -> bool {
-        self.w == 1
-            && matches!(
-                self.layers.first().map(|l| l.op),
-                Some(RandOp::Conv1d { .. })
-            )
+        self.one_d
     }
 
     /// The shape `[c, h, w]` into each layer and out of the last.
@@ -112,7 +111,7 @@ impl NetSpec {
             let [c, mut h, mut w] = *s.last().unwrap();
             if let Some(p) = l.pool {
                 h = (h.saturating_sub(p.size)) / p.stride + 1;
-                if w > 1 || !self.one_d() {
+                if !self.one_d() {
                     w = (w.saturating_sub(p.size)) / p.stride + 1;
                 }
             }
@@ -494,6 +493,7 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
     }
     NetSpec {
         values_seed: rng.random(),
+        one_d,
         hwc,
         in_ch,
         h,
