@@ -2,7 +2,7 @@
 //! engine RTL against the golden model (100 of them), their regression file and cross
 //! coverage; shrinking; refusals.
 
-use crate::common::cli::{self, argv, run_exit, run_ok, s, tmp};
+use crate::common::cli::{argv, run_exit, run_ok, s, tmp};
 use edgelearn_hdl::cnn::EngineShape;
 use edgelearn_verif::cnn::random::{self, Candidate, Cross, Limits, NetSpec, RandOp};
 
