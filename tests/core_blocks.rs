@@ -194,6 +194,21 @@ fn stream_fifo_is_the_golden_queue_under_random_traffic() {
     }
 }
 
+/// The registry's `lel_stream_fifo` (the same FIFO as a block of `edgelearn sim`): its
+/// golden trace under fill, drain and mixed phases with rare resets, on every backend.
+#[test]
+fn stream_fifo_block_matches_its_golden_trace_on_every_backend() {
+    let block = "lel_stream_fifo";
+    let stim = edgelearn_verif::blocks::stream_fifo::random_stimulus(
+        block,
+        &common::ports(block),
+        0xf1f0,
+        3000,
+    )
+    .unwrap();
+    common::check_block(block, &stim, &Backend::ALL);
+}
+
 #[test]
 fn packet_fifo_is_the_golden_queue_under_random_traffic() {
     // Depth 16 (not a power of two would also do: 13 checks the wrap).

@@ -386,6 +386,71 @@ fn the_spec_fsms_take_every_declared_transition_and_no_other() {
     );
 }
 
+/// The bins of a FIFO, an LFSR and the learning-rate table on their blocks' random traffic:
+/// a FIFO filled and drained reaches every level, an LFSR is reseeded, the table's entries
+/// are each named; and a testplan's `cover` items close on them.
+#[test]
+fn fifo_levels_lfsr_reseeds_and_lr_table_entries_are_counted() {
+    let d = tmp("covbins");
+    let raw = d.join("raw");
+    for block in ["lel_stream_fifo", "lel_wu_group", "lel_pl_regs"] {
+        random_run(block, 3000, &d.join(format!("{block}.csv")), &raw);
+    }
+    let plans = d.join("plans");
+    std::fs::create_dir_all(&plans).unwrap();
+    std::fs::write(
+        plans.join("fifo.md"),
+        "# fifo\n\n## Coverage plan\n\nDesigns: `lel_stream_fifo`, `lel_wu_group`\n\n\
+         | item | closed by | waiver |\n|---|---|---|\n\
+         | `cover top full` | random traffic | |\n| `cover top 3/4` | random traffic | |\n\
+         | `cover *lfsr reseed` | random traffic | |\n| `cover top entry0` | not a table | |\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    let (stdout, _) = run_ok(&[
+        "coverage",
+        "merge",
+        s(&raw),
+        "--out",
+        s(&out),
+        "--testplans",
+        s(&plans),
+    ]);
+    let summary = read_json(&out.join("summary.json"));
+    let covers = |block: &str| {
+        design(&summary, block)["covers"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let bins =
+        |c: &Json| -> Vec<(String, u64)> { serde_json::from_value(c["bins"].clone()).unwrap() };
+    let fifo = &covers("lel_stream_fifo")[0];
+    assert_eq!(
+        (&fifo["name"], &fifo["kind"]),
+        (&Json::from("top"), &Json::from("fifo"))
+    );
+    let names: Vec<String> = bins(fifo).into_iter().map(|(b, _)| b).collect();
+    assert_eq!(names, ["empty", "1/4", "1/2", "3/4", "full"]);
+    assert!(bins(fifo).iter().all(|(_, h)| *h > 0), "{fifo}");
+    let lfsr = &covers("lel_wu_group")[0];
+    assert_eq!(lfsr["kind"], "lfsr");
+    assert!(bins(lfsr)[0].1 > 0, "{lfsr}");
+    let table = &covers("lel_pl_regs")[0];
+    assert_eq!(
+        (&table["name"], &table["kind"]),
+        (&Json::from("lr_tab"), &Json::from("table"))
+    );
+    assert_eq!(bins(table).len(), 16, "{table}");
+    assert!(bins(table).iter().any(|(_, h)| *h > 0), "{table}");
+    assert!(stdout.contains("top (fifo): empty "), "{stdout}");
+    assert!(
+        stdout.contains("3 of 4 items closed, 0 waived, 0 open, 1 unknown"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("top has no bin entry0"), "{stdout}");
+}
+
 /// A stream block on random traffic: both ports beat, stall, pause and idle, and the table
 /// says so.
 #[test]

@@ -305,6 +305,11 @@ pub trait Design {
     fn fsms(&self) -> Vec<crate::fsm::FsmSite> {
         Vec::new()
     }
+    /// The design's FIFOs, LFSRs and tables, which a coverage model samples
+    /// ([`crate::cover::cover_sites`]). Empty for a design given as Verilog only.
+    fn covers(&self) -> Vec<crate::cover::CoverSite> {
+        Vec::new()
+    }
 }
 
 /// A design that rust-hdl's simulator can run: a rust-hdl block behind its ports.
@@ -783,6 +788,9 @@ impl<T: DutIo> Design for Instance<T> {
     }
     fn fsms(&self) -> Vec<crate::fsm::FsmSite> {
         crate::fsm::fsm_sites(&self.block)
+    }
+    fn covers(&self) -> Vec<crate::cover::CoverSite> {
+        crate::cover::cover_sites(&self.block)
     }
     fn memories(&mut self) -> Vec<MemorySpec> {
         let mut out = Vec::new();

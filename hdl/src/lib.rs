@@ -9,6 +9,7 @@
 
 pub mod arith;
 pub mod cnn;
+pub mod cover;
 pub mod dedup;
 pub mod design;
 pub mod error;

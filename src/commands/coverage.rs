@@ -135,6 +135,9 @@ pub(super) fn table(summaries: &[Summary], modules: usize) -> String {
         for f in &x.fsms {
             s += &format!("    FSM {}\n", f.show());
         }
+        for c in &x.covers {
+            s += &format!("    {}\n", c.show());
+        }
         for p in &x.streams {
             s += &format!("    stream {}\n", p.show());
         }

@@ -174,6 +174,9 @@ impl Design for EngineDesign {
     fn fsms(&self) -> Vec<crate::fsm::FsmSite> {
         self.inner.fsms()
     }
+    fn covers(&self) -> Vec<crate::cover::CoverSite> {
+        self.inner.covers()
+    }
 }
 
 #[cfg(test)]

@@ -58,6 +58,8 @@ pub struct StreamFifo<const D: usize, const N: usize> {
     pub out_last: Signal<Out, Bit>,
     /// Beats held.
     pub count: Signal<Out, Bits<6>>,
+    /// Entries held when full (N; coverage finds a FIFO by it, `edgelearn_hdl::cover`).
+    depth: Constant<Bits<6>>,
     _mem: Vec<(Bits<D>, Bits<4>, bool)>,
     _wptr: usize,
     _rptr: usize,
@@ -83,6 +85,7 @@ impl<const D: usize, const N: usize> Default for StreamFifo<D, N> {
             out_user: Default::default(),
             out_last: Default::default(),
             count: Default::default(),
+            depth: Constant::new(Bits::<6>::from(N as u64)),
             _mem: vec![(Bits::default(), Bits::default(), false); N],
             _wptr: 0,
             _rptr: 0,
@@ -155,7 +158,7 @@ initial begin
    fill = 6'd0;
 end
 wire pop = (fill != 6'd0) && out_ready;
-wire put = push && ((fill != 6'd{N}) || pop);
+wire put = push && ((fill != depth) || pop);
 always @(posedge clock) begin
    if (put) begin
       mem_data[wptr] <= in_data;

@@ -69,6 +69,10 @@ pub(super) fn html_build(summary: &Summary, b: &Build) -> String {
     for f in &summary.fsms {
         let _ = writeln!(s, "{}", esc(&f.show()));
     }
+    s.push_str("</pre><h2>FIFOs, LFSRs and tables</h2><pre>");
+    for x in &summary.covers {
+        let _ = writeln!(s, "{}", esc(&x.show()));
+    }
     s.push_str("</pre><h2>Stream ports</h2><pre>");
     for x in &summary.streams {
         let _ = writeln!(s, "{}", esc(&x.show()));

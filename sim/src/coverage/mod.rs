@@ -22,11 +22,14 @@
 //! writes the merge back in the same layout, as lcov (`coverage.info`), as HTML and as a JSON
 //! summary with line, branch and toggle percentages per design and per module.
 
+mod cover;
 mod fsm;
 mod html;
 pub mod plan;
 mod stream;
 
+use cover::cover_markers;
+pub use cover::Cover;
 use fsm::fsm_markers;
 pub use fsm::{Fsm, FsmSummary};
 use html::{html_build, html_index};
@@ -247,6 +250,8 @@ pub struct Summary {
     pub modules: Vec<(String, Tallies)>,
     /// The design's FSMs, in the design's order.
     pub fsms: Vec<FsmSummary>,
+    /// The design's FIFOs, LFSRs and tables, in the design's order.
+    pub covers: Vec<Cover>,
     /// The design's stream ports, in port order.
     pub streams: Vec<Stream>,
 }
@@ -390,7 +395,7 @@ impl Coverage {
 
     /// Add one Verilator coverage data file's counts to build `id` of `design`, whose
     /// Verilog and generated top are `sources`. Of the top's points, only its monitors'
-    /// (FSMs, stream ports) are kept.
+    /// (FSMs, FIFOs, LFSRs, tables, stream ports) are kept.
     pub fn add_counts(
         &mut self,
         id: &str,
@@ -420,6 +425,7 @@ impl Coverage {
         let top_file = format!("{design}_tb.v");
         let (_, marked) = fsm_markers(top);
         let (_, stream_lines) = stream_markers(top);
+        let (_, cover_lines) = cover_markers(top);
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if line.is_empty() || line.starts_with('#') {
@@ -439,7 +445,10 @@ impl Coverage {
             let f = fields(key);
             if f.get("f").copied() == Some(top_file.as_str()) {
                 let line: usize = f.get("l").and_then(|l| l.parse().ok()).unwrap_or(0);
-                if marked.contains_key(&line) || stream_lines.contains_key(&line) {
+                if marked.contains_key(&line)
+                    || stream_lines.contains_key(&line)
+                    || cover_lines.contains_key(&line)
+                {
                     let p = build.top_points.entry(key.to_string()).or_insert((line, 0));
                     p.1 = p.1.saturating_add(count);
                 }
@@ -489,6 +498,7 @@ impl Coverage {
                     total,
                     modules,
                     fsms: b.fsms().iter().map(FsmSummary::of).collect(),
+                    covers: b.covers(),
                     streams: b.streams(),
                 }
             })

@@ -17,7 +17,9 @@
 //! ```
 //!
 //! Items: `fsm ENUM STATE`, `fsm ENUM A -> B` (a declared transition), `stream PORT BIN`
-//! (`beat`, `stall`, `gap`, `idle`), `line|branch|toggle >= PERCENT` (the design's total).
+//! (`beat`, `stall`, `gap`, `idle`), `cover PATH BIN` (a FIFO's `empty`, `1/4`, `1/2`,
+//! `3/4`, `full`; an LFSR's `reseed`; a table's `entryK`; PATH the block's instance path,
+//! `*` any path), `line|branch|toggle >= PERCENT` (the design's total).
 //! A waiver is a third cell starting `waived:` with its reason.
 
 use super::stream::BINS;
@@ -51,6 +53,14 @@ pub enum Item {
         port: String,
         /// `beat`, `stall`, `gap` or `idle`.
         bin: usize,
+    },
+    /// A bin of a FIFO, LFSR or table.
+    Cover {
+        /// The block's instance path (`core.in_fifo`), or a pattern with `*` for any run of
+        /// characters (`core.fc*.fc.fifo`).
+        path: String,
+        /// The bin (`full`, `reseed`, `entry3`).
+        bin: String,
     },
     /// A total at least a percentage.
     Total {
@@ -106,6 +116,10 @@ pub fn parse_item(text: &str) -> Result<Item, String> {
             }),
             None => Err(format!("`{bin}` is not a stream bin ({})", BINS.join(", "))),
         },
+        ["cover", path, bin] => Ok(Item::Cover {
+            path: path.to_string(),
+            bin: bin.to_string(),
+        }),
         [metric @ ("line" | "branch" | "toggle"), ">=", pct] => pct
             .trim_end_matches('%')
             .parse::<f64>()
@@ -115,7 +129,7 @@ pub fn parse_item(text: &str) -> Result<Item, String> {
             })
             .map_err(|_| format!("`{pct}` is not a percentage")),
         _ => Err(format!(
-            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, stream PORT BIN, line|branch|toggle >= PERCENT)"
+            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, stream PORT BIN, cover PATH BIN, line|branch|toggle >= PERCENT)"
         )),
     }
 }
@@ -269,6 +283,33 @@ pub fn status(item: &Item, builds: &[&Summary]) -> Status {
                 _ => Status::Closed,
             }
         }
+        Item::Cover { path, bin } => {
+            let sites: Vec<_> = builds
+                .iter()
+                .flat_map(|b| &b.covers)
+                .filter(|c| glob(path, &c.name))
+                .collect();
+            if sites.is_empty() {
+                return Status::Unknown(format!("no FIFO, LFSR or table {path}"));
+            }
+            let hits: Vec<u64> = sites
+                .iter()
+                .filter_map(|c| c.bins.iter().find(|(b, _)| b == bin).map(|(_, h)| *h))
+                .collect();
+            match (hits.is_empty(), hits.iter().all(|h| *h > 0)) {
+                (true, _) => Status::Unknown(format!("{path} has no bin {bin}")),
+                (false, true) => Status::Closed,
+                (false, false) => {
+                    // Every block the path names must reach the bin; name those that did not.
+                    let missed: Vec<&str> = sites
+                        .iter()
+                        .filter(|c| c.bins.iter().any(|(b, h)| b == bin && *h == 0))
+                        .map(|c| c.name.as_str())
+                        .collect();
+                    Status::Open(format!("never: {bin} ({})", missed.join(", ")))
+                }
+            }
+        }
         Item::Total { metric, min } => {
             // The best build of the design (one configuration's run).
             let pct = builds
@@ -285,6 +326,26 @@ pub fn status(item: &Item, builds: &[&Summary]) -> Status {
             }
         }
     }
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters.
+fn glob(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (i, p) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.len() >= p.len() && rest.ends_with(p);
+        }
+        match rest.find(p) {
+            Some(at) => rest = &rest[at + p.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// A testplan's closure in a report.
@@ -424,5 +485,36 @@ mod tests {
         let e = parse(Path::new("t.md"), &PLAN.replace("Designs: `d1`, `d2`", "")).unwrap_err();
         assert!(e.contains("names no design"), "{e}");
         assert!(parse_item("fsm X").is_err() && parse_item("toggle >= lots").is_err());
+    }
+
+    #[test]
+    fn a_cover_item_closes_only_when_every_block_it_names_reached_the_bin() {
+        use crate::coverage::{Cover, Tallies};
+        let fifo = |name: &str, full: u64| Cover {
+            name: name.into(),
+            kind: "fifo".into(),
+            bins: vec![("empty".into(), 9), ("full".into(), full)],
+        };
+        let summary = Summary {
+            build: "p-1".into(),
+            design: "p".into(),
+            runs: 1,
+            total: Tallies::default(),
+            modules: Vec::new(),
+            fsms: Vec::new(),
+            covers: vec![fifo("core.fc0.fc.fifo", 3), fifo("core.fc1.fc.fifo", 0)],
+            streams: Vec::new(),
+        };
+        let st = |item: &str| status(&parse_item(item).unwrap(), &[&summary]);
+        assert_eq!(st("cover core.fc0.fc.fifo full"), Status::Closed);
+        assert_eq!(st("cover core.fc*.fc.fifo empty"), Status::Closed);
+        assert_eq!(
+            st("cover core.fc*.fc.fifo full"),
+            Status::Open("never: full (core.fc1.fc.fifo)".into())
+        );
+        assert!(matches!(st("cover core.mid_fifo full"), Status::Unknown(_)));
+        assert!(matches!(st("cover *.fifo half"), Status::Unknown(_)));
+        assert!(glob("*", "a.b") && glob("a.*.c", "a.x.y.c") && !glob("a.*.c", "a.x.d"));
+        assert!(glob("core.in_fifo", "core.in_fifo") && !glob("core.in", "core.in_fifo"));
     }
 }

@@ -18,6 +18,7 @@
 use super::{check_load, check_peek, check_poke, find_memory, Dut, DutOptions, PortId};
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools;
+use edgelearn_hdl::cover::{CoverKind, CoverSite};
 use edgelearn_hdl::design::{Design, Direction, MemorySpec, PortSpec};
 use edgelearn_hdl::fsm::FsmSite;
 use edgelearn_hdl::sim_gate::SIM_GATE_HOLD;
@@ -293,13 +294,13 @@ fn direct_eval(top: &str, fast_edge: Option<&FastEdge>) -> String {
 /// `TOP.<name>_tb.dut.<...>`. Each simulation gate `i` (an instance path below `dut`) gets
 /// an input `sim_clock_i` that drives the gate's clock and an output `sim_awake_i`, its
 /// decision (docs/decisions.md D-SIM-GATE).
-/// A coverage model's top (`coverage` is `Some(fsms)`) also monitors the design's FSMs and
-/// its stream ports ([`coverage_monitors`]).
+/// A coverage model's top (`coverage` is `Some`) also monitors the design's FSMs, FIFOs,
+/// LFSRs and tables, and its stream ports ([`coverage_monitors`]).
 pub fn wrapper(
     name: &str,
     ports: &[PortSpec],
     gates: &[String],
-    coverage: Option<&[FsmSite]>,
+    coverage: Option<&Monitored>,
 ) -> String {
     let mut names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
     for i in 0..gates.len() {
@@ -333,8 +334,8 @@ pub fn wrapper(
              assign {path}.sim_clock = sim_clock_{i};\n    assign sim_awake_{i} = {path}.sim_awake;\n"
         );
     }
-    if let Some(fsms) = coverage {
-        v += &coverage_monitors(ports, fsms);
+    if let Some(m) = coverage {
+        v += &coverage_monitors(ports, m);
     }
     v += &format!(
         "    {name} dut({});\nendmodule\n",
@@ -363,21 +364,31 @@ pub fn stream_ports(ports: &[PortSpec]) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// What a coverage model's top samples inside the design (its stream ports it finds itself).
+#[derive(Clone, Debug, Default)]
+pub struct Monitored {
+    /// The FSMs ([`edgelearn_hdl::fsm::fsm_sites`]).
+    pub fsms: Vec<FsmSite>,
+    /// The FIFOs, LFSRs and tables ([`edgelearn_hdl::cover::cover_sites`]).
+    pub covers: Vec<CoverSite>,
+}
+
 /// Functional coverage in a coverage model's top (docs/decisions.md D-COVERAGE), counted by
 /// Verilator's line coverage at every rising edge from the second after reset on, each point
 /// a `case` item on its own line with a comment saying which (`sim::coverage` reads them):
 /// - for each FSM, one item per state and one per change from any state to any other
 ///   (`// el-fsm`);
+/// - for each FIFO, LFSR and table, its bins ([`CoverSite::bins`], `// el-cover`);
 /// - for each stream port ([`stream_ports`]), a beat, a stall (valid, not ready), a gap
 ///   while ready and an idle cycle (`// el-stream`).
-fn coverage_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
+fn coverage_monitors(ports: &[PortSpec], monitored: &Monitored) -> String {
     let Some(clock) = ports.iter().find(|p| p.clock) else {
         return String::new();
     };
     let streams = stream_ports(ports);
     // A one-state enum has no register bits and nothing to count.
-    let fsms: Vec<&FsmSite> = fsms.iter().filter(|f| f.width > 0).collect();
-    if fsms.is_empty() && streams.is_empty() {
+    let fsms: Vec<&FsmSite> = monitored.fsms.iter().filter(|f| f.width > 0).collect();
+    if fsms.is_empty() && streams.is_empty() && monitored.covers.is_empty() {
         return String::new();
     }
     let reset = if ports.iter().any(|p| p.name == "reset") {
@@ -441,6 +452,9 @@ fn coverage_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
              endcase\n            end\n        end\n    end\n"
         );
     }
+    for (i, site) in monitored.covers.iter().enumerate() {
+        v += &cover_monitor(i, site, &clock.name);
+    }
     for (j, (p, input)) in streams.iter().enumerate() {
         v += &format!(
             "    // el-stream {j} name={p} dir={dir}\n    reg el_stream_{j}_sink;\n    \
@@ -461,6 +475,55 @@ fn coverage_monitors(ports: &[PortSpec], fsms: &[FsmSite]) -> String {
         }
         v += "            endcase\n        end\n    end\n";
     }
+    v
+}
+
+/// A FIFO's, LFSR's or table's monitor: each bin ([`CoverSite::bins`]) a `case` on whether
+/// it holds this cycle, its `1'b1` item marked `// el-cover I bin K`.
+fn cover_monitor(i: usize, site: &CoverSite, clock: &str) -> String {
+    let (_, w) = site.signal();
+    let x = format!("el_cover_{i}");
+    let lit = |n: u64| format!("{w}'d{n}");
+    let conditions: Vec<String> = match site.kind {
+        CoverKind::Fifo { depth, .. } => {
+            let mut c = vec![format!("{x} == {}", lit(0))];
+            for t in site.thresholds() {
+                c.push(format!("{x}_prev < {} && {x} >= {}", lit(t), lit(t)));
+            }
+            c.push(format!("{x} == {}", lit(depth)));
+            c
+        }
+        CoverKind::Lfsr => vec![x.clone()],
+        CoverKind::Table { entries, .. } => (0..entries as u64)
+            .map(|k| format!("{x} == {}", lit(k)))
+            .collect(),
+    };
+    // Only a FIFO's bins look at the previous cycle's level.
+    let (prev_reg, prev_next) = match site.kind {
+        CoverKind::Fifo { .. } => (
+            format!("reg [{}:0] {x}_prev;\n    ", w - 1),
+            format!("{x}_prev <= {x};\n        "),
+        ),
+        _ => (String::new(), String::new()),
+    };
+    let mut v = format!(
+        "    // el-cover {i} name={} kind={} bins={}\n    wire [{hi}:0] {x} = dut.{};\n    \
+         {prev_reg}reg {x}_sink;\n    always @(posedge {clock}) begin\n        \
+         {prev_next}if (el_live_q == 2'd2) begin\n",
+        site.name(),
+        site.kind_name(),
+        site.bins().join(","),
+        site.hierarchical(),
+        hi = w - 1,
+    );
+    for (k, c) in conditions.iter().enumerate() {
+        v += &format!(
+            "            case ({c})\n                \
+             1'b1: {x}_sink <= 1'b0; // el-cover {i} bin {k}\n                \
+             default: {x}_sink <= 1'b1;\n            endcase\n"
+        );
+    }
+    v += "        end\n    end\n";
     v
 }
 
@@ -721,8 +784,8 @@ fn compile_and_link(
 
 /// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
 /// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
-/// design, `None` = all); `coverage` is `Some(fsms)` for a model with coverage points
-/// (another cache key) whose top monitors the FSMs `fsms`.
+/// design, `None` = all); `coverage` is `Some` for a model with coverage points (another
+/// cache key) whose top monitors what it names.
 pub fn build(
     root: &Path,
     name: &str,
@@ -730,10 +793,9 @@ pub fn build(
     ports: &[PortSpec],
     gates: &[String],
     trace: Option<Option<usize>>,
-    coverage: Option<&[FsmSite]>,
+    monitored: Option<&Monitored>,
 ) -> Result<BuildInfo> {
-    let fsms = coverage.unwrap_or(&[]);
-    let coverage = coverage.is_some();
+    let coverage = monitored.is_some();
     let top = generated_top(name, verilog, ports)?;
     let t = Instant::now();
     let root = &std::path::absolute(root).map_err(|e| Error::io(root, e))?;
@@ -744,7 +806,7 @@ pub fn build(
     // The key holds the shim as generated before Verilator runs; what Verilator adds to it
     // is a function of the rest of the key.
     let shim = shim_source(&top, ports, gates, None);
-    let wrap = wrapper(name, ports, gates, coverage.then_some(fsms));
+    let wrap = wrapper(name, ports, gates, monitored);
     let cxx_flags = CXX_FLAGS.join(" ");
     let key = crate::files::content_key(&[
         verilog,
@@ -1055,11 +1117,10 @@ impl VerilatorDut {
         let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
         let gates: Vec<String> = design.sim_gates().into_iter().map(|g| g.path).collect();
         let coverage = crate::coverage::output();
-        let fsms = if coverage.is_some() {
-            design.fsms()
-        } else {
-            Vec::new()
-        };
+        let monitored = coverage.as_ref().map(|_| Monitored {
+            fsms: design.fsms(),
+            covers: design.covers(),
+        });
         let build = build(
             root,
             &name,
@@ -1067,7 +1128,7 @@ impl VerilatorDut {
             &ports,
             &gates,
             trace,
-            coverage.as_ref().map(|_| fsms.as_slice()),
+            monitored.as_ref(),
         )?;
         let coverage = match coverage {
             Some(dir) => Some(crate::coverage::counts_file(
@@ -1075,7 +1136,7 @@ impl VerilatorDut {
                 &name,
                 &build.library,
                 &verilog,
-                &wrapper(&name, &ports, &gates, Some(&fsms)),
+                &wrapper(&name, &ports, &gates, monitored.as_ref()),
             )?),
             None => None,
         };

@@ -31,6 +31,7 @@ pub mod pool_packer;
 pub mod pool_scan;
 pub mod read_pipe;
 pub mod result_tally;
+pub mod stream_fifo;
 pub mod stream_resize;
 pub mod tree_adder;
 pub mod tree_comparator;

@@ -6,8 +6,8 @@ use crate::blocks::{
     arith_check, arith_check_wide, bk_group, cache_x4, classification, cnn_engine, cnn_fc_update,
     conv_channels, conv_load, conv_scan, err_fetch, fc_fsm, fc_out, lc_forward, lc_group, lc_rows,
     lfsr, loss, matmul, mm_group, pl_fsm, pl_regs, pool_packer, pool_scan, read_pipe, result_tally,
-    stream_resize, tree_adder, tree_comparator, triout_cache, visit_cycles, weight_update,
-    wu_group, BlockModel, StimulusRequest,
+    stream_fifo, stream_resize, tree_adder, tree_comparator, triout_cache, visit_cycles,
+    weight_update, wu_group, BlockModel, StimulusRequest,
 };
 use crate::golden::tree_adder::TreeAdderRole;
 use edgelearn_hdl::arith::check::ArithCheck;
@@ -53,6 +53,7 @@ use edgelearn_hdl::lel::pool_packer::PoolPacker;
 use edgelearn_hdl::lel::pool_scan::PoolScan;
 use edgelearn_hdl::lel::read_pipe::ReadPipe;
 use edgelearn_hdl::lel::result_tally::ResultTally;
+use edgelearn_hdl::lel::stream_fifo::CoreFifo;
 use edgelearn_hdl::lel::stream_resize::{StreamDownsizer, StreamUpsizer};
 use edgelearn_hdl::lel::tree_adder::LelTreeAdder;
 use edgelearn_hdl::lel::tree_adder_conv::LelTreeAdderConv;
@@ -131,6 +132,8 @@ pub mod name {
     pub const LEL_MM_GROUP: &str = "lel_mm_group";
     /// `lel_wu_group`.
     pub const LEL_WU_GROUP: &str = "lel_wu_group";
+    /// `lel_stream_fifo`.
+    pub const LEL_STREAM_FIFO: &str = "lel_stream_fifo";
     /// `lel_stream_up2`.
     pub const LEL_STREAM_UP2: &str = "lel_stream_up2";
     /// `lel_stream_down2`.
@@ -607,6 +610,15 @@ pub(super) fn entries() -> Vec<DesignEntry> {
                     true => pl_regs::thesis_stimulus(r.ports, r.seed),
                     false => pl_regs::random_stimulus(r.ports, r.seed, r.cycles),
                 },
+            },
+        ),
+        block(
+            name::LEL_STREAM_FIFO,
+            "the FC and conv cores' output FIFO: 8 beats of 32 bits with TUSER and TLAST, first word falling through, `count` beats held",
+            |n| boxed(n, CoreFifo::default()),
+            BlockModel {
+                golden: |p, s| stream_fifo::expected(p, s, 8),
+                stimulus: |r| stream_fifo::random_stimulus(r.block, r.ports, r.seed, r.len(3000)),
             },
         ),
         block(
