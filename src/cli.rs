@@ -471,6 +471,11 @@ pub enum PlatformCommand {
         /// run the gated Verilator model is checked against (docs/decisions.md D-SIM-GATE).
         #[arg(long)]
         ungated: bool,
+        /// Before training, start a training run and stop it (I_STOP) with each core in each
+        /// of the states a stop can interrupt, requiring every core idle and the FIFOs empty
+        /// after each; then reset, INIT and train as usual.
+        #[arg(long)]
+        stop_sweep: bool,
     },
 }
 

@@ -602,6 +602,7 @@ fn rtl_step(ctx: &Ctx, cfg: &PlatformConfig) -> Result<RtlPoint, String> {
         check_golden: false,
         epochs: 1,
         checkpoints: false,
+        stop_sweep: false,
     };
     let out = session(
         &prepared,

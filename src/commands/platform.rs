@@ -49,6 +49,7 @@ struct Args {
     axi: bool,
     checkpoint: Option<PathBuf>,
     ungated: bool,
+    stop_sweep: bool,
 }
 
 pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
@@ -76,6 +77,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             axi,
             checkpoint,
             ungated,
+            stop_sweep,
         } => train(Args {
             checkpoint,
             config,
@@ -105,6 +107,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             quiet,
             axi,
             ungated,
+            stop_sweep,
         }),
     }
 }
@@ -139,6 +142,7 @@ pub fn demo_run(
         axi: false,
         checkpoint: None,
         ungated: false,
+        stop_sweep: false,
     })
 }
 
@@ -305,6 +309,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         check_golden: a.check_golden,
         epochs: a.epochs,
         checkpoints: a.checkpoint.is_some(),
+        stop_sweep: a.stop_sweep,
     };
     let t = Instant::now();
     let mut console = Console {
@@ -349,6 +354,19 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         }
     };
     cycle_report(&shape, &out, a.check_golden, &mut report);
+    if !out.stops.is_empty() {
+        let at: Vec<String> = out
+            .stops
+            .iter()
+            .map(|s| format!("{} {} (cycle {})", s.core, s.state, s.cycle))
+            .collect();
+        println!(
+            "I_STOP in {} states, every core idle and every FIFO empty after each: {}",
+            out.stops.len(),
+            at.join(", ")
+        );
+        report["stops"] = json!(out.stops);
+    }
     let sps = out.sim_cycles as f64 / wall.max(1e-9);
     println!(
         "{} simulated cycles in {:.1} s ({:.2} M cycles/s incl. the build)",

@@ -189,6 +189,7 @@ fn platform(p: &PlatformJob) -> Vec<Vec<String>> {
         p.traffic_seed,
     )
     .flag("--axi", p.axi)
+    .flag("--stop-sweep", p.stop_sweep)
     .arg("--checkpoint", out("platform.ckpt"))
     .arg("--report", out(REPORT))
     .words(&["--force", "--quiet"]);

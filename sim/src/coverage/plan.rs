@@ -16,10 +16,13 @@
 //! | `toggle >= 90` | every test | waived: the weight memories' upper bits ... |
 //! ```
 //!
-//! Items: `fsm ENUM STATE`, `fsm ENUM A -> B` (a declared transition), `stream PORT BIN`
+//! Items: `fsm ENUM STATE`, `fsm ENUM A -> B` (a declared transition), `fsm ENUM *` (every
+//! state and declared transition of every FSM of the enum, and no undeclared one),
+//! `stream PORT BIN`
 //! (`beat`, `stall`, `gap`, `idle`), `cover PATH BIN` (a FIFO's `empty`, `1/4`, `1/2`,
-//! `3/4`, `full`; an LFSR's `reseed`; a table's `entryK`; PATH the block's instance path,
-//! `*` any path), `line|branch|toggle >= PERCENT` (the design's total).
+//! `3/4`, `full`; an LFSR's `reseed`; a table's `entryK`; PATH the block's instance path;
+//! in either, `*` stands for any run of characters), `line|branch|toggle >= PERCENT` (the
+//! design's total).
 //! A waiver is a third cell starting `waived:` with its reason.
 
 use super::stream::BINS;
@@ -47,6 +50,12 @@ pub enum Item {
         /// `A -> B`.
         arc: String,
     },
+    /// Every state and every declared transition of every FSM of an enum, and no
+    /// transition it does not declare.
+    Fsm {
+        /// The enum.
+        kind: String,
+    },
     /// A kind of cycle at a stream port.
     Stream {
         /// The port's prefix (`s_t`).
@@ -59,7 +68,7 @@ pub enum Item {
         /// The block's instance path (`core.in_fifo`), or a pattern with `*` for any run of
         /// characters (`core.fc*.fc.fifo`).
         path: String,
-        /// The bin (`full`, `reseed`, `entry3`).
+        /// The bin (`full`, `reseed`, `entry3`), or a pattern (`entry*`).
         bin: String,
     },
     /// A total at least a percentage.
@@ -101,6 +110,9 @@ pub struct Testplan {
 pub fn parse_item(text: &str) -> Result<Item, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
+        ["fsm", kind, "*"] => Ok(Item::Fsm {
+            kind: kind.to_string(),
+        }),
         ["fsm", kind, state] => Ok(Item::State {
             kind: kind.to_string(),
             state: state.to_string(),
@@ -129,7 +141,7 @@ pub fn parse_item(text: &str) -> Result<Item, String> {
             })
             .map_err(|_| format!("`{pct}` is not a percentage")),
         _ => Err(format!(
-            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, stream PORT BIN, cover PATH BIN, line|branch|toggle >= PERCENT)"
+            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, fsm ENUM *, stream PORT BIN, cover PATH BIN, line|branch|toggle >= PERCENT)"
         )),
     }
 }
@@ -269,6 +281,26 @@ pub fn status(item: &Item, builds: &[&Summary]) -> Status {
                 false => Status::Open("never taken".into()),
             }
         }
+        Item::Fsm { kind } => {
+            let f = fsms(kind);
+            if f.is_empty() {
+                return Status::Unknown(format!("no {kind} FSM"));
+            }
+            let mut holes: Vec<String> = Vec::new();
+            for x in &f {
+                holes.extend(x.missed_states.iter().map(|s| format!("{}: {s}", x.name)));
+                holes.extend(x.missed_arcs.iter().map(|a| format!("{}: {a}", x.name)));
+                holes.extend(
+                    x.undeclared
+                        .iter()
+                        .map(|(a, _)| format!("{}: {a} (undeclared)", x.name)),
+                );
+            }
+            match holes.is_empty() {
+                true => Status::Closed,
+                false => Status::Open(holes.join(", ")),
+            }
+        }
         Item::Stream { port, bin } => {
             let s: Vec<_> = builds
                 .iter()
@@ -292,22 +324,25 @@ pub fn status(item: &Item, builds: &[&Summary]) -> Status {
             if sites.is_empty() {
                 return Status::Unknown(format!("no FIFO, LFSR or table {path}"));
             }
-            let hits: Vec<u64> = sites
+            // Every bin the pattern names, of every block the path names, must be reached.
+            let bins: Vec<(&str, &str, u64)> = sites
                 .iter()
-                .filter_map(|c| c.bins.iter().find(|(b, _)| b == bin).map(|(_, h)| *h))
+                .flat_map(|c| {
+                    c.bins
+                        .iter()
+                        .filter(|(b, _)| glob(bin, b))
+                        .map(|(b, h)| (c.name.as_str(), b.as_str(), *h))
+                })
                 .collect();
-            match (hits.is_empty(), hits.iter().all(|h| *h > 0)) {
+            let missed: Vec<String> = bins
+                .iter()
+                .filter(|(_, _, h)| *h == 0)
+                .map(|(c, b, _)| format!("{c} {b}"))
+                .collect();
+            match (bins.is_empty(), missed.is_empty()) {
                 (true, _) => Status::Unknown(format!("{path} has no bin {bin}")),
                 (false, true) => Status::Closed,
-                (false, false) => {
-                    // Every block the path names must reach the bin; name those that did not.
-                    let missed: Vec<&str> = sites
-                        .iter()
-                        .filter(|c| c.bins.iter().any(|(b, h)| b == bin && *h == 0))
-                        .map(|c| c.name.as_str())
-                        .collect();
-                    Status::Open(format!("never: {bin} ({})", missed.join(", ")))
-                }
+                (false, false) => Status::Open(format!("never: {}", missed.join(", "))),
             }
         }
         Item::Total { metric, min } => {
@@ -485,6 +520,12 @@ mod tests {
         let e = parse(Path::new("t.md"), &PLAN.replace("Designs: `d1`, `d2`", "")).unwrap_err();
         assert!(e.contains("names no design"), "{e}");
         assert!(parse_item("fsm X").is_err() && parse_item("toggle >= lots").is_err());
+        assert_eq!(
+            parse_item("fsm FcState *"),
+            Ok(Item::Fsm {
+                kind: "FcState".into()
+            })
+        );
     }
 
     #[test]
@@ -510,10 +551,19 @@ mod tests {
         assert_eq!(st("cover core.fc*.fc.fifo empty"), Status::Closed);
         assert_eq!(
             st("cover core.fc*.fc.fifo full"),
-            Status::Open("never: full (core.fc1.fc.fifo)".into())
+            Status::Open("never: core.fc1.fc.fifo full".into())
         );
         assert!(matches!(st("cover core.mid_fifo full"), Status::Unknown(_)));
         assert!(matches!(st("cover *.fifo half"), Status::Unknown(_)));
+        assert_eq!(
+            st("cover core.fc0.fc.fifo *"),
+            Status::Closed,
+            "every bin of one FIFO"
+        );
+        assert_eq!(
+            st("cover * *"),
+            Status::Open("never: core.fc1.fc.fifo full".into())
+        );
         assert!(glob("*", "a.b") && glob("a.*.c", "a.x.y.c") && !glob("a.*.c", "a.x.d"));
         assert!(glob("core.in_fifo", "core.in_fifo") && !glob("core.in", "core.in_fifo"));
     }

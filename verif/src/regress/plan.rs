@@ -415,6 +415,9 @@ pub struct PlatformJob {
     /// Through the AXI wrapper.
     #[serde(default)]
     pub axi: bool,
+    /// Before training, I_STOP in every state of every core (`--stop-sweep`).
+    #[serde(default)]
+    pub stop_sweep: bool,
     /// Input stream gaps (a probability).
     pub input_gaps: Option<f64>,
     /// Output back-pressure (a probability).

@@ -610,6 +610,138 @@ impl PlatformBench {
         })
     }
 
+    /// Start PL_TRAIN on `images` (fed as [`Self::run`] feeds them) and stop it (I_STOP) so
+    /// that the core in STATUS slot `slot` (1 conv, 2 FC0, 3 FC1) leaves `state` for IDLE;
+    /// then every core must be idle and the FIFOs empty. A stop takes a few cycles to reach
+    /// the cores, so a state that lasts fewer cycles (LS_LOSS lasts one) is missed by a stop
+    /// written when STATUS shows it: the run is then repeated with CTRL written that many
+    /// cycles earlier (the run from CTRL to the first image's states does not depend on the
+    /// stream traffic: the image is in the input FIFO before CTRL). Returns the cycles from
+    /// the run's start to the stop's write; an error names `what` when no attempt stops the
+    /// core from that state or a stop leaves work behind.
+    pub fn stop_in(
+        &mut self,
+        images: &[(&[i32], u32)],
+        slot: usize,
+        state: u32,
+        what: &str,
+    ) -> Result<u64> {
+        let mut planned: Option<u64> = None;
+        let mut tried = Vec::new();
+        for _ in 0..3 {
+            let a = self.stop_attempt(images, slot, state, planned, what)?;
+            if a.from == state {
+                return Ok(a.write);
+            }
+            tried.push(format!("CTRL at cycle {}: from state {}", a.write, a.from));
+            // The stop's latency in this attempt; the state was first seen at `seen`.
+            let (Some(idle), Some(seen)) = (a.idle, a.seen) else {
+                break;
+            };
+            let latency = idle.saturating_sub(a.write);
+            planned = Some((seen + 1).saturating_sub(latency));
+        }
+        Err(RtlError::Other(format!(
+            "{}: stop sweep: no I_STOP left {what} for IDLE ({})",
+            self.block,
+            tried.join("; ")
+        )))
+    }
+
+    /// One attempt of [`Self::stop_in`]: the run, CTRL = I_STOP at cycle `planned` of it or
+    /// when STATUS first shows `state`, the stop's effect watched.
+    fn stop_attempt(
+        &mut self,
+        images: &[(&[i32], u32)],
+        slot: usize,
+        state: u32,
+        planned: Option<u64>,
+        what: &str,
+    ) -> Result<StopAttempt> {
+        let n = images.len();
+        self.write_reg(regs::N_TRAIN, n as u32)?;
+        let beats = self.shape.image_beats() as u32;
+        let mut pushed = 0;
+        if let Some((img, label)) = images.first() {
+            self.queue_image(img, *label)?;
+            pushed = 1;
+            while !self.src.is_idle() {
+                self.cycle()?;
+            }
+        }
+        self.write_reg(regs::CTRL, 2)?;
+        let start = self.dut.cycle();
+        let words = (self.shape.fc_words(0) + self.shape.fc_words(1)) as u64;
+        let patience = n as u64 * (20 * words + 100 * beats as u64) + 100_000;
+        let mut seen = None;
+        let mut prev;
+        loop {
+            let st = self.states()?;
+            let c = self.dut.cycle() - start;
+            prev = st[slot];
+            if st[slot] == state && seen.is_none() {
+                seen = Some(c);
+            }
+            match planned {
+                Some(p) if c >= p => break,
+                None if seen.is_some() => break,
+                _ => {}
+            }
+            if st[0] == 0 || c > patience {
+                return Err(RtlError::Other(format!(
+                    "{}: stop sweep: the training run of {n} images never had {what} ({c} cycles)",
+                    self.block
+                )));
+            }
+            if pushed < n && self.src.is_idle() {
+                let lvl = self.read_reg(regs::IN_LEVEL)?;
+                if (lvl >> 16) - (lvl & 0xffff) >= beats {
+                    self.queue_image(images[pushed].0, images[pushed].1)?;
+                    pushed += 1;
+                }
+            }
+            self.cycle()?;
+        }
+        // I_STOP, watching the core go to IDLE.
+        let write = self.dut.cycle() - start;
+        self.src.abort();
+        self.mon.forget();
+        self.write_reg(regs::CTRL, 4)?;
+        self.mon.forget();
+        let (mut idle, mut from) = (None, prev);
+        for _ in 0..regs::FLUSH_CYCLES + 2 {
+            let s = self.states()?[slot];
+            if s == 0 && idle.is_none() {
+                idle = Some(self.dut.cycle() - start);
+                from = prev;
+            }
+            prev = s;
+            self.cycle()?;
+        }
+        self.sink.take();
+        let states = self.states()?;
+        let mut levels = [0u32; 3];
+        for (l, r) in levels
+            .iter_mut()
+            .zip([regs::IN_LEVEL, regs::MID_LEVEL, regs::OUT_LEVEL])
+        {
+            *l = self.read_reg(r)? & 0xffff;
+        }
+        if states != [0; 4] || levels != [0; 3] {
+            return Err(RtlError::Other(format!(
+                "{}: I_STOP with {what} (cycle {write} of the run) left states {states:?} \
+                 (PL, conv, FC0, FC1; 0 is IDLE) and FIFO levels {levels:?} (in, mid, out)",
+                self.block
+            )));
+        }
+        Ok(StopAttempt {
+            write,
+            from,
+            seen,
+            idle,
+        })
+    }
+
     /// Write CTRL = I_STOP, then let the FIFOs flush; the streams are abandoned.
     pub fn stop(&mut self) -> Result<()> {
         self.src.abort();
@@ -622,6 +754,71 @@ impl PlatformBench {
         self.sink.take();
         Ok(())
     }
+}
+
+/// One I_STOP of [`stop_sweep`]: the core, the state it was stopped in, and the cycles from
+/// CTRL's write to the stop.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StopPoint {
+    /// `conv`, `fc0` or `fc1`.
+    pub core: &'static str,
+    /// The state's name (`LS_WU`).
+    pub state: &'static str,
+    /// Cycles into the run.
+    pub cycle: u64,
+}
+
+/// One attempt of [`PlatformBench::stop_in`], in cycles from the run's start.
+struct StopAttempt {
+    /// CTRL = I_STOP written.
+    write: u64,
+    /// The state the core left for IDLE.
+    from: u32,
+    /// The target state first seen (before the write).
+    seen: Option<u64>,
+    /// The core first seen IDLE after the write.
+    idle: Option<u64>,
+}
+
+/// Every state I_STOP can interrupt, per core as STATUS gives them (conv, FC0, FC1): the
+/// states of the spec FSMs that return to IDLE and go on to another state too (a state
+/// whose only way on is IDLE, as FIN, finishes instead). Taken from the FSMs' declared
+/// transitions, so a new state is swept without a change here.
+pub fn stop_targets() -> Vec<(usize, &'static str, usize, &'static str)> {
+    use edgelearn_hdl::lel::conv_core::ConvState;
+    use edgelearn_hdl::lel::fc_fsm::FcState;
+    let cores: [(usize, &str, &[&str], &[(usize, usize)]); 3] = [
+        (1, "conv", ConvState::NAMES, ConvState::ARCS),
+        (2, "fc0", FcState::NAMES, FcState::ARCS),
+        (3, "fc1", FcState::NAMES, FcState::ARCS),
+    ];
+    let mut out = Vec::new();
+    for (slot, core, names, arcs) in cores {
+        for (s, name) in names.iter().enumerate().skip(1) {
+            let next: Vec<usize> = arcs.iter().filter(|a| a.0 == s).map(|a| a.1).collect();
+            if next.contains(&0) && next.iter().any(|&n| n != 0) {
+                out.push((slot, core, s, *name));
+            }
+        }
+    }
+    out
+}
+
+/// I_STOP from every state of every core ([`stop_targets`]): for each, a training run of
+/// `images` is started and stopped at the first cycle STATUS shows that core in that state;
+/// then every core must be idle and the three FIFOs empty. The weights and LFSRs are left
+/// as the stop found them: INIT (after a reset) before training again.
+pub fn stop_sweep(bench: &mut PlatformBench, images: &[(&[i32], u32)]) -> Result<Vec<StopPoint>> {
+    let mut out = Vec::new();
+    for (slot, core, state, name) in stop_targets() {
+        let cycle = bench.stop_in(images, slot, state as u32, &format!("{core} in {name}"))?;
+        out.push(StopPoint {
+            core,
+            state: name,
+            cycle,
+        });
+    }
+    Ok(out)
 }
 
 /// The platform's configuration registers for the golden network `net` in `epoch`
@@ -903,4 +1100,25 @@ pub fn test_run(
         check_weights_in(bench, net, inputs.len().saturating_sub(1), "LS_INF")?;
     }
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_stop_sweep_interrupts_every_working_state_of_every_core() {
+        let t: Vec<(&str, &str)> = super::stop_targets()
+            .into_iter()
+            .map(|(_, core, _, state)| (core, state))
+            .collect();
+        let fc = ["LS_LOAD", "LS_INF", "LS_LOSS", "LS_BK", "LS_WU"];
+        let mut want = vec![
+            ("conv", "CS_LOAD"),
+            ("conv", "CS_CONV"),
+            ("conv", "CS_POOL"),
+        ];
+        for core in ["fc0", "fc1"] {
+            want.extend(fc.iter().map(|s| (core, *s)));
+        }
+        assert_eq!(t, want);
+    }
 }

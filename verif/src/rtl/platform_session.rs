@@ -7,7 +7,9 @@
 
 use super::designs;
 use super::fc::Traffic;
-use super::platform::{configure, test_run, train_epoch, PlatformBench, PlatformCheck, RunStats};
+use super::platform::{
+    configure, stop_sweep, test_run, train_epoch, PlatformBench, PlatformCheck, RunStats, StopPoint,
+};
 use super::RtlError;
 use crate::lel::config::PlatformConfig;
 use crate::lel::network::{lfsr_seeds, LelNetwork};
@@ -52,6 +54,9 @@ pub struct SessionOptions {
     pub epochs: usize,
     /// Offer a checkpoint after every epoch ([`Observer::save`]).
     pub checkpoints: bool,
+    /// Before training, stop a training run in every state of every core
+    /// ([`stop_sweep`]), then reset and INIT again.
+    pub stop_sweep: bool,
 }
 
 /// What a checkpoint holds after an epoch: the golden network's state (equal to the RTL's,
@@ -98,6 +103,8 @@ pub struct Outcome {
     pub golden_sha256: String,
     /// Cycles simulated (with a resumed run's).
     pub sim_cycles: u64,
+    /// The stops of [`SessionOptions::stop_sweep`], in order.
+    pub stops: Vec<StopPoint>,
 }
 
 /// One finished epoch, as a person reads it.
@@ -181,6 +188,19 @@ pub fn session(
     let fc = [net.cores[0].p.clone(), net.cores[1].p.clone()];
     let mut bench = PlatformBench::new(dut, shape, fc, &o.traffic).map_err(|e| (e, 0))?;
     let r = (|| -> Result<(), RtlError> {
+        if o.stop_sweep {
+            bench.reset()?;
+            configure(&mut bench, &net, 1)?;
+            bench.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])?;
+            let imgs: Vec<(&[i32], u32)> = p
+                .train_x
+                .iter()
+                .zip(&p.train_y)
+                .take(2)
+                .map(|(x, &y)| (x.as_slice(), y))
+                .collect();
+            out.stops = stop_sweep(&mut bench, &imgs)?;
+        }
         bench.reset()?;
         configure(&mut bench, &net, 1)?;
         bench.init([&net.cores[0].w, &net.cores[1].w], [seeds[0], seeds[1]])?;
