@@ -388,6 +388,12 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         );
     }
     println!("weights_sha256 {}", out.weights_sha256);
+    report["registers"] = out
+        .registers
+        .iter()
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect::<serde_json::Map<String, Value>>()
+        .into();
     report["epoch_reports"] = json!(out.epochs);
     report["simulated_cycles"] = json!(out.sim_cycles);
     report["wall_seconds"] = json!(wall);

@@ -330,6 +330,25 @@ impl PlatformBench {
         }
     }
 
+    /// Every readable register of the map (`hdl/regs/lel_platform.toml`), an array's words
+    /// as `NAME[i]`, with its value now: what a driver's register dump shows.
+    pub fn registers(&mut self) -> Result<Vec<(String, u32)>> {
+        let mut out = Vec::new();
+        for r in regs::REGISTERS {
+            if r.access == edgelearn_hdl::regfile::Access::Wo {
+                continue;
+            }
+            for i in 0..r.count {
+                let name = match r.count {
+                    1 => r.name.to_string(),
+                    _ => format!("{}[{i}]", r.name),
+                };
+                out.push((name, self.read_reg(r.word + i)?));
+            }
+        }
+        Ok(out)
+    }
+
     /// STATUS: (PL, conv, FC0, FC1) state codes.
     pub fn states(&mut self) -> Result<[u32; 4]> {
         let s = self.read_reg(regs::STATUS)?;

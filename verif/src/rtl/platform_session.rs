@@ -105,6 +105,8 @@ pub struct Outcome {
     pub sim_cycles: u64,
     /// The stops of [`SessionOptions::stop_sweep`], in order.
     pub stops: Vec<StopPoint>,
+    /// Every readable register at the end ([`PlatformBench::registers`]).
+    pub registers: Vec<(String, u32)>,
 }
 
 /// One finished epoch, as a person reads it.
@@ -221,6 +223,7 @@ pub fn session(
         rtl.cores[1].w = got[1].clone();
         out.weights_sha256 = rtl.weights_sha256();
         out.golden_sha256 = net.weights_sha256();
+        out.registers = bench.registers()?;
         Ok(())
     })();
     out.sim_cycles = cycles_before + bench.dut().cycle();
