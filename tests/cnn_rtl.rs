@@ -256,6 +256,22 @@ fn front_door_load_and_host_read_back() {
         .map(|i| b.read(host::kernel(0, 0, i)).unwrap() as u128)
         .collect();
     assert_eq!(parts[0] | parts[1] << 32 | parts[2] << 64, k0);
+    // The whole configuration reads back; a word changed behind the host's back is named.
+    b.verify_load(&img).unwrap();
+    let w = img.kernels[3][2] ^ (1 << 70);
+    b.dut()
+        .load_mem(
+            &edgelearn_hdl::cnn::memories::kernel(3),
+            2,
+            &[w as u64, (w >> 64) as u64],
+        )
+        .unwrap();
+    let e = b.verify_load(&img).unwrap_err().to_string();
+    assert!(
+        e.contains("processor 3 kernel word 2 part 2") && e.contains("expected"),
+        "{e}"
+    );
+    b.load(&img, Load::FrontDoor).unwrap();
     let n = b.run(img.layers.len(), 1_000_000, |_, _| Ok(())).unwrap();
     assert_eq!(n, back.cycles);
     let mem = b.data_memories().unwrap();

@@ -179,6 +179,53 @@ impl CnnBench {
         Ok(())
     }
 
+    /// Reads `img`'s configuration back through the host port, as a driver checks what it
+    /// loaded: every layer register, bias byte and part of every kernel word, and the
+    /// engine's shape registers; the first word that differs is an error naming it.
+    pub fn verify_load(&mut self, img: &EngineImage) -> Result<()> {
+        let check = |b: &mut Self, what: String, addr: u32, want: u32| -> Result<()> {
+            let got = b.read(addr)?;
+            match got == want {
+                true => Ok(()),
+                false => Err(RtlError::Other(format!(
+                    "{}: read back {what} (host address {addr:#08x}): expected {want:#010x}, got {got:#010x}",
+                    b.dut.name()
+                ))),
+            }
+        };
+        let (p, k) = (self.shape.processors as u32, self.shape.kernel_words as u32);
+        check(self, "PROCESSORS".into(), host::PROCESSORS, p)?;
+        check(self, "KERNEL_WORDS".into(), host::KERNEL_WORDS, k)?;
+        for (i, l) in img.layers.iter().enumerate() {
+            for (w, &v) in l.encode().iter().enumerate() {
+                let a = host::LAYER_REGS + (i * LAYER_WORDS + w) as u32;
+                check(self, format!("layer {i} register word {w}"), a, v)?;
+            }
+        }
+        for (i, &b) in img.bias.iter().enumerate() {
+            check(
+                self,
+                format!("bias {i}"),
+                host::BIAS + i as u32,
+                b as u8 as u32,
+            )?;
+        }
+        for (q, words) in img.kernels.iter().enumerate() {
+            for (w, &kw) in words.iter().enumerate() {
+                for part in 0..3 {
+                    let want = (kw >> (32 * part)) as u32 & if part == 2 { 0xff } else { u32::MAX };
+                    check(
+                        self,
+                        format!("processor {q} kernel word {w} part {part}"),
+                        host::kernel(q, w, part),
+                        want,
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Every data-memory instance's words (backdoor).
     pub fn data_memories(&mut self) -> Result<Vec<Vec<u32>>> {
         (0..self.shape.instances())
@@ -358,8 +405,9 @@ pub fn unload(
     out
 }
 
-/// Runs one inference of `inf` on the engine: load `img` (`how`), run, compare every layer
-/// with the golden model, unload the output.
+/// Runs one inference of `inf` on the engine: load `img` (`how`) and read its configuration
+/// back through the host port ([`CnnBench::verify_load`]), run, compare every layer with the
+/// golden model, unload the output.
 pub fn simulate(
     bench: &mut CnnBench,
     net: &Network,
@@ -368,6 +416,7 @@ pub fn simulate(
     how: Load,
 ) -> Result<SimReport> {
     bench.load(img, how)?;
+    bench.verify_load(img)?;
     let shape = bench.shape;
     let n = img.layers.len();
     type Seen = (usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>);
