@@ -292,6 +292,22 @@ impl CnnBench {
                 "the engine finished after {k} layers, {layers} were started"
             )));
         }
+        // The status a driver polls: CTRL done and not busy, LAYER the last layer, NLAYERS
+        // as written.
+        let status = [
+            ("CTRL", host::CTRL, 0b10),
+            ("LAYER", host::LAYER, layers as u32 - 1),
+            ("NLAYERS", host::NLAYERS, layers as u32),
+        ];
+        for (name, addr, want) in status {
+            let got = self.read(addr)?;
+            if got != want {
+                return Err(RtlError::Other(format!(
+                    "{}: {name} after the run of {layers} layers: expected {want:#x}, got {got:#x}",
+                    self.dut.name()
+                )));
+            }
+        }
         Ok(self.read(host::CYCLES)? as u64)
     }
 
