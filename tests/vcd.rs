@@ -1,6 +1,7 @@
 //! Waveforms: every backend writes a VCD, the three VCDs of the thesis matmul bench diff as
 //! equal, a one-bit flip at one cycle is found at exactly that signal and cycle, golden
-//! traces check VCDs, plots are drawn, and VCDs of designs from elsewhere are read.
+//! traces check VCDs, plots are drawn, VCDs of designs from elsewhere are read, and FSTs
+//! read as the VCDs of the same runs.
 
 use crate::common;
 use common::cli::{argv, run_exit, run_ok, s, tmp};
@@ -305,4 +306,106 @@ fn malformed_vcds_are_errors_with_line_numbers() {
     assert!(err.contains("line 9"), "{err}");
     assert!(!err.contains("panicked"));
     run_exit(&["vcd", "diff", s(&bad), s(&d.join("missing.vcd"))], 2);
+}
+
+/// The in-process Verilator model writes FST when the file is named `.fst`: a fraction of
+/// the VCD's size, and `vcd list|show|diff|check` read it as they read the VCD of the same
+/// run (equal at every edge); another run's FST differs where it should; a backend that
+/// writes VCD only refuses an FST; a cut or corrupt FST is an error, not a panic.
+#[test]
+fn fst_waveforms_read_as_their_vcds_and_are_smaller() {
+    let d = tmp("fst");
+    let block = "lel_stream_fifo";
+    let stim = |seed: &str| {
+        let f = d.join(format!("s{seed}.csv"));
+        run_ok(&[
+            "stimulus",
+            block,
+            "--kind",
+            "random",
+            "--cycles",
+            "3000",
+            "--seed",
+            seed,
+            "--out",
+            s(&f),
+        ]);
+        f
+    };
+    let (s1, s2) = (stim("1"), stim("2"));
+    let sim = |st: &Path, wave: &Path, backend: &str, code: i32| {
+        let args = [
+            "sim",
+            block,
+            "--stimulus",
+            s(st),
+            "--backend",
+            backend,
+            "--vcd",
+            s(wave),
+        ];
+        run_exit(&args, code)
+    };
+    let (vcd, fst, other) = (d.join("a.vcd"), d.join("a.fst"), d.join("b.fst"));
+    sim(&s1, &vcd, "verilator", 0);
+    sim(&s1, &fst, "verilator", 0);
+    sim(&s2, &other, "verilator", 0);
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert!(
+        size(&fst) * 4 < size(&vcd),
+        "{} vs {}",
+        size(&fst),
+        size(&vcd)
+    );
+    let names = |p: &Path| -> Vec<String> {
+        run_ok(&["vcd", "list", s(p)])
+            .0
+            .lines()
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(
+        names(&vcd),
+        names(&fst),
+        "the same scopes, signals and widths"
+    );
+    let out = vcd_diff(&vcd, &fst, "", 0);
+    assert!(
+        out.contains("equal") && out.contains("at 3001 clock edges"),
+        "{out}"
+    );
+    assert_eq!(
+        vcd_show(&vcd, "count,out_valid", "--clock clock --to 2000000"),
+        vcd_show(&fst, "count,out_valid", "--clock clock --to 2000000")
+    );
+    let diff = vcd_diff(&fst, &other, "", 1);
+    assert!(diff.contains("in_data") || diff.contains("push"), "{diff}");
+    // Against the golden trace, as a VCD is checked.
+    let golden = d.join("golden.json");
+    run_ok(&["golden", block, "--stimulus", s(&s1), "--out", s(&golden)]);
+    let (ok, _) = run_ok(&["vcd", "check", s(&fst), "--golden", s(&golden)]);
+    assert!(ok.contains("matches the golden trace"), "{ok}");
+    // Only the in-process Verilator model writes FST.
+    let (_, e) = sim(&s1, &d.join("c.fst"), "icarus", 2);
+    assert!(
+        e.contains("FST is written by the in-process Verilator model"),
+        "{e}"
+    );
+    // A cut FST and a corrupt one: errors naming the file.
+    let bytes = std::fs::read(&fst).unwrap();
+    let cut = d.join("cut.fst");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let mut corrupt = bytes.clone();
+    for i in (300..corrupt.len()).step_by(997) {
+        corrupt[i] ^= 0x5a;
+    }
+    let bad = d.join("corrupt.fst");
+    std::fs::write(&bad, &corrupt).unwrap();
+    for f in [&cut, &bad] {
+        let (_, e) = run_exit(&["vcd", "list", s(f)], 2);
+        assert!(
+            e.contains("not a readable FST") && !e.contains("panicked"),
+            "{e}"
+        );
+    }
 }

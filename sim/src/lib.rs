@@ -139,6 +139,18 @@ pub struct Run {
     pub stats: RunStats,
 }
 
+/// The error for an FST asked of a backend that writes VCD only.
+pub(crate) fn fst_needs_verilator(block: &str, path: &std::path::Path) -> Error {
+    ErrorKind::Dut {
+        block: block.to_string(),
+        message: format!(
+            "{}: FST is written by the in-process Verilator model (--backend verilator); this backend writes VCD (name the file .vcd)",
+            path.display()
+        ),
+    }
+    .into()
+}
+
 /// Runs blocks; owns the work and cache directories.
 #[derive(Clone, Debug)]
 pub struct Simulator {
@@ -230,6 +242,9 @@ impl Simulator {
         };
         if backend == Backend::Verilator {
             return self.run_in_process(design, stim, vcd, opts.vcd_depth);
+        }
+        if let Some(v) = vcd.as_deref().filter(|v| dut::verilator::is_fst(v)) {
+            return Err(fst_needs_verilator(design.name(), v));
         }
         if backend == Backend::Native {
             let t = Instant::now();

@@ -1,5 +1,5 @@
-//! Reading VCD files (the `vcd` crate's parser) into waveforms, and comparing them with each
-//! other or with a golden trace at clock edges.
+//! Reading VCD files (the `vcd` crate's parser) and FST files (`wellen`'s) into waveforms,
+//! and comparing them with each other or with a golden trace at clock edges.
 //!
 //! Reads the dialects of Icarus, Verilator and rust-hdl: nested `$scope`s, `$var` of any
 //! type (wire, reg, integer, parameter, real, string), scalar and vector changes with x and
@@ -36,6 +36,18 @@ impl fmt::Display for VcdError {
 }
 
 impl std::error::Error for VcdError {}
+
+/// `f()`, or `None` if it panics, with the panic's message kept off stderr (a library's
+/// panic on a corrupt file is reported as an error by the caller).
+fn quietly<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> Option<T> {
+    static HOOK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = HOOK.lock().unwrap_or_else(|e| e.into_inner());
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = std::panic::catch_unwind(f).ok();
+    std::panic::set_hook(previous);
+    r
+}
 
 /// A sampled value.
 #[derive(Clone, Debug, PartialEq)]
@@ -146,13 +158,100 @@ fn bit_char(b: Bit) -> char {
 }
 
 impl Waveform {
-    /// Read a VCD file.
+    /// Read a VCD or an FST file (an FST is told by its first byte, its header block's type
+    /// 0, which no VCD starts with).
     pub fn read(path: &Path) -> Result<Waveform, VcdError> {
-        let f = std::fs::File::open(path).map_err(|e| VcdError {
+        let open_error = |e: std::io::Error| VcdError {
             line: None,
             message: format!("{}: {e}", path.display()),
-        })?;
-        Self::parse(std::io::BufReader::new(f))
+        };
+        let f = std::fs::File::open(path).map_err(open_error)?;
+        let mut r = std::io::BufReader::new(f);
+        if r.fill_buf().map_err(open_error)?.first() == Some(&0) {
+            return Self::read_fst(path);
+        }
+        Self::parse(r)
+    }
+
+    /// Read an FST file (wellen's reader): the same signals, paths and changes a VCD of the
+    /// run gives.
+    pub fn read_fst(path: &Path) -> Result<Waveform, VcdError> {
+        let bad = |m: String| VcdError {
+            line: None,
+            message: format!("not a readable FST: {}", m.trim().replace('\n', " ")),
+        };
+        // wellen's reader panics on some corrupt blocks; that is bad input, not a bug here.
+        let mut w = quietly(|| wellen::simple::read(path))
+            .ok_or_else(|| bad("a corrupt block".into()))?
+            .map_err(|e| bad(e.to_string()))?;
+        let h = w.hierarchy();
+        let timescale = h.timescale().map(|t| {
+            use wellen::TimescaleUnit as U;
+            let unit = match t.unit {
+                U::Seconds => "s",
+                U::MilliSeconds => "ms",
+                U::MicroSeconds => "us",
+                U::NanoSeconds => "ns",
+                U::PicoSeconds => "ps",
+                U::FemtoSeconds => "fs",
+                U::AttoSeconds => "as",
+                U::ZeptoSeconds => "zs",
+                U::Unknown => "s",
+            };
+            (t.factor, unit.to_string())
+        });
+        let mut signals = Vec::new();
+        let mut refs: Vec<wellen::SignalRef> = Vec::new();
+        let mut index: HashMap<wellen::SignalRef, usize> = HashMap::new();
+        for v in h.all_vars() {
+            let var = &h[v];
+            let r = var.signal_ref();
+            let n = refs.len();
+            let changes = *index.entry(r).or_insert_with(|| {
+                refs.push(r);
+                n
+            });
+            // A vector's name may carry its range (` [5:0]`); the width says it. An array's
+            // elements are variables `[i]` of a scope named after it: `mem[3]`, as in a VCD.
+            let full = var.full_name(h).replace(".[", "[");
+            let path = match full.rsplit_once('[') {
+                Some((p, range)) if range.ends_with(']') && range.contains(':') => {
+                    p.trim_end().to_string()
+                }
+                _ => full,
+            };
+            signals.push(Signal {
+                path,
+                width: var.length(h).unwrap_or(1),
+                var_type: format!("{:?}", var.var_type()).to_lowercase(),
+                changes,
+            });
+        }
+        quietly(std::panic::AssertUnwindSafe(|| w.load_signals(&refs)))
+            .ok_or_else(|| bad("a corrupt value block".into()))?;
+        let times = w.time_table().to_vec();
+        let mut changes: Vec<Vec<(u64, Val)>> = vec![vec![]; refs.len()];
+        for (i, r) in refs.iter().enumerate() {
+            let Some(sig) = w.get_signal(*r) else {
+                continue;
+            };
+            for (t, v) in sig.iter_changes() {
+                let t = times.get(t as usize).copied().unwrap_or(0);
+                let val = match v {
+                    wellen::SignalValueRef::BitVec(b) => Val::Bits(b.bit_string()),
+                    wellen::SignalValueRef::String(s) => Val::Str(s.to_string()),
+                    wellen::SignalValueRef::Real(r) => Val::Real(r),
+                    wellen::SignalValueRef::Event => continue,
+                };
+                changes[i].push((t, val));
+            }
+        }
+        Ok(Waveform {
+            timescale,
+            end_time: times.last().copied().unwrap_or(0),
+            signals,
+            changes,
+        })
     }
 
     /// Parse VCD text.

@@ -60,7 +60,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         run.stats.cycles_per_second(),
         a.vcd
             .as_ref()
-            .map(|v| format!(", VCD {}", v.display()))
+            .map(|v| format!(", waveform {}", v.display()))
             .unwrap_or_default()
     );
     if let Some(p) = &a.trace {

@@ -52,6 +52,9 @@ impl NativeDut {
             }
             .into());
         }
+        if let Some(p) = opts.vcd.as_deref().filter(|p| super::verilator::is_fst(p)) {
+            return Err(crate::fst_needs_verilator(&name, p));
+        }
         let vcd = match &opts.vcd {
             Some(p) => {
                 if let Some(parent) = p.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -576,32 +576,41 @@ fn parallelism() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
+/// The Verilator runtime a model links: its objects and the libraries they need.
+struct Runtime {
+    /// The compiled runtime sources.
+    objects: Vec<PathBuf>,
+    /// `-l` libraries (zlib for the FST writer).
+    libs: &'static [&'static str],
+}
+
 /// Builds (or finds) the Verilator runtime objects for this Verilator, compiler and flags.
-/// With `coverage`, the runtime counts coverage points (`verilated_cov.cpp`, `VM_COVERAGE=1`).
+/// With `coverage`, the runtime counts coverage points (`verilated_cov.cpp`, `VM_COVERAGE=1`);
+/// with `fst`, it writes FST (`verilated_fst_c.cpp`, which needs zlib).
 fn runtime(
     root: &Path,
     vroot: &Path,
     compiler: &str,
     key_parts: &[&str],
     coverage: bool,
-) -> Result<Vec<PathBuf>> {
-    const SOURCES: &[&str] = &[
+    fst: bool,
+) -> Result<Runtime> {
+    let mut sources = vec![
         "verilated.cpp",
         "verilated_vcd_c.cpp",
         "verilated_threads.cpp",
-    ];
-    const COVERAGE_SOURCES: &[&str] = &[
-        "verilated.cpp",
-        "verilated_vcd_c.cpp",
-        "verilated_threads.cpp",
-        "verilated_cov.cpp",
     ];
     let mut key_parts = key_parts.to_vec();
     if coverage {
         key_parts.push("coverage");
+        sources.push("verilated_cov.cpp");
     }
+    if fst {
+        key_parts.push("fst");
+        sources.push("verilated_fst_c.cpp");
+    }
+    let libs: &'static [&'static str] = if fst { &["-lz", "-llz4"] } else { &[] };
     let key = crate::files::content_key(&key_parts);
-    let sources = if coverage { COVERAGE_SOURCES } else { SOURCES };
     let base = root.join("verilator-rt");
     let dir = base.join(&key[..16]);
     let objects = |d: &Path| -> Vec<PathBuf> {
@@ -611,7 +620,10 @@ fn runtime(
             .collect()
     };
     if objects(&dir).iter().all(|o| o.is_file()) {
-        return Ok(objects(&dir));
+        return Ok(Runtime {
+            objects: objects(&dir),
+            libs,
+        });
     }
     let n = BUILD_COUNTER.fetch_add(1, Ordering::SeqCst);
     let tmp = base.join(format!("tmp-{}-{n}", std::process::id()));
@@ -622,7 +634,7 @@ fn runtime(
         .map(|src| {
             let mut c = cxx_command(compiler)?;
             c.args(CXX_FLAGS)
-                .args(runtime_defines(coverage))
+                .args(runtime_defines(coverage, fst))
                 .arg("-I")
                 .arg(&inc)
                 .arg("-I")
@@ -639,15 +651,22 @@ fn runtime(
         return Err(e);
     }
     crate::files::publish(&tmp, &dir);
-    Ok(objects(&dir))
+    Ok(Runtime {
+        objects: objects(&dir),
+        libs,
+    })
 }
 
-fn runtime_defines(coverage: bool) -> [&'static str; 5] {
+fn runtime_defines(coverage: bool, fst: bool) -> [&'static str; 5] {
     [
         coverage_define(coverage),
         "-DVM_SC=0",
         "-DVM_TRACE=1",
-        "-DVM_TRACE_FST=0",
+        if fst {
+            "-DVM_TRACE_FST=1"
+        } else {
+            "-DVM_TRACE_FST=0"
+        },
         "-DVM_TRACE_VCD=1",
     ]
 }
@@ -687,16 +706,41 @@ fn generated_top(name: &str, verilog: &str, ports: &[PortSpec]) -> Result<String
     Ok(top)
 }
 
+/// A traced model's waveform: its format and the scope levels it records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Scope levels of the design (`None`: all).
+    pub depth: Option<usize>,
+    /// FST (Verilator's `--trace-fst`: compressed, for long runs) instead of VCD.
+    pub fst: bool,
+}
+
+impl Trace {
+    /// The trace a waveform file asks for: FST when its name ends in `.fst`.
+    pub fn for_file(path: &Path, depth: Option<usize>) -> Trace {
+        Trace {
+            depth,
+            fst: is_fst(path),
+        }
+    }
+}
+
+/// Whether a waveform file is FST by its name (`.fst`, any case).
+pub fn is_fst(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("fst"))
+}
+
 /// Verilator's flags: the common ones, tracing to `trace`'s depth, the gates' simulation
 /// branch and, with `coverage`, line (and branch) and toggle coverage points.
-fn verilator_flags(trace: Option<Option<usize>>, gated: bool, coverage: bool) -> Vec<String> {
+fn verilator_flags(trace: Option<Trace>, gated: bool, coverage: bool) -> Vec<String> {
     let mut flags: Vec<String> = VERILATOR_FLAGS.iter().map(|s| s.to_string()).collect();
     if coverage {
         flags.extend(COVERAGE_FLAGS.iter().map(|s| s.to_string()));
     }
-    if let Some(depth) = trace {
-        flags.push("--trace".into());
-        if let Some(d) = depth {
+    if let Some(t) = trace {
+        flags.push(if t.fst { "--trace-fst" } else { "--trace" }.into());
+        if let Some(d) = t.depth {
             // Levels counted from `<name>_tb`: the wrapper, then `dut`.
             flags.push("--trace-depth".into());
             flags.push((d + 1).to_string());
@@ -743,7 +787,7 @@ fn compile_and_link(
     compiler: &str,
     sources: Vec<PathBuf>,
     defines: &[&str],
-    rt: &[PathBuf],
+    rt: &Runtime,
     inc: &Path,
 ) -> Result<Vec<PathBuf>> {
     let obj = tmp.join("obj");
@@ -776,23 +820,24 @@ fn compile_and_link(
     link.args(["-shared", "-fPIC", "-o"])
         .arg(format!("lib{name}.so"))
         .args(&objects)
-        .args(rt)
+        .args(&rt.objects)
+        .args(rt.libs)
         .args(["-pthread", "-latomic"]);
     tools::run(&mut link, tmp)?;
     Ok(objects)
 }
 
 /// Builds (or finds in the cache under `root`) the shared library of `design`'s model.
-/// `trace` is `Some(depth)` for a model that can write a VCD (`depth` scope levels of the
-/// design, `None` = all); `coverage` is `Some` for a model with coverage points (another
-/// cache key) whose top monitors what it names.
+/// `trace` is `Some` for a model that can write a waveform (VCD or FST, to a depth; another
+/// cache key); `coverage` is `Some` for a model with coverage points (another cache key)
+/// whose top monitors what it names.
 pub fn build(
     root: &Path,
     name: &str,
     verilog: &str,
     ports: &[PortSpec],
     gates: &[String],
-    trace: Option<Option<usize>>,
+    trace: Option<Trace>,
     monitored: Option<&Monitored>,
 ) -> Result<BuildInfo> {
     let coverage = monitored.is_some();
@@ -846,6 +891,7 @@ pub fn build(
         &compiler,
         &[&version, &cxx, &cxx_flags],
         coverage,
+        trace.is_some_and(|t| t.fst),
     )
     .map_err(|e| as_model_error(name, e))?;
     let n = BUILD_COUNTER.fetch_add(1, Ordering::SeqCst);
@@ -877,21 +923,19 @@ pub fn build(
             .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
             .collect();
         sources.push(tmp.join("shim.cpp"));
+        let (vcd, fst) = match trace {
+            Some(t) => (!t.fst, t.fst),
+            None => (false, false),
+        };
+        let define = |name: &str, on: bool| format!("-D{name}={}", on as u8);
         let defines = [
-            coverage_define(coverage),
-            "-DVM_SC=0",
-            "-DVM_TRACE_FST=0",
-            if trace.is_some() {
-                "-DVM_TRACE=1"
-            } else {
-                "-DVM_TRACE=0"
-            },
-            if trace.is_some() {
-                "-DVM_TRACE_VCD=1"
-            } else {
-                "-DVM_TRACE_VCD=0"
-            },
+            coverage_define(coverage).to_string(),
+            "-DVM_SC=0".to_string(),
+            define("VM_TRACE", trace.is_some()),
+            define("VM_TRACE_FST", fst),
+            define("VM_TRACE_VCD", vcd),
         ];
+        let defines: Vec<&str> = defines.iter().map(|d| d.as_str()).collect();
         let objects = compile_and_link(&tmp, name, &compiler, sources, &defines, &rt, &inc)?;
         // Only the library is kept.
         let _ = std::fs::remove_dir_all(&obj);
@@ -1114,7 +1158,10 @@ impl VerilatorDut {
         let ports = design.ports().to_vec();
         let memories = design.memories();
         let verilog = design.verilog()?;
-        let trace = opts.vcd.as_ref().map(|_| opts.vcd_depth);
+        let trace = opts
+            .vcd
+            .as_ref()
+            .map(|p| Trace::for_file(p, opts.vcd_depth));
         let gates: Vec<String> = design.sim_gates().into_iter().map(|g| g.path).collect();
         let coverage = crate::coverage::output();
         let monitored = coverage.as_ref().map(|_| Monitored {
