@@ -203,12 +203,7 @@ impl CnnBench {
             }
         }
         for (i, &b) in img.bias.iter().enumerate() {
-            check(
-                self,
-                format!("bias {i}"),
-                host::BIAS + i as u32,
-                b as u8 as u32,
-            )?;
+            check(self, format!("bias {i}"), host::BIAS + i as u32, b as u32)?;
         }
         for (q, words) in img.kernels.iter().enumerate() {
             for (w, &kw) in words.iter().enumerate() {

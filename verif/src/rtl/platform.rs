@@ -806,7 +806,14 @@ struct StopAttempt {
 pub fn stop_targets() -> Vec<(usize, &'static str, usize, &'static str)> {
     use edgelearn_hdl::lel::conv_core::ConvState;
     use edgelearn_hdl::lel::fc_fsm::FcState;
-    let cores: [(usize, &str, &[&str], &[(usize, usize)]); 3] = [
+    // STATUS slot, core, state names, declared transitions.
+    type Core = (
+        usize,
+        &'static str,
+        &'static [&'static str],
+        &'static [(usize, usize)],
+    );
+    let cores: [Core; 3] = [
         (1, "conv", ConvState::NAMES, ConvState::ARCS),
         (2, "fc0", FcState::NAMES, FcState::ARCS),
         (3, "fc1", FcState::NAMES, FcState::ARCS),
