@@ -16,7 +16,7 @@
 
 use crate::design::{walk, Visit};
 use rust_hdl::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// What a cover site is and the bins it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,10 +124,14 @@ pub fn cover_sites<B: Block>(block: &B) -> Vec<CoverSite> {
     // The atoms of each scope below the top: name -> (kind, width, constant value).
     type Atoms = BTreeMap<String, (AtomKind, usize, Option<u64>)>;
     let mut scopes: Vec<(Vec<String>, Atoms)> = Vec::new();
+    let mut index: HashMap<Vec<String>, usize> = HashMap::new();
     walk(block, &mut |v| match v {
-        Visit::Scope { path, .. } => scopes.push((path.to_vec(), Atoms::new())),
+        Visit::Scope { path, .. } => {
+            index.insert(path.to_vec(), scopes.len());
+            scopes.push((path.to_vec(), Atoms::new()));
+        }
         Visit::Atom { path, name, signal } => {
-            if let Some((_, atoms)) = scopes.iter_mut().rev().find(|(p, _)| p == path) {
+            if let Some((_, atoms)) = index.get(path).and_then(|&i| scopes.get_mut(i)) {
                 let value = (signal.kind() == AtomKind::Constant)
                     .then(|| constant_value(signal))
                     .flatten();
