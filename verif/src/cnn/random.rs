@@ -41,6 +41,19 @@ pub enum RandOp {
     Linear,
 }
 
+/// An element-wise operation of the first layer's operands (ai8x `eltwise`, `operands`):
+/// the input sample holds `operands` groups of the layer's input channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandElt {
+    /// `add`, `sub`, `xor` or `or`.
+    pub op: &'static str,
+    /// Operands (2..=4).
+    pub operands: usize,
+}
+
+/// The element-wise operations drawn.
+pub const ELTWISE_OPS: [&str; 4] = ["add", "sub", "xor", "or"];
+
 /// Pooling before the operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RandPool {
@@ -74,6 +87,8 @@ pub struct LayerSpec {
     pub proc_start: usize,
     /// 32-bit output (the last layer only, without activation).
     pub wide: bool,
+    /// An element-wise operation before the operator (the first layer only, HWC input).
+    pub eltwise: Option<RandElt>,
 }
 
 /// A whole network's choices; the files follow from it.
@@ -170,6 +185,9 @@ impl NetSpec {
             if l.wide {
                 y += "    output_width: 32\n";
             }
+            if let Some(e) = l.eltwise {
+                y += &format!("    eltwise: {}\n    operands: {}\n", e.op, e.operands);
+            }
             if i == 0 {
                 y += &format!(
                     "    data_format: {}\n",
@@ -178,6 +196,16 @@ impl NetSpec {
             }
         }
         y
+    }
+
+    /// Channels of the input sample: the first layer's input channels times its operands.
+    pub fn sample_channels(&self) -> usize {
+        let operands = self
+            .layers
+            .first()
+            .and_then(|l| l.eltwise)
+            .map_or(1, |e| e.operands);
+        self.in_ch * operands
     }
 
     /// The `output_shift` of layer `i`: about `-log2(0.8 sqrt(fan-in))`, so that a sum of
@@ -232,7 +260,8 @@ impl NetSpec {
                 npy::encode_npy_i64(&[1], &[shift]),
             ));
         }
-        let [c, h, w] = shapes[0];
+        let [_, h, w] = shapes[0];
+        let c = self.sample_channels();
         let data: Vec<i64> = (0..c * h * w)
             .map(|_| rng.random_range(-128i64..128))
             .collect();
@@ -288,7 +317,8 @@ fn layer_bin(l: &LayerSpec, first: bool, hwc: bool, [c, h, w]: [usize; 3]) -> St
         _ => "9-16",
     };
     format!(
-        "op={op} k={k} pad={pad} pool={pool} eltwise=none bits={} format={} flatten={} width={} procs={procs}",
+        "op={op} k={k} pad={pad} pool={pool} eltwise={} bits={} format={} flatten={} width={} procs={procs}",
+        l.eltwise.map_or("none", |e| e.op),
         if l.op == RandOp::Passthrough { 8 } else { l.bits },
         match (first, hwc) {
             (false, _) => "hidden",
@@ -450,6 +480,7 @@ fn draw_layer(
             false => rng.random_range(0..=max_ch - in_ch),
         },
         wide,
+        eltwise: None,
     }
 }
 
@@ -490,6 +521,16 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
         }
         ch = l.out_ch;
         layers.push(l);
+    }
+    // An element-wise first layer on HWC input, from a stream of its own (the other choices
+    // stay those of the seed without it): its operands fill at most the processors.
+    let mut elt = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xe1e7_a15e_0000_0001);
+    let max_operands = (lim.processors.min(16) / in_ch).min(4);
+    if hwc && max_operands >= 2 && layers[0].op != RandOp::Linear && elt.random_bool(0.3) {
+        layers[0].eltwise = Some(RandElt {
+            op: ELTWISE_OPS[elt.random_range(0..ELTWISE_OPS.len())],
+            operands: elt.random_range(2..=max_operands),
+        });
     }
     NetSpec {
         values_seed: rng.random(),
@@ -610,7 +651,7 @@ pub fn generate(
 
 /// Smaller versions of `spec`, most reduction first: fewer layers (the last, or the first
 /// with the input taking its output's shape), fewer input channels, fewer rows and
-/// columns, no pooling, no bias, 8-bit weights.
+/// columns, no pooling, no bias, no element-wise operation, 8-bit weights.
 pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
     let mut v = Vec::new();
     let n = spec.layers.len();
@@ -658,6 +699,12 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         }
         if l.bias {
             simpler.push(LayerSpec { bias: false, ..*l });
+        }
+        if l.eltwise.is_some() {
+            simpler.push(LayerSpec {
+                eltwise: None,
+                ..*l
+            });
         }
         if l.out_ch > 1 && l.op != RandOp::Passthrough {
             simpler.push(LayerSpec {
