@@ -354,19 +354,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         }
     };
     cycle_report(&shape, &out, a.check_golden, &mut report);
-    if !out.stops.is_empty() {
-        let at: Vec<String> = out
-            .stops
-            .iter()
-            .map(|s| format!("{} {} (cycle {})", s.core, s.state, s.cycle))
-            .collect();
-        println!(
-            "I_STOP in {} states, every core idle and every FIFO empty after each: {}",
-            out.stops.len(),
-            at.join(", ")
-        );
-        report["stops"] = json!(out.stops);
-    }
+    stops_and_registers(&out, &mut report);
     let sps = out.sim_cycles as f64 / wall.max(1e-9);
     println!(
         "{} simulated cycles in {:.1} s ({:.2} M cycles/s incl. the build)",
@@ -388,12 +376,6 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         );
     }
     println!("weights_sha256 {}", out.weights_sha256);
-    report["registers"] = out
-        .registers
-        .iter()
-        .map(|(n, v)| (n.clone(), json!(v)))
-        .collect::<serde_json::Map<String, Value>>()
-        .into();
     report["epoch_reports"] = json!(out.epochs);
     report["simulated_cycles"] = json!(out.sim_cycles);
     report["wall_seconds"] = json!(wall);
@@ -614,6 +596,29 @@ fn cycle_report(shape: &PlatformShape, out: &Outcome, check_golden: bool, report
         report["first_epoch_run_cycles"] = json!(run.cycles);
         report["thesis_epoch5_cycles"] = json!(THESIS_EPOCH5);
     }
+}
+
+/// The stop sweep's stops (printed and reported) and the register dump (reported).
+fn stops_and_registers(out: &Outcome, report: &mut Value) {
+    if !out.stops.is_empty() {
+        let at: Vec<String> = out
+            .stops
+            .iter()
+            .map(|s| format!("{} {} (cycle {})", s.core, s.state, s.cycle))
+            .collect();
+        println!(
+            "I_STOP in {} states, every core idle and every FIFO empty after each: {}",
+            out.stops.len(),
+            at.join(", ")
+        );
+        report["stops"] = json!(out.stops);
+    }
+    report["registers"] = out
+        .registers
+        .iter()
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect::<serde_json::Map<String, Value>>()
+        .into();
 }
 
 fn write_report(a: &Args, report: &Value) -> anyhow::Result<()> {

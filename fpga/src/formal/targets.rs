@@ -151,7 +151,7 @@ pub fn targets() -> Vec<Target> {
                 Mutant {
                     name: "push-when-full",
                     breaks: "a push into a full FIFO overwrites the oldest beat",
-                    find: "wire put = push && ((fill != 6'd8) || pop);",
+                    find: "wire put = push && ((fill != depth) || pop);",
                     replace: "wire put = push;",
                 },
             ],
