@@ -477,6 +477,12 @@ pub enum PlatformCommand {
         /// after each; then reset, INIT and train as usual.
         #[arg(long)]
         stop_sweep: bool,
+        /// Feed each run's next image as soon as the one before it is sent, as a DMA
+        /// streaming the whole run does: the input FIFO fills and back-pressures the input
+        /// stream (by default the next image starts when IN_LEVEL shows room for it). With
+        /// --check-golden a training run is one image; test runs are whole.
+        #[arg(long)]
+        eager_input: bool,
     },
 }
 

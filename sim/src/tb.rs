@@ -157,6 +157,7 @@ pub struct StreamSource {
     rng: Xoshiro256PlusPlus,
     ready: bool,
     sent: usize,
+    stalls: u64,
     idle_beat: Beat,
 }
 
@@ -173,6 +174,7 @@ impl StreamSource {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             ready: false,
             sent: 0,
+            stalls: 0,
             idle_beat,
         }
     }
@@ -194,6 +196,11 @@ impl StreamSource {
     /// Beats that moved.
     pub fn sent(&self) -> usize {
         self.sent
+    }
+
+    /// Cycles a beat waited on the port (valid, not ready): the design's back-pressure.
+    pub fn stalls(&self) -> u64 {
+        self.stalls
     }
 
     /// Nothing queued or in flight.
@@ -253,6 +260,9 @@ impl Agent for StreamSource {
     }
 
     fn commit(&mut self, _cycle: u64) -> Result<()> {
+        if !self.ready && self.current.is_some() {
+            self.stalls += 1;
+        }
         if self.ready {
             if let Some((_, last)) = self.current.take() {
                 self.sent += 1;

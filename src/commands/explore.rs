@@ -603,6 +603,7 @@ fn rtl_step(ctx: &Ctx, cfg: &PlatformConfig) -> Result<RtlPoint, String> {
         epochs: 1,
         checkpoints: false,
         stop_sweep: false,
+        eager_input: false,
     };
     let out = session(
         &prepared,

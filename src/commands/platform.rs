@@ -50,6 +50,7 @@ struct Args {
     checkpoint: Option<PathBuf>,
     ungated: bool,
     stop_sweep: bool,
+    eager_input: bool,
 }
 
 pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
@@ -78,6 +79,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             checkpoint,
             ungated,
             stop_sweep,
+            eager_input,
         } => train(Args {
             checkpoint,
             config,
@@ -108,6 +110,7 @@ pub fn run(cmd: PlatformCommand) -> anyhow::Result<ExitCode> {
             axi,
             ungated,
             stop_sweep,
+            eager_input,
         }),
     }
 }
@@ -143,6 +146,7 @@ pub fn demo_run(
         checkpoint: None,
         ungated: false,
         stop_sweep: false,
+        eager_input: false,
     })
 }
 
@@ -310,6 +314,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
         epochs: a.epochs,
         checkpoints: a.checkpoint.is_some(),
         stop_sweep: a.stop_sweep,
+        eager_input: a.eager_input,
     };
     let t = Instant::now();
     let mut console = Console {
@@ -612,6 +617,13 @@ fn stops_and_registers(out: &Outcome, report: &mut Value) {
             at.join(", ")
         );
         report["stops"] = json!(out.stops);
+    }
+    report["input_stalls"] = json!(out.input_stalls);
+    if out.input_stalls > 0 {
+        println!(
+            "input stream: {} cycles held back by the platform (its input FIFO full)",
+            out.input_stalls
+        );
     }
     report["registers"] = out
         .registers

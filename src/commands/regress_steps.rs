@@ -190,6 +190,7 @@ fn platform(p: &PlatformJob) -> Vec<Vec<String>> {
     )
     .flag("--axi", p.axi)
     .flag("--stop-sweep", p.stop_sweep)
+    .flag("--eager-input", p.eager_input)
     .arg("--checkpoint", out("platform.ckpt"))
     .arg("--report", out(REPORT))
     .words(&["--force", "--quiet"]);

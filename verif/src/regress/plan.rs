@@ -418,6 +418,9 @@ pub struct PlatformJob {
     /// Before training, I_STOP in every state of every core (`--stop-sweep`).
     #[serde(default)]
     pub stop_sweep: bool,
+    /// Each run's images fed as fast as the platform takes them (`--eager-input`).
+    #[serde(default)]
+    pub eager_input: bool,
     /// Input stream gaps (a probability).
     pub input_gaps: Option<f64>,
     /// Output back-pressure (a probability).

@@ -109,6 +109,7 @@ pub struct PlatformBench {
     chunk: u64,
     batch_read: bool,
     m_ports: [PortId; 4],
+    eager_input: bool,
 }
 
 impl PlatformBench {
@@ -198,6 +199,7 @@ impl PlatformBench {
             sink,
             mon,
             chunk,
+            eager_input: false,
         })
     }
 
@@ -347,6 +349,20 @@ impl PlatformBench {
             }
         }
         Ok(out)
+    }
+
+    /// Feed each image of a run as soon as the one before it is sent, as a DMA streaming
+    /// the whole run does: the input FIFO fills and holds the stream back (`s_tready` low)
+    /// until the conv core takes the image. Off by default: the next image starts only when
+    /// IN_LEVEL shows room for all of it, so the stream never waits and the bench steps
+    /// idle stretches in bulk.
+    pub fn set_eager_input(&mut self, on: bool) {
+        self.eager_input = on;
+    }
+
+    /// Cycles the input stream waited on the platform (valid, not ready) so far.
+    pub fn input_stalls(&self) -> u64 {
+        self.src.stalls()
     }
 
     /// STATUS: (PL, conv, FC0, FC1) state codes.
@@ -567,7 +583,7 @@ impl PlatformBench {
         loop {
             if pushed < n && self.src.is_idle() {
                 let lvl = self.read_reg(regs::IN_LEVEL)?;
-                if (lvl >> 16) - (lvl & 0xffff) >= beats {
+                if self.eager_input || (lvl >> 16) - (lvl & 0xffff) >= beats {
                     self.queue_image(images[pushed].0, images[pushed].1)?;
                     pushed += 1;
                 }

@@ -57,6 +57,9 @@ pub struct SessionOptions {
     /// Before training, stop a training run in every state of every core
     /// ([`stop_sweep`]), then reset and INIT again.
     pub stop_sweep: bool,
+    /// Feed each run's images as fast as the input FIFO takes them
+    /// ([`PlatformBench::set_eager_input`]).
+    pub eager_input: bool,
 }
 
 /// What a checkpoint holds after an epoch: the golden network's state (equal to the RTL's,
@@ -107,6 +110,8 @@ pub struct Outcome {
     pub stops: Vec<StopPoint>,
     /// Every readable register at the end ([`PlatformBench::registers`]).
     pub registers: Vec<(String, u32)>,
+    /// Cycles the input stream waited on the platform ([`PlatformBench::input_stalls`]).
+    pub input_stalls: u64,
 }
 
 /// One finished epoch, as a person reads it.
@@ -189,6 +194,7 @@ pub fn session(
     obs.built(t.elapsed().as_secs_f64());
     let fc = [net.cores[0].p.clone(), net.cores[1].p.clone()];
     let mut bench = PlatformBench::new(dut, shape, fc, &o.traffic).map_err(|e| (e, 0))?;
+    bench.set_eager_input(o.eager_input);
     let r = (|| -> Result<(), RtlError> {
         if o.stop_sweep {
             bench.reset()?;
@@ -224,6 +230,7 @@ pub fn session(
         out.weights_sha256 = rtl.weights_sha256();
         out.golden_sha256 = net.weights_sha256();
         out.registers = bench.registers()?;
+        out.input_stalls = bench.input_stalls();
         Ok(())
     })();
     out.sim_cycles = cycles_before + bench.dut().cycle();
