@@ -7,6 +7,8 @@
 
 use super::desc::{Activation, Eltwise, PoolKind};
 
+mod pairs;
+
 /// A `C x H x W` tensor of integers in C-major (row-major) order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tensor {
@@ -52,16 +54,18 @@ impl Tensor {
     /// The same values viewed as `c' x h x w` with `c' = len / (h * w)` (row-major
     /// reinterpretation, as numpy's `reshape(-1, h, w)`); `None` if it does not divide.
     pub fn reshaped(&self, h: usize, w: usize) -> Option<Tensor> {
+        let mut t = self.clone();
+        t.reshape(h, w).then_some(t)
+    }
+
+    /// [`Tensor::reshaped`] in place; `false` (and unchanged) if it does not divide.
+    pub fn reshape(&mut self, h: usize, w: usize) -> bool {
         let n = self.data.len();
         if h == 0 || w == 0 || !n.is_multiple_of(h * w) {
-            return None;
+            return false;
         }
-        Some(Tensor {
-            c: n / (h * w),
-            h,
-            w,
-            data: self.data.clone(),
-        })
+        (self.c, self.h, self.w) = (n / (h * w), h, w);
+        true
     }
 
     /// Channels `[from, to)`.
@@ -158,32 +162,34 @@ pub fn pool2d(
     let oh = pooled_len(x.h, size[0], stride[0]);
     let ow = pooled_len(x.w, size[1], stride[1]);
     let mut out = Tensor::zeros(x.c, oh, ow);
+    if ow == 0 {
+        return out;
+    }
     let n = (size[0] * size[1]) as i64;
-    for c in 0..x.c {
-        for oy in 0..oh {
-            for ox in 0..ow {
-                let (y0, x0) = (oy * stride[0], ox * stride[1]);
-                let v = match kind {
-                    PoolKind::Max => {
-                        let mut m = i64::MIN;
-                        for dy in 0..size[0] {
-                            for dx in 0..size[1] {
-                                m = m.max(x.at(c, y0 + dy, x0 + dx));
-                            }
+    let plane = x.h * x.w;
+    for (c, dst) in out.data.chunks_exact_mut(oh * ow).enumerate() {
+        let src = &x.data[c * plane..][..plane];
+        for (oy, row_out) in dst.chunks_exact_mut(ow).enumerate() {
+            // The window rows of output row oy, folded in one at a time.
+            let rows = (0..size[0]).map(|dy| &src[(oy * stride[0] + dy) * x.w..][..x.w]);
+            match kind {
+                PoolKind::Max => {
+                    row_out.fill(i64::MIN);
+                    for row in rows {
+                        for (ox, o) in row_out.iter_mut().enumerate() {
+                            let win = &row[ox * stride[1]..][..size[1]];
+                            *o = win.iter().fold(*o, |m, &v| m.max(v));
                         }
-                        m
                     }
-                    PoolKind::Avg => {
-                        let mut s = 0;
-                        for dy in 0..size[0] {
-                            for dx in 0..size[1] {
-                                s += x.at(c, y0 + dy, x0 + dx);
-                            }
+                }
+                PoolKind::Avg => {
+                    for row in rows {
+                        for (ox, o) in row_out.iter_mut().enumerate() {
+                            *o += row[ox * stride[1]..][..size[1]].iter().sum::<i64>();
                         }
-                        rounding.apply(s, n)
                     }
-                };
-                *out.at_mut(c, oy, ox) = v;
+                    row_out.iter_mut().for_each(|o| *o = rounding.apply(*o, n));
+                }
             }
         }
     }
@@ -240,7 +246,8 @@ impl Kernels {
 /// padding of a transposed convolution).
 ///
 /// The sums are exact: they are computed in `i32` when a bound on every sum fits (always for
-/// 8-bit data), else in `i64` (32-bit intermediate outputs fed to a further layer).
+/// 8-bit data), with the data and weights as `i16` pairs when they fit (`pairs`: every 8-bit
+/// layer), else in `i64` (32-bit intermediate outputs fed to a further layer).
 pub fn conv2d(
     x: &Tensor,
     k: &Kernels,
@@ -248,6 +255,9 @@ pub fn conv2d(
     extra: [usize; 2],
     bias: Option<&[i64]>,
 ) -> Tensor {
+    if let Some(out) = pairs::correlate(x, k, pad, extra, bias) {
+        return out;
+    }
     let xmax = x.data.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as u128;
     let wmax = k.w.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as u128;
     let bmax = bias
@@ -419,6 +429,29 @@ pub fn output8(acc: i64, shift: i32, act: Activation, overflow: ShiftOverflow) -
     activate(y.clamp(-128, 127), act)
 }
 
+/// [`output8`] of every accumulator, in place. The common case (a right shift, no
+/// absolute value) is one branch-free pass.
+pub fn output8_all(acc: &mut [i64], shift: i32, act: Activation, overflow: ShiftOverflow) {
+    let r = 7 - shift;
+    let lo = match act {
+        Activation::None => -128,
+        Activation::Relu => 0,
+        Activation::Abs => {
+            acc.iter_mut()
+                .for_each(|a| *a = output8(*a, shift, act, overflow));
+            return;
+        }
+    };
+    if r > 0 {
+        let half = 1i64 << (r - 1);
+        acc.iter_mut()
+            .for_each(|a| *a = ((*a + half) >> r).clamp(lo, 127));
+    } else {
+        acc.iter_mut()
+            .for_each(|a| *a = output8(*a, shift, act, overflow));
+    }
+}
+
 /// The activation of an 8-bit value.
 pub fn activate(y: i64, act: Activation) -> i64 {
     match act {
@@ -493,6 +526,31 @@ mod tests {
         }
     }
 
+    /// The whole-tensor output stage is the per-value one, at every shift and activation.
+    #[test]
+    fn output_stage_of_a_tensor_is_the_stage_of_each_value() {
+        let accs: Vec<i64> = [-1 << 40, -(1 << 20) - 1, -16_385, -16_384, -129, -128, -127]
+            .into_iter()
+            .chain([
+                -65, -64, -63, -31, -1, 0, 1, 31, 63, 64, 65, 127, 128, 16_383,
+            ])
+            .chain([16_384, 1 << 20, (1 << 31) - 1, 1 << 40])
+            .collect();
+        for shift in -8..=16 {
+            for act in [Activation::None, Activation::Relu, Activation::Abs] {
+                for overflow in [ShiftOverflow::Saturate, ShiftOverflow::Wrap32] {
+                    let mut all = accs.clone();
+                    output8_all(&mut all, shift, act, overflow);
+                    let each: Vec<i64> = accs
+                        .iter()
+                        .map(|&a| output8(a, shift, act, overflow))
+                        .collect();
+                    assert_eq!(all, each, "shift {shift}, {act:?}, {overflow:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn average_rounding_modes() {
         // Spec §6.2 and the ai8x table of signed windows (sum, n).
@@ -554,7 +612,7 @@ mod tests {
     }
 
     #[test]
-    fn correlation_is_exact_in_both_accumulator_widths() {
+    fn correlation_is_exact_on_every_path() {
         let mut seed = 0x1234_5678_u64;
         let mut next = |m: i64| {
             seed ^= seed << 13;
@@ -562,35 +620,50 @@ mod tests {
             seed ^= seed << 17;
             (seed % (2 * m as u64 + 1)) as i64 - m
         };
-        // 8-bit data (the i32 path), with the corner values, and 32-bit data (the i64 path).
-        for (xmax, corners) in [(128, true), (1 << 28, false)] {
-            let mut data: Vec<i64> = (0..4 * 5 * 6)
-                .map(|_| next(xmax).clamp(-xmax, xmax - 1))
-                .collect();
-            if corners {
-                data[..7].copy_from_slice(&[-128, -127, 127, -31, 31, 0, -128]);
-            } else {
-                data[0] = (1 << 28) - 1;
-                data[1] = -(1 << 28);
-            }
-            let x = Tensor::from_vec(4, 5, 6, data);
-            let mut w: Vec<i64> = (0..3 * 4 * 9).map(|_| next(128).clamp(-128, 127)).collect();
-            w[..4].copy_from_slice(&[-128, 127, -128, 127]);
-            let k = Kernels {
-                out_ch: 3,
-                in_ch: 4,
-                kh: 3,
-                kw: 3,
-                w,
-            };
-            let bias = [-128, 127, 5];
-            for pad in 0..=2 {
-                let got = conv2d(&x, &k, [pad, pad], [0, 0], Some(&bias));
-                assert_eq!(
-                    got,
-                    conv2d_reference(&x, &k, pad, &bias),
-                    "pad {pad}, xmax {xmax}"
-                );
+        // 8-bit data (the i16-pair path), with the corner values; 16-bit data too large for
+        // a pair (the i32 path); 32-bit data (the i64 path). Shapes: even and odd channel
+        // counts (an odd last channel is paired with zeros), square, flat and 1x1 kernels,
+        // rows longer than a block of outputs.
+        let shapes = [
+            (4, 5, 6, 3, 3),
+            (3, 4, 7, 2, 3),
+            (1, 6, 5, 1, 1),
+            (5, 3, 41, 3, 1),
+        ];
+        for (xmax, wmax, corners) in [(128, 128, true), (40_000, 8, false), (1 << 28, 128, false)] {
+            for (ci, h, wd, kh, kw) in shapes {
+                let mut data: Vec<i64> = (0..ci * h * wd)
+                    .map(|_| next(xmax).clamp(-xmax, xmax - 1))
+                    .collect();
+                if corners {
+                    data[..7].copy_from_slice(&[-128, -127, 127, -31, 31, 0, -128]);
+                } else {
+                    data[0] = xmax - 1;
+                    data[1] = -xmax;
+                }
+                let x = Tensor::from_vec(ci, h, wd, data);
+                let mut w: Vec<i64> = (0..3 * ci * kh * kw)
+                    .map(|_| next(wmax).clamp(-wmax, wmax - 1))
+                    .collect();
+                w[0] = -wmax;
+                w[1] = wmax - 1;
+                let k = Kernels {
+                    out_ch: 3,
+                    in_ch: ci,
+                    kh,
+                    kw,
+                    w,
+                };
+                let bias = [-128, 127, 5];
+                for pad in 0..=2 {
+                    let got = conv2d(&x, &k, [pad, pad], [0, 0], Some(&bias));
+                    assert_eq!(
+                        got,
+                        conv2d_reference(&x, &k, pad, &bias),
+                        "pad {pad}, xmax {xmax}, shape {:?}",
+                        (ci, h, wd, kh, kw)
+                    );
+                }
             }
         }
     }

@@ -229,14 +229,14 @@ impl LayerStep<'_> {
         }
         // 3. Re-view to the layer's input dimensions.
         for o in operands.iter_mut() {
-            *o = o.reshaped(p.in_dim[0], p.in_dim[1]).ok_or_else(|| {
-                self.err(format!(
+            if !o.reshape(p.in_dim[0], p.in_dim[1]) {
+                return Err(self.err(format!(
                     "{} values cannot be viewed as {}x{} (`in_dim`)",
                     o.data.len(),
                     p.in_dim[0],
                     p.in_dim[1]
-                ))
-            })?;
+                )));
+            }
         }
         // 4. Pooling.
         let pool_kind = l.pool.unwrap_or(PoolKind::Max);
@@ -308,13 +308,9 @@ impl LayerStep<'_> {
         if l.output_width == 32 {
             return Ok(acc);
         }
-        let shift = w.shift;
-        let data = acc
-            .data
-            .iter()
-            .map(|&a| ops::output8(a, shift, l.activation, overflow))
-            .collect();
-        Ok(Tensor::from_vec(acc.c, acc.h, acc.w, data))
+        let mut acc = acc;
+        ops::output8_all(&mut acc.data, w.shift, l.activation, overflow);
+        Ok(acc)
     }
 
     /// The computed output has the planned shape.
