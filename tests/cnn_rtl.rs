@@ -134,11 +134,25 @@ fn run(c: &Case, shape: EngineShape, how: Load) -> Result<SimReport, String> {
     Ok(rep)
 }
 
-/// Every vendored ai8x network and layer test (INDEX.tsv): (case, result).
-fn every_case(shape: EngineShape) -> Vec<(String, Result<SimReport, String>)> {
+/// A vendored case's outcome: its name, izer's latency estimate and the run.
+struct Outcome {
+    case: String,
+    izer: u64,
+    result: Result<SimReport, String>,
+}
+
+/// Every vendored ai8x network and layer test (INDEX.tsv).
+fn every_case(shape: EngineShape) -> Vec<Outcome> {
     kat_cases()
         .iter()
-        .map(|k| (k.name.clone(), run(&kat_case(k), shape, Load::Backdoor)))
+        .map(|k| {
+            let c = kat_case(k);
+            Outcome {
+                case: k.name.clone(),
+                izer: cnn::latency::total_cycles(&c.net.desc, &c.inf.plan),
+                result: run(&c, shape, Load::Backdoor),
+            }
+        })
         .collect()
 }
 
@@ -157,19 +171,27 @@ fn mnist_and_cifar10_are_bit_exact_on_every_layer() {
     }
 }
 
-/// The cases the engine refuses, with the key its error names (docs/cnn-engine.md).
-const NOT_YET: &[(&str, &str)] = &[("t-multilayer-eltwise", "`in_dim`")];
+/// The cases the engine refuses, with the key its error names (docs/cnn-engine.md): one
+/// `in_dim` re-view across processors, and the streaming networks (no input FIFOs yet).
+const NOT_YET: &[(&str, &str)] = &[
+    ("t-multilayer-eltwise", "`in_dim`"),
+    ("cats-dogs", "`streaming`"),
+    ("facedet-tinierssd", "`streaming`"),
+    ("faceid-test", "`streaming`"),
+    ("t-fifostream-cifar-hwc", "`streaming`"),
+    ("t-stream-cifar-hwc", "`streaming`"),
+];
 
 #[test]
 fn every_vendored_layer_test_is_bit_exact_or_refused_with_its_reason() {
     let results = every_case(EngineShape::MAX78000);
-    assert_eq!(results.len(), 49);
+    assert_eq!(results.len(), 74);
     let mut exact = 0;
-    for (case, r) in &results {
-        match (r, NOT_YET.iter().find(|(c, _)| c == case)) {
+    for Outcome { case, izer, result } in &results {
+        match (result, NOT_YET.iter().find(|(c, _)| c == case)) {
             (Ok(rep), None) => {
                 exact += 1;
-                println!("| {case} | bit-exact | {} |", rep.cycles);
+                println!("| {case} | bit-exact | {} | {izer} |", rep.cycles);
             }
             (Err(e), Some((_, key))) => {
                 assert!(
@@ -181,15 +203,15 @@ fn every_vendored_layer_test_is_bit_exact_or_refused_with_its_reason() {
             (r, _) => panic!("{case}: {:?}", r.as_ref().map(|r| r.cycles)),
         }
     }
-    assert_eq!(exact, 48);
+    assert_eq!(exact, 68);
 }
 
 #[test]
 fn sixteen_processors_run_every_test_that_fits_them() {
     let results = every_case(EngineShape::with_processors(16));
     let mut exact = 0;
-    for (case, r) in &results {
-        match r {
+    for Outcome { case, result, .. } in &results {
+        match result {
             Ok(_) => exact += 1,
             Err(e) if e.contains("the engine has 16") || NOT_YET.iter().any(|(c, _)| c == case) => {
             }
