@@ -889,6 +889,11 @@ pub struct CnnNet {
     /// Use only N processors per pass (ai8x --max-proc, for multi-pass tests).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub max_proc: Option<u32>,
+    /// Let a layer's output overlap its own input in data memory (ai8x --overlap-data; the
+    /// model computes each layer from its whole input, as izer does, so it does not see the
+    /// overwriting).
+    #[arg(long)]
+    pub overlap_data: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -913,6 +918,9 @@ pub enum CnnCommand {
         /// Use only N processors per pass.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
         max_proc: Option<u32>,
+        /// Let a layer's output overlap its own input (ai8x --overlap-data).
+        #[arg(long)]
+        overlap_data: bool,
     },
     /// Run a network on a sample input, bit-exactly, and print or write its output
     /// ({"output_shape", "output", "wide"}).

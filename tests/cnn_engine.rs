@@ -386,7 +386,7 @@ fn cifar10_network_runs_from_its_checkpoint_and_a_mismatched_one_is_refused() {
 /// tensor and of its sampleoutput.h and sampledata.h.
 fn kat_digest(case: &KatCase) -> String {
     let name = case.name.as_str();
-    let mut dev = Device::max78000();
+    let mut dev = case.device.clone();
     // The two multi-pass element-wise/width tests were made with fewer processors per pass.
     match name {
         "t-eltwise-add-multipass" => dev = Device::with_max_proc(2),
@@ -557,7 +557,7 @@ fn multi_pass_input_layout_of_the_documents() {
     // Spec §2.6 / §6.3: 192 channels on 64 processors: memory instance 0 holds channels
     // 0-3, 64-67 and 128-131 in consecutive words; instance 1 holds 4-7, 68-71, 132-135.
     let dev = Device::max78000();
-    let text = "arch: test\ndataset: x\nlayers:\n  - processors: 0xffffffffffffffff\n    op: passthrough\n";
+    let text = "arch: test\ndataset: x\nlayers:\n  - processors: 0xffffffffffffffff\n    op: passthrough\n    out_offset: 0x2000\n";
     let desc = NetworkDesc::parse(text, "mp.yaml", &dev).unwrap();
     let weights = cnn::NetworkWeights {
         layers: vec![None],
@@ -589,7 +589,7 @@ fn document_semantics_differ_only_where_the_documents_do() {
     let yaml = dir.join("pool.yaml");
     std::fs::write(
         &yaml,
-        "arch: test\ndataset: x\nlayers:\n  - processors: 0x1\n    op: passthrough\n    avg_pool: 2\n    pool_stride: 2\n",
+        "arch: test\ndataset: x\nlayers:\n  - processors: 0x1\n    op: passthrough\n    avg_pool: 2\n    pool_stride: 2\n    out_offset: 0x2000\n",
     )
     .unwrap();
     let input = dir.join("in.npy");

@@ -35,6 +35,7 @@ impl Case {
     }
 }
 
+/// A case on `dev` (the MAX78000, or with a kat case's `--overlap-data`).
 fn case(
     yaml: &Path,
     weights: &Path,
@@ -42,8 +43,9 @@ fn case(
     input: &Path,
     opts: RunOptions,
     stop: Option<usize>,
+    dev: Device,
 ) -> Case {
-    let mut net = Network::load(yaml, weights, bias, Device::max78000()).unwrap();
+    let mut net = Network::load(yaml, weights, bias, dev).unwrap();
     net.infer_max_proc = true;
     let input = cnn::weights::load_input(input).unwrap();
     let inf = net.infer(&input, &opts, stop).unwrap();
@@ -64,13 +66,22 @@ fn kat_case(k: &KatCase) -> Case {
         &k.input,
         k.opts.clone(),
         k.stop,
+        k.device.clone(),
     )
 }
 
 /// An ai8x network from its checkpoint, on its sample input, with the default options.
 fn ai8x_network(yaml: &str, checkpoint: &str, sample: &str) -> Case {
     let (y, w, i) = (data(yaml), data(checkpoint), data(sample));
-    case(&y, &w, None, &i, RunOptions::default(), None)
+    case(
+        &y,
+        &w,
+        None,
+        &i,
+        RunOptions::default(),
+        None,
+        Device::max78000(),
+    )
 }
 
 fn mnist() -> Case {
@@ -253,6 +264,7 @@ fn small_case() -> Case {
         &kat.join("input.npy"),
         RunOptions::default(),
         None,
+        Device::max78000(),
     )
 }
 

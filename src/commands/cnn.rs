@@ -19,13 +19,14 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
             input,
             input_shape,
             max_proc,
+            overlap_data,
         } => check(
             &network,
             checkpoint.as_deref(),
             bias.as_deref(),
             input.as_deref(),
             input_shape,
-            max_proc,
+            (max_proc, overlap_data),
         ),
         CnnCommand::Run {
             net,
@@ -70,11 +71,12 @@ pub fn run(cmd: CnnCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn device(max_proc: Option<u32>) -> Device {
-    match max_proc {
+fn device(max_proc: Option<u32>, overlap_data: bool) -> Device {
+    let d = match max_proc {
         Some(n) => Device::with_max_proc(n as usize),
         None => Device::max78000(),
-    }
+    };
+    Device { overlap_data, ..d }
 }
 
 pub(crate) fn options(net: &CnnNet) -> RunOptions {
@@ -94,7 +96,7 @@ pub(crate) fn load(net: &CnnNet) -> anyhow::Result<(Network, cnn::Tensor, cnn::I
         &net.network,
         &net.checkpoint,
         net.bias.as_deref(),
-        device(net.max_proc),
+        device(net.max_proc, net.overlap_data),
     )?;
     network.infer_max_proc = net.max_proc.is_none();
     let input = weights::load_input(&net.input)?;
@@ -259,9 +261,9 @@ fn check(
     bias: Option<&Path>,
     input: Option<&Path>,
     input_shape: Option<Vec<usize>>,
-    max_proc: Option<u32>,
+    (max_proc, overlap_data): (Option<u32>, bool),
 ) -> anyhow::Result<ExitCode> {
-    let dev = device(max_proc);
+    let dev = device(max_proc, overlap_data);
     let desc = NetworkDesc::load(network, &dev)?;
     let shape: Option<[usize; 3]> = match (input, input_shape) {
         (Some(p), _) => {

@@ -182,6 +182,7 @@ fn cnn_mnist(out_dir: &Path) -> anyhow::Result<bool> {
         semantics: "silicon".into(),
         legacy_test: false,
         max_proc: None,
+        overlap_data: false,
     };
     let json = out_dir.join("demo").join("cnn_mnist_rtl.json");
     std::fs::create_dir_all(out_dir.join("demo"))?;

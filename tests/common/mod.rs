@@ -161,6 +161,8 @@ pub struct KatCase {
     pub opts: edgelearn_verif::cnn::RunOptions,
     /// The layer of its `--stop-after` flag.
     pub stop: Option<usize>,
+    /// Its `--overlap-data` flag: the device it runs on lets outputs overlap inputs.
+    pub device: edgelearn_verif::cnn::Device,
 }
 
 /// Every vendored ai8x layer test, in the order of `data/ai8x-kat/INDEX.tsv`.
@@ -189,6 +191,10 @@ pub fn kat_cases() -> Vec<KatCase> {
                     .skip_while(|f| *f != "--stop-after")
                     .nth(1)
                     .map(|n| n.parse().unwrap()),
+                device: edgelearn_verif::cnn::Device {
+                    overlap_data: flags.contains("--overlap-data"),
+                    ..edgelearn_verif::cnn::Device::max78000()
+                },
             }
         })
         .collect()

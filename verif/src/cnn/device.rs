@@ -32,6 +32,9 @@ pub struct Device {
     pub bias_per_group: usize,
     /// Largest pool size and pool stride per dimension (16).
     pub max_pool: usize,
+    /// ai8x `--overlap-data`: a layer's output may overlap its own input in data memory
+    /// (the check that it does not is off; the model does not model the overwriting).
+    pub overlap_data: bool,
 }
 
 impl Device {
@@ -52,6 +55,7 @@ impl Device {
             kernel_words: 768,
             bias_per_group: 512,
             max_pool: 16,
+            overlap_data: false,
         }
     }
 

@@ -973,8 +973,12 @@ mod tests {
             let mut parts = f[2].split(" + ");
             let w = kat.join(parts.next().unwrap().trim());
             let bias = parts.next().map(|b| kat.join(b.trim()));
-            let mut net =
-                Network::load(&kat.join(f[1]), &w, bias.as_deref(), Device::max78000()).unwrap();
+            let dev = Device {
+                // aisegment-unet and camvid-unet were made with --overlap-data.
+                overlap_data: f.get(3).is_some_and(|f| f.contains("--overlap-data")),
+                ..Device::max78000()
+            };
+            let mut net = Network::load(&kat.join(f[1]), &w, bias.as_deref(), dev).unwrap();
             // t-eltwise-add-multipass and t-widein-maxproc4 were made with --max-proc.
             net.infer_max_proc = true;
             let x = weights::load_input(&kat.join(f[0]).join("input.npy")).unwrap();

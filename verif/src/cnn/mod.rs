@@ -132,7 +132,10 @@ impl Network {
                         "layer {}: its processor map has {have} processors, fewer than its channels need on this device; assuming {have} processors per pass (--max-proc {have}), as ai8x's layer tests made this way do",
                         layer.unwrap_or(0)
                     ));
-                    dev = Device::with_max_proc(have);
+                    dev = Device {
+                        overlap_data: dev.overlap_data,
+                        ..Device::with_max_proc(have)
+                    };
                 }
                 Err(e) => return Err(e.in_file(&self.desc.file)),
             }

@@ -168,6 +168,10 @@ fn resolve_layer(
     let prev_out_offset = prev.map(|p| net.layers[p].out_offset);
     let (in_offset, in_bytes) = input_memory(layer, prev_out_offset, in_dim, in_passes, dev)?;
     let out_bytes = output_memory(layer, out_dim, out_passes, dev)?;
+    // (izer keeps no record of a streaming layer's output, so it checks nothing against it.)
+    if !prev.is_some_and(|p| net.layers[p].streaming) {
+        check_overlap(layer, (in_offset, in_bytes), (out_map, out_bytes), dev)?;
+    }
     let cost = weight_use(l, w, pooled, out_dim, out_ch, in_passes);
     Ok(LayerPlan {
         index: ll,
@@ -956,6 +960,42 @@ fn output_memory(
     Ok(out_bytes)
 }
 
+/// The layer's output must not overlap its own input in a data-memory instance both use
+/// (spec §2.7, item 17: the output would overwrite input not yet read), unless the device
+/// allows it (ai8x `--overlap-data`) or the layer streams. Key `out_offset`. As izer's
+/// check (`unload.py`, `check_overwrite`), any output word on an input word is refused,
+/// whether or not that input was already read.
+fn check_overlap(
+    layer: Layer,
+    (in_offset, in_bytes): (u32, usize),
+    (out_map, out_bytes): (u64, usize),
+    dev: &Device,
+) -> Result<()> {
+    let l = layer.desc;
+    if dev.overlap_data || l.streaming {
+        return Ok(());
+    }
+    let per = dev.procs_per_instance;
+    let instances = |map: u64| -> u64 {
+        (0..64)
+            .filter(|p| map >> p & 1 == 1)
+            .fold(0, |m, p| m | 1 << (p / per))
+    };
+    let shared = instances(l.processors) & instances(out_map);
+    let (i0, i1) = (in_offset as usize, in_offset as usize + in_bytes);
+    let (o0, o1) = (l.out_offset as usize, l.out_offset as usize + out_bytes);
+    if shared == 0 || o1 <= i0 || i1 <= o0 {
+        return Ok(());
+    }
+    Err(layer.key_err(
+        "out_offset",
+        format!(
+            "the output (0x{o0:04x} to 0x{o1:04x}) overlaps the layer's own input (0x{i0:04x} to 0x{i1:04x}) in data memory instance {}, and would overwrite words of that input; move it (ai8x's ping-pong: 0 and 0x2000 in turn), or allow it with --overlap-data",
+            shared.trailing_zeros()
+        ),
+    ))
+}
+
 /// Multiply-accumulates and weight and bias memory of a layer (see [`weight_use`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct WeightUse {
@@ -1741,7 +1781,7 @@ mod tests {
     #[test]
     fn resolve_drives_the_phases() {
         let n = net(&[
-            "processors: 0x7",
+            "processors: 0x7; out_offset: 0x2000",
             "processors: 0xffff; op: passthrough; max_pool: 2; pool_stride: 2; out_offset: 0x4000",
         ]);
         let w = weights(vec![Some(lw(16, 3, 3, 3)), None]);
@@ -1776,7 +1816,7 @@ mod tests {
         let p = plan.layer(1);
         assert_eq!((p.in_dim, p.pooled, p.out_dim), ([8, 8], [4, 4], [4, 4]));
         assert_eq!((p.out_map, p.bits, p.checked), (0xffff, None, true));
-        assert_eq!((p.in_offset, p.in_bytes, p.out_bytes), (0, 256, 64));
+        assert_eq!((p.in_offset, p.in_bytes, p.out_bytes), (0x2000, 256, 64));
         // Stopping after layer 0 makes it the checked final layer.
         let plan = resolve(&n, &w, [3, 8, 8], &dev, Some(0)).unwrap();
         assert_eq!(plan.layers[1], None);
@@ -1789,7 +1829,7 @@ mod tests {
         let e = resolve(&bad, &w, [3, 8, 8], &dev, None).unwrap_err();
         assert_eq!(
             (e.layer, e.key.as_deref(), e.line),
-            (Some(1), Some("pad"), Some(5))
+            (Some(1), Some("pad"), Some(6))
         );
         let w8 = weights(vec![Some(lw(16, 8, 3, 3)), None]);
         let e = resolve(&n, &w8, [8, 8, 8], &dev, None).unwrap_err();

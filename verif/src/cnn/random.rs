@@ -35,6 +35,12 @@ pub enum RandOp {
         /// Padding.
         pad: usize,
     },
+    /// `convtranspose2d`: 3x3 kernel, stride 2, output padding 1 (the hardware's), padding
+    /// `pad`: `2H + 2 - 2 pad` rows out of `H`.
+    ConvTranspose2d {
+        /// Padding.
+        pad: usize,
+    },
     /// `passthrough` (no weights; channels unchanged).
     Passthrough,
     /// `mlp` (`flatten: true` when its input is not 1 x 1).
@@ -137,6 +143,11 @@ impl NetSpec {
                     (w + 2 * pad + 1).saturating_sub(k),
                 ],
                 RandOp::Conv1d { k, pad } => [l.out_ch, (h + 2 * pad + 1).saturating_sub(k), 1],
+                RandOp::ConvTranspose2d { pad } => [
+                    l.out_ch,
+                    (2 * h + 2).saturating_sub(2 * pad),
+                    (2 * w + 2).saturating_sub(2 * pad),
+                ],
                 RandOp::Passthrough => [c, h, w],
                 RandOp::Linear => [l.out_ch, 1, 1],
             };
@@ -165,6 +176,9 @@ impl NetSpec {
                 }
                 RandOp::Conv1d { k, pad } => {
                     y += &format!("    op: conv1d\n    kernel_size: {k}\n    pad: {pad}\n")
+                }
+                RandOp::ConvTranspose2d { pad } => {
+                    y += &format!("    op: convtranspose2d\n    kernel_size: 3x3\n    pad: {pad}\n")
                 }
                 RandOp::Passthrough => y += "    op: passthrough\n",
                 RandOp::Linear => {
@@ -217,6 +231,8 @@ impl NetSpec {
         let fan_in = match l.op {
             RandOp::Conv2d { k, .. } => c * k * k,
             RandOp::Conv1d { k, .. } => c * k,
+            // A quarter of the stuffed input's taps are pixels.
+            RandOp::ConvTranspose2d { .. } => (c * 9).div_ceil(4),
             RandOp::Linear => c * h * w,
             RandOp::Passthrough => 1,
         };
@@ -237,6 +253,8 @@ impl NetSpec {
                 RandOp::Passthrough => continue,
                 RandOp::Conv2d { k, .. } => vec![l.out_ch, c, k, k],
                 RandOp::Conv1d { k, .. } => vec![l.out_ch, c, k],
+                // PyTorch's ConvTranspose2d layout: (in, out, kh, kw).
+                RandOp::ConvTranspose2d { .. } => vec![c, l.out_ch, 3, 3],
                 RandOp::Linear => vec![l.out_ch, c * h * w],
             };
             let half = 1i64 << (l.bits - 1);
@@ -297,6 +315,7 @@ fn layer_bin(l: &LayerSpec, first: bool, hwc: bool, [c, h, w]: [usize; 3]) -> St
     let (op, k, pad) = match l.op {
         RandOp::Conv2d { k, pad } => ("conv2d", k, pad),
         RandOp::Conv1d { k, pad } => ("conv1d", k, pad),
+        RandOp::ConvTranspose2d { pad } => ("convtranspose2d", 3, pad),
         RandOp::Passthrough => ("passthrough", 0, 0),
         RandOp::Linear => ("linear", 0, 0),
     };
@@ -522,6 +541,15 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
         ch = l.out_ch;
         layers.push(l);
     }
+    // 3x3 convolutions made transposed (upsampling), from a stream of their own as well.
+    let mut up = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0c07_7a05_0000_0002);
+    for l in &mut layers {
+        if let RandOp::Conv2d { k: 3, pad } = l.op {
+            if up.random_bool(0.2) {
+                l.op = RandOp::ConvTranspose2d { pad };
+            }
+        }
+    }
     // An element-wise first layer on HWC input, from a stream of its own (the other choices
     // stay those of the seed without it): its operands fill at most the processors.
     let mut elt = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xe1e7_a15e_0000_0001);
@@ -651,7 +679,7 @@ pub fn generate(
 
 /// Smaller versions of `spec`, most reduction first: fewer layers (the last, or the first
 /// with the input taking its output's shape), fewer input channels, fewer rows and
-/// columns, no pooling, no bias, no element-wise operation, 8-bit weights.
+/// columns, no pooling, no bias, no element-wise operation, a transposed convolution made a plain one, 8-bit weights.
 pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
     let mut v = Vec::new();
     let n = spec.layers.len();
@@ -703,6 +731,12 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         if l.eltwise.is_some() {
             simpler.push(LayerSpec {
                 eltwise: None,
+                ..*l
+            });
+        }
+        if let RandOp::ConvTranspose2d { pad } = l.op {
+            simpler.push(LayerSpec {
+                op: RandOp::Conv2d { k: 3, pad },
                 ..*l
             });
         }

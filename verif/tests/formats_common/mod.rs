@@ -34,7 +34,9 @@ pub fn data_dir() -> PathBuf {
 /// `ai8x/ai85-cifar10-qat8-q.pth.tar`, which does not match `cifar10-hwc-ai85.yaml` (the one
 /// that does is `ai8x-kat/checkpoints/`).
 pub fn full_data() -> bool {
-    data_dir().join("ai8x/ai85-cifar10-qat8-q.pth.tar").is_file()
+    data_dir()
+        .join("ai8x/ai85-cifar10-qat8-q.pth.tar")
+        .is_file()
 }
 
 /// The path of `rel` under [`data_dir`]; `None` when the vendored subset lacks it. With the full
