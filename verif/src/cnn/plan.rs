@@ -1658,6 +1658,48 @@ mod tests {
     }
 
     #[test]
+    fn an_output_covering_its_own_input_is_refused_unless_allowed() {
+        let n = net(&[
+            "processors: 0xf; out_offset: 0x0100",
+            "processors: 0xf0; out_offset: 0x0100",
+            "processors: 0xf; streaming: true",
+        ]);
+        let at = |i| Layer::new(&n, i);
+        let dev = Device::max78000();
+        // Input 0x0000-0x0200 and output 0x0100-0x0300 in instance 0: refused, both ranges
+        // and the instance named.
+        let r = check_overlap(at(0), (0, 0x200), (0xf, 0x200), &dev);
+        let e = expect_err(r, at(0), Some("out_offset"), "");
+        assert!(
+            e.message.starts_with(
+                "the output (0x0100 to 0x0300) overlaps the layer's own input (0x0000 to 0x0200) in data memory instance 0"
+            ) && e.message.contains("--overlap-data"),
+            "{}",
+            e.message
+        );
+        // Touching is not overlapping; another instance is not the same memory; the flag
+        // and streaming turn the check off.
+        assert_eq!(check_overlap(at(0), (0, 0x100), (0xf, 0x200), &dev), Ok(()));
+        assert_eq!(
+            check_overlap(at(0), (0, 0x200), (0xf0, 0x200), &dev),
+            Ok(())
+        );
+        assert_eq!(
+            check_overlap(at(1), (0, 0x200), (0xf00, 0x200), &dev),
+            Ok(())
+        );
+        let free = Device {
+            overlap_data: true,
+            ..Device::max78000()
+        };
+        assert_eq!(
+            check_overlap(at(0), (0, 0x200), (0xf, 0x200), &free),
+            Ok(())
+        );
+        assert_eq!(check_overlap(at(2), (0, 0x200), (0xf, 0x200), &dev), Ok(()));
+    }
+
+    #[test]
     fn input_memory_use() {
         let dev = Device::max78000();
         let n = net(&[
