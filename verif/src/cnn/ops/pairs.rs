@@ -22,6 +22,11 @@ const BLOCK: usize = 32;
 /// two weights packed as `pmaddwd` takes them (channel `2q` low, `2q + 1` high).
 type Tap = (usize, i32);
 
+/// Two weights as `pmaddwd` takes them: `w0` in the low half, `w1` in the high half.
+fn pack(w0: i64, w1: i64) -> i32 {
+    ((w0 as i16 as u16 as u32) | ((w1 as i16 as u16 as u32) << 16)) as i32
+}
+
 /// The accumulators of the stride-1 correlation (see [`super::conv2d`]), or `None` if the
 /// data or the weights do not fit `i16` or a bound on a sum does not fit `i32`. The bound is
 /// taken while the operands are laid out, so nothing is read twice.
@@ -69,8 +74,7 @@ pub(super) fn correlate(
                     };
                     wmax = wmax.max(w0.unsigned_abs()).max(w1.unsigned_abs());
                     if w0 != 0 || w1 != 0 {
-                        let packed = (w0 as i16 as u16 as u32) | ((w1 as i16 as u16 as u32) << 16);
-                        taps.push((q * plen + ky * pw + kx, packed as i32));
+                        taps.push((q * plen + ky * pw + kx, pack(w0, w1)));
                     }
                 }
             }
@@ -153,39 +157,28 @@ fn blocks_avx2(xp: &[i16], taps: &[Tap], plane: &mut [i32], bias: i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     /// The AVX2 kernel (where the CPU has it) and the portable one agree on every block,
     /// corner weights and pixels included (-32768 pairs excepted: the caller never sends
     /// them, as its bound excludes them).
     #[test]
     fn both_kernels_compute_the_same_blocks() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |m: i32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % (2 * m as u64 + 1)) as i32 - m
-        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut next = || rng.random_range(-128i64..128);
         let corners = [-128, -127, 127, -31, 31, 0, 1, -1];
         let xp: Vec<i16> = (0..2 * (3 * BLOCK + 40))
             .map(|i| {
                 if i < corners.len() {
                     corners[i] as i16
                 } else {
-                    next(128).clamp(-128, 127) as i16
+                    next() as i16
                 }
             })
             .collect();
-        let mut taps: Vec<Tap> = (0..40)
-            .map(|i| {
-                let (w0, w1) = (next(128).clamp(-128, 127), next(128).clamp(-128, 127));
-                (
-                    i,
-                    (w0 as i16 as u16 as u32 | (w1 as i16 as u16 as u32) << 16) as i32,
-                )
-            })
-            .collect();
-        taps.push((3, (-128i16 as u16 as u32 | (127u32 << 16)) as i32));
+        let mut taps: Vec<Tap> = (0..40).map(|i| (i, pack(next(), next()))).collect();
+        taps.push((3, pack(-128, 127)));
         let mut a = vec![0; 3 * BLOCK];
         let mut b = vec![0; 3 * BLOCK];
         blocks_portable(&xp, &taps, &mut a, -1 << 14);
