@@ -157,7 +157,7 @@ pub struct KatCase {
     pub bias: Option<std::path::PathBuf>,
     /// The case's `input.npy`.
     pub input: std::path::PathBuf,
-    /// The run options of its flags (`--avg-pool-rounding`).
+    /// The run options of its flags (`--avg-pool-rounding`, `--legacy-test`).
     pub opts: edgelearn_verif::cnn::RunOptions,
     /// The layer of its `--stop-after` flag.
     pub stop: Option<usize>,
@@ -184,6 +184,7 @@ pub fn kat_cases() -> Vec<KatCase> {
                 input: kat.join(f[0]).join("input.npy"),
                 opts: edgelearn_verif::cnn::RunOptions {
                     avg_pool_rounding: flags.contains("--avg-pool-rounding"),
+                    legacy_test: flags.contains("--legacy-test"),
                     ..Default::default()
                 },
                 stop: flags

@@ -447,7 +447,7 @@ pub fn build(
 }
 
 /// The checks of the whole run before any layer: a valid engine shape, the silicon
-/// semantics, no legacy operand interleaving, and at most [`MAX_LAYERS`] layers.
+/// semantics and at most [`MAX_LAYERS`] layers.
 fn check_engine_run(plan: &Plan, opts: &RunOptions, shape: &EngineShape) -> Result<()> {
     if let Err(e) = shape.check() {
         return Err(CnnError::new(format!("the engine: {e}")));
@@ -455,11 +455,6 @@ fn check_engine_run(plan: &Plan, opts: &RunOptions, shape: &EngineShape) -> Resu
     if opts.semantics == Semantics::Document {
         return Err(CnnError::new(
             "the engine computes what the silicon computes; `--semantics document` is a model-only reading",
-        ));
-    }
-    if opts.legacy_test {
-        return Err(CnnError::new(
-            "--legacy-test (column-interleaved operands) is a model-only option",
         ));
     }
     if plan.order.len() > MAX_LAYERS {
@@ -660,16 +655,13 @@ impl Loader<'_> {
     }
 
     /// The layer's sources: none may be a 32-bit output, and the first one's pixels must
-    /// be the layer's input pixels (`in_dim` may not change the channel count).
+    /// be the layer's input pixels (`in_dim` may not change the channel count), except
+    /// where `--legacy-test` reads the operands as interleaved columns ([`Self::check_legacy`]).
     fn check_sources(&self, pos: usize, ll: usize) -> Result<()> {
         let l = &self.net.layers[ll];
         let p = self.plan.layer(ll);
         let plan = self.plan;
-        let sources: Vec<isize> = match &l.in_sequences {
-            Some(s) => s.clone(),
-            None if pos == 0 => vec![-1],
-            None => vec![plan.order[pos - 1] as isize],
-        };
+        let sources = self.sources(pos, ll);
         if let Some(&s) = sources
             .iter()
             .find(|&&s| s >= 0 && self.wide_layers.contains(&(s as usize)))
@@ -680,6 +672,9 @@ impl Loader<'_> {
                 format!("the layer reads the 32-bit output of layer {s}; the engine's processors read 8-bit data"),
             ));
         }
+        if self.opts.legacy_test && pos > 0 && l.operands > 1 {
+            return self.check_legacy(ll, &sources);
+        }
         let src_pixels = match sources[0] {
             s if s < 0 => plan.input[1] * plan.input[2],
             s => {
@@ -687,17 +682,89 @@ impl Loader<'_> {
                 d[0] * d[1]
             }
         };
-        if p.in_dim[0] * p.in_dim[1] != src_pixels {
+        let pixels = p.in_dim[0] * p.in_dim[1];
+        if pixels != src_pixels {
+            let hint = if l.operands > 1 && pixels * l.operands == src_pixels {
+                format!(
+                    "; the engine, like the silicon, reads the {} operands as interleaved words, which is the `--legacy-test` reading",
+                    l.operands
+                )
+            } else {
+                String::new()
+            };
             return Err(self.err(
                 ll,
                 "in_dim",
                 format!(
-                    "`in_dim` {}x{} re-views {src_pixels} pixels as {} and so changes the channel count; the model splits the channels logically, but a processor reads only its own channel's bytes in data memory",
-                    p.in_dim[0],
-                    p.in_dim[1],
-                    p.in_dim[0] * p.in_dim[1]
+                    "`in_dim` {}x{} re-views {src_pixels} pixels as {pixels} and so changes the channel count; the model splits the channels logically, but a processor reads only its own channel's bytes in data memory{hint}",
+                    p.in_dim[0], p.in_dim[1],
                 ),
             ));
+        }
+        Ok(())
+    }
+
+    /// The layers YAML layer `ll`, the `pos`-th in run order, reads (-1: the input).
+    fn sources(&self, pos: usize, ll: usize) -> Vec<isize> {
+        match &self.net.layers[ll].in_sequences {
+            Some(s) => s.clone(),
+            None if pos == 0 => vec![-1],
+            None => vec![self.plan.order[pos - 1] as isize],
+        }
+    }
+
+    /// An element-wise layer after the first under `--legacy-test` (D-CNN-LEGACY): operand
+    /// `o` is the source's columns `o, o + n, ...`, which is what the engine reads when
+    /// the operands' words interleave pixel by pixel: one 8-bit source layer written
+    /// word after word (no `write_gap`, one pass) at the layer's input offset, its width a
+    /// multiple of the operand count, and its pixels those of the operands together.
+    fn check_legacy(&self, ll: usize, sources: &[isize]) -> Result<()> {
+        let l = &self.net.layers[ll];
+        let p = self.plan.layer(ll);
+        let n = l.operands;
+        let why = |key: &str, m: String| {
+            Err(self.err(
+                ll,
+                key,
+                format!("{m}; under --legacy-test the engine reads the {n} operands as the interleaved columns of one source layer"),
+            ))
+        };
+        let &[s] = sources else {
+            return why(
+                "in_sequences",
+                format!("the layer reads {} sources", sources.len()),
+            );
+        };
+        if s < 0 {
+            return why("in_sequences", "the layer reads the network input".into());
+        }
+        let (src, sp) = (&self.net.layers[s as usize], self.plan.layer(s as usize));
+        if src.write_gap != 0 || sp.out_passes.0 != 1 || p.in_passes.0 != 1 {
+            return why(
+                "in_sequences",
+                format!(
+                    "layer {s} writes with a gap or in several passes, or the layer reads several"
+                ),
+            );
+        }
+        if p.in_offset != src.out_offset {
+            return why(
+                "in_offset",
+                format!(
+                    "0x{:x} is not layer {s}'s `out_offset` 0x{:x}",
+                    p.in_offset, src.out_offset
+                ),
+            );
+        }
+        let [h, w] = sp.out_dim;
+        if !w.is_multiple_of(n) || p.in_dim[0] * p.in_dim[1] * n != h * w {
+            return why(
+                "in_dim",
+                format!(
+                    "`in_dim` {}x{} is not layer {s}'s {h}x{w} output split into {n} column sets",
+                    p.in_dim[0], p.in_dim[1]
+                ),
+            );
         }
         Ok(())
     }
