@@ -254,6 +254,50 @@ pub struct Summary {
     pub covers: Vec<Cover>,
     /// The design's stream ports, in port order.
     pub streams: Vec<Stream>,
+    /// Every toggle point, for testplans' `toggle PATTERN` items (not in the JSON summary).
+    #[serde(skip)]
+    pub toggles: Vec<ToggleBit>,
+}
+
+/// One toggle point: a bit of a signal changed one way (each bit has a rising and a falling
+/// point).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToggleBit {
+    /// The signal below the design's top (`core.conv.img.row0`; rust-hdl's `$` separators
+    /// as dots, Verilator's `*` where it merged instances, a memory's word index kept).
+    pub signal: String,
+    /// The bit (the last index), `None` for a one-bit signal.
+    pub bit: Option<u32>,
+    /// Whether it toggled that way.
+    pub hit: bool,
+}
+
+impl ToggleBit {
+    /// The toggle point of `p`, `None` for other points.
+    fn of(p: &Point) -> Option<ToggleBit> {
+        if p.kind != Kind::Toggle {
+            return None;
+        }
+        let below = p
+            .hier
+            .split_once("_tb.dut")
+            .map_or("", |(_, b)| b.trim_start_matches('.'));
+        let name = p.comment.split(':').next().unwrap_or("");
+        let (name, bit) = match name.strip_suffix(']').and_then(|n| n.rsplit_once('[')) {
+            Some((n, b)) if b.parse::<u32>().is_ok() => (n, b.parse().ok()),
+            _ => (name, None),
+        };
+        let signal = match below {
+            "" => name.to_string(),
+            b => format!("{b}.{name}"),
+        }
+        .replace("__024", ".");
+        Some(ToggleBit {
+            signal,
+            bit,
+            hit: p.count > 0,
+        })
+    }
 }
 
 /// Merged coverage of any number of builds.
@@ -500,6 +544,7 @@ impl Coverage {
                     fsms: b.fsms().iter().map(FsmSummary::of).collect(),
                     covers: b.covers(),
                     streams: b.streams(),
+                    toggles: b.points.values().filter_map(ToggleBit::of).collect(),
                 }
             })
             .collect();
