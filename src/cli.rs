@@ -537,6 +537,10 @@ pub struct RegsArgs {
     /// The AXI top built from this platform configuration, instead of --design.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// With --config: the platform itself (its word register port), not its AXI top; the
+    /// same design `platform train` builds, so `--coverage-dir` merges with its runs.
+    #[arg(long, requires = "config")]
+    pub bare: bool,
     /// Build the platform with L matmul lanes.
     #[arg(long, value_name = "L")]
     pub lanes: Option<usize>,

@@ -493,7 +493,7 @@ fn stream_ports_are_seen_beating_stalling_and_pausing() {
         | item | closed by | waiver |\n|---|---|---|\n\
         | `stream s_t stall` | random traffic | |\n| `stream m_t idle` | random traffic | |\n\
         | `line >= 101` | nothing can | |\n| `branch >= 101` | nothing can | waived: a test of waivers |\n\
-        | `fsm PlState PL_INF` | not this block | |\n";
+        | `fsm PlState PL_INF` | not this block | |\n| `toggle s_tvalid` | random traffic | |\n";
     std::fs::write(plans.join("up2.md"), plan).unwrap();
     let out2 = d.join("out2");
     let (stdout, _) = run_ok(&[
@@ -510,7 +510,7 @@ fn stream_ports_are_seen_beating_stalling_and_pausing() {
         .find(|l| l.starts_with("testplan "))
         .unwrap_or_default();
     assert!(
-        line.contains("(lel_stream_up2): 2 of 5 items closed, 1 waived, 1 open, 1 unknown"),
+        line.contains("(lel_stream_up2): 3 of 6 items closed, 1 waived, 1 open, 1 unknown"),
         "{stdout}"
     );
     assert!(
@@ -526,7 +526,14 @@ fn stream_ports_are_seen_beating_stalling_and_pausing() {
         "{stdout}"
     );
     let md = std::fs::read_to_string(out2.join("testplans.md")).unwrap();
-    assert!(md.contains("2 of 5 items closed"), "{md}");
+    assert!(md.contains("3 of 6 items closed"), "{md}");
+    // Every bit that did not toggle both ways, by signal, next to the report.
+    let untoggled = std::fs::read_dir(&out2)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.starts_with("untoggled-lel_stream_up2-"))
+        .count();
+    assert_eq!(untoggled, 1);
     // A malformed testplan is an error naming its file and line.
     std::fs::write(plans.join("up2.md"), plan.replace("m_t idle", "m_t nap")).unwrap();
     let (_, e) = run_exit(

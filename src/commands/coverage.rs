@@ -84,6 +84,15 @@ pub(super) fn merge(
     let cov = Coverage::read(dirs)?;
     claim(out)?;
     let summaries = cov.write(out)?;
+    for x in &summaries {
+        let path = out.join(format!("untoggled-{}.txt", x.build));
+        let text: String = x
+            .untoggled()
+            .iter()
+            .map(|(sig, n)| format!("{n}\t{sig}\n"))
+            .collect();
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     print!("{}", table(&summaries, modules));
     println!(
         "lcov {}, HTML {}",
@@ -131,6 +140,19 @@ pub(super) fn table(summaries: &[Summary], modules: usize) -> String {
             .collect();
         if !worst.is_empty() {
             s += &format!("    least covered: {}\n", worst.join(", "));
+        }
+        let quiet: Vec<String> = x
+            .untoggled()
+            .into_iter()
+            .take(modules)
+            .map(|(sig, n)| format!("{sig} ({n})"))
+            .collect();
+        if !quiet.is_empty() {
+            s += &format!(
+                "    most untoggled (all in untoggled-{}.txt): {}\n",
+                x.build,
+                quiet.join(", ")
+            );
         }
         for f in &x.fsms {
             s += &format!("    FSM {}\n", f.show());

@@ -27,12 +27,15 @@ pub fn run(a: &RegsArgs) -> anyhow::Result<ExitCode> {
     generate(&a.root, a.check, a.force)
 }
 
-/// The platform named by `--design` (with `--lanes`) or built from `--config`: its name
-/// and configuration.
+/// The platform named by `--design` (with `--lanes`) or built from `--config` (its AXI
+/// top, or with `--bare` the platform itself): its name and configuration.
 fn target(a: &RegsArgs) -> anyhow::Result<(String, Kind, PlatformConfig)> {
     if let Some(path) = &a.config {
         let cfg = super::load_config(path, None, a.lanes)?;
-        let kind = Kind::PlatformAxi;
+        let kind = match a.bare {
+            true => Kind::Platform,
+            false => Kind::PlatformAxi,
+        };
         return Ok((designs::configured_name(kind, &cfg), kind, cfg));
     }
     let name = a.design.as_deref().expect("--design or --config");

@@ -272,6 +272,49 @@ pub struct ToggleBit {
     pub hit: bool,
 }
 
+impl Summary {
+    /// The signals with bits that did not toggle both ways, most such bits first: `(signal,
+    /// bits)`, the bits as ranges (`row0[402..511]`, `run`).
+    pub fn untoggled(&self) -> Vec<(String, usize)> {
+        let mut by: BTreeMap<&str, Vec<Option<u32>>> = BTreeMap::new();
+        for t in self.toggles.iter().filter(|t| !t.hit) {
+            by.entry(&t.signal).or_default().push(t.bit);
+        }
+        let mut out: Vec<(String, usize)> = by
+            .into_iter()
+            .map(|(signal, mut bits)| {
+                bits.sort_unstable();
+                bits.dedup();
+                let ranges: Vec<String> = bit_ranges(&bits);
+                let text = match ranges.is_empty() {
+                    true => signal.to_string(),
+                    false => format!("{signal}[{}]", ranges.join(",")),
+                };
+                (text, bits.len())
+            })
+            .collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
+    }
+}
+
+/// Sorted bits as ranges `LO..HI` (or one bit); `None` (a one-bit signal) gives nothing.
+fn bit_ranges(bits: &[Option<u32>]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = bits.iter().flatten().copied().peekable();
+    while let Some(lo) = it.next() {
+        let mut hi = lo;
+        while it.peek() == Some(&(hi + 1)) {
+            hi = it.next().unwrap_or(hi);
+        }
+        out.push(match lo == hi {
+            true => lo.to_string(),
+            false => format!("{lo}..{hi}"),
+        });
+    }
+    out
+}
+
 impl ToggleBit {
     /// The toggle point of `p`, `None` for other points.
     fn of(p: &Point) -> Option<ToggleBit> {

@@ -82,6 +82,8 @@ pub enum Item {
         signal: String,
         /// Only these bits (inclusive).
         bits: Option<(u32, u32)>,
+        /// Only on this design of the plan (`toggle SIGNAL on DESIGN`).
+        design: Option<String>,
     },
     /// A total at least a percentage.
     Total {
@@ -144,7 +146,8 @@ pub fn parse_item(text: &str) -> Result<Item, String> {
             path: path.to_string(),
             bin: bin.to_string(),
         }),
-        ["toggle", signal] => parse_toggle(signal),
+        ["toggle", signal] => parse_toggle(signal, None),
+        ["toggle", signal, "on", design] => parse_toggle(signal, Some(design)),
         [metric @ ("line" | "branch" | "toggle"), ">=", pct] => pct
             .trim_end_matches('%')
             .parse::<f64>()
@@ -154,13 +157,14 @@ pub fn parse_item(text: &str) -> Result<Item, String> {
             })
             .map_err(|_| format!("`{pct}` is not a percentage")),
         _ => Err(format!(
-            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, fsm ENUM *, stream PORT BIN, cover PATH BIN, toggle SIGNAL[LO..HI], line|branch|toggle >= PERCENT)"
+            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, fsm ENUM *, stream PORT BIN, cover PATH BIN, toggle SIGNAL[LO..HI] [on DESIGN], line|branch|toggle >= PERCENT)"
         )),
     }
 }
 
-/// `toggle SIGNAL` or `toggle SIGNAL[LO..HI]`.
-fn parse_toggle(text: &str) -> Result<Item, String> {
+/// `toggle SIGNAL` or `toggle SIGNAL[LO..HI]`, only on `design` if given.
+fn parse_toggle(text: &str, design: Option<&str>) -> Result<Item, String> {
+    let design = design.map(String::from);
     let range = text
         .strip_suffix(']')
         .and_then(|t| t.rsplit_once('['))
@@ -169,12 +173,14 @@ fn parse_toggle(text: &str) -> Result<Item, String> {
         return Ok(Item::Toggle {
             signal: text.to_string(),
             bits: None,
+            design,
         });
     };
     match (lo.parse::<u32>(), hi.parse::<u32>()) {
         (Ok(lo), Ok(hi)) if lo <= hi => Ok(Item::Toggle {
             signal: signal.to_string(),
             bits: Some((lo, hi)),
+            design,
         }),
         _ => Err(format!(
             "`[{lo}..{hi}]` is not a bit range (LO..HI, LO <= HI)"
@@ -183,11 +189,16 @@ fn parse_toggle(text: &str) -> Result<Item, String> {
 }
 
 impl Item {
-    /// Whether this `toggle SIGNAL` item names the toggle point `t`.
-    fn names(&self, t: &ToggleBit) -> bool {
+    /// Whether this `toggle SIGNAL` item names the toggle point `t` of design `design`.
+    fn names(&self, design: &str, t: &ToggleBit) -> bool {
         match self {
-            Item::Toggle { signal, bits } => {
-                glob(signal, &t.signal)
+            Item::Toggle {
+                signal,
+                bits,
+                design: only,
+            } => {
+                only.as_ref().is_none_or(|d| d == design)
+                    && glob(signal, &t.signal)
                     && bits.is_none_or(|(lo, hi)| t.bit.is_some_and(|b| (lo..=hi).contains(&b)))
             }
             _ => false,
@@ -403,8 +414,7 @@ pub fn status_excluding(item: &Item, builds: &[&Summary], excluded: &[&Item]) ->
         Item::Toggle { .. } => {
             let named: Vec<&ToggleBit> = builds
                 .iter()
-                .flat_map(|b| &b.toggles)
-                .filter(|t| item.names(t))
+                .flat_map(|b| b.toggles.iter().filter(|t| item.names(&b.design, t)))
                 .collect();
             if named.is_empty() {
                 return Status::Unknown("no signal bit matches".into());
@@ -435,7 +445,7 @@ pub fn status_excluding(item: &Item, builds: &[&Summary], excluded: &[&Item]) ->
                     let kept = b
                         .toggles
                         .iter()
-                        .filter(|t| !excluded.iter().any(|e| e.names(t)));
+                        .filter(|t| !excluded.iter().any(|e| e.names(&b.design, t)));
                     let (mut hit, mut total) = (0usize, 0usize);
                     for t in kept {
                         total += 1;
@@ -448,7 +458,10 @@ pub fn status_excluding(item: &Item, builds: &[&Summary], excluded: &[&Item]) ->
                     };
                     (pct, b.total.toggle.percent(), b.toggles.len() - total)
                 })
-                .fold((f64::NAN, f64::NAN, 0), |a, b| if a.0 >= b.0 { a } else { b });
+                .fold(
+                    (f64::NAN, f64::NAN, 0),
+                    |a, b| if a.0 >= b.0 { a } else { b },
+                );
             let text = format!("{pct:.1} % without the {n} waived points; {raw:.1} % of all");
             match pct >= *min {
                 true => Status::Closed,
@@ -724,7 +737,8 @@ mod tests {
             item("toggle *.in_map[2..3]"),
             Item::Toggle {
                 signal: "*.in_map".into(),
-                bits: Some((2, 3))
+                bits: Some((2, 3)),
+                design: None
             }
         );
         assert!(parse_item("toggle x[3..1]").is_err());
@@ -732,7 +746,8 @@ mod tests {
             item("toggle mem[3]"),
             Item::Toggle {
                 signal: "mem[3]".into(),
-                bits: None
+                bits: None,
+                design: None
             },
             "an index without a range is part of the name"
         );
@@ -747,24 +762,34 @@ mod tests {
             )
         );
         assert!(matches!(st("toggle nothing*"), Status::Unknown(_)));
+        assert!(matches!(st("toggle run on other"), Status::Unknown(_)));
+        assert_eq!(st("toggle run on e"), Status::Closed);
         assert_eq!(st("toggle >= 61"), Status::Open("60.0 %".into()));
         // Waived, the upper bits leave the total: 6 of 6 points.
-        let plan = format!(
+        let plan = String::from(
             "## Coverage plan\n\nDesigns: `e`\n\n| item | by | waiver |\n|---|---|---|\n\
-             | `toggle >= 90` | all | |\n| `toggle *.in_map[2..63]` | | waived: 2 processors |\n"
+             | `toggle >= 90` | all | |\n| `toggle *.in_map[2..63]` | | waived: 2 processors |\n",
         );
         let p = parse(Path::new("e.md"), &plan).unwrap().unwrap();
-        let c = closure(&[p.clone()], &[summary.clone()]);
+        let c = closure(std::slice::from_ref(&p), std::slice::from_ref(&summary));
         assert_eq!(c[0].rows[0].1, Status::Closed);
         assert_eq!(c[0].rows[1].1, Status::Waived("2 processors".into()));
         // Without the exclusion the same plan is open at the raw figure; with a narrower one
         // the report gives both figures.
         let narrow = plan.replace("[2..63]", "[3..63]");
         let p = parse(Path::new("e.md"), &narrow).unwrap().unwrap();
-        let c = closure(&[p], &[summary]);
+        let c = closure(&[p], std::slice::from_ref(&summary));
         assert_eq!(
             c[0].rows[0].1,
             Status::Open("75.0 % without the 2 waived points; 60.0 % of all".into())
+        );
+        // An exclusion for another design of the plan leaves this one's total alone.
+        let other = plan.replace("[2..63]`", "[2..63] on e16`");
+        let p = parse(Path::new("e.md"), &other).unwrap().unwrap();
+        let c = closure(&[p], &[summary]);
+        assert_eq!(
+            c[0].rows[0].1,
+            Status::Open("60.0 % without the 0 waived points; 60.0 % of all".into())
         );
     }
 }
