@@ -448,48 +448,38 @@ fn cli_load_writes_the_images_and_refuses_what_the_engine_cannot_run() {
     // A re-view the data memory cannot give (only --legacy-test reads it as the silicon
     // does): layer and key named.
     let kat = data("ai8x-kat/t-multilayer-eltwise");
-    let (_, t) = run_exit(
-        &argv(
-            "cnn sim --network",
-            &[
-                s(&kat.join("test-multilayer-eltwise.yaml")),
-                "--checkpoint",
-                s(&kat.join("weights_source.npy")),
-                "--input",
-                s(&kat.join("input.npy")),
-            ],
-        ),
-        2,
-    );
+    let refused = |sim: &str, yaml: &Path| {
+        run_exit(
+            &argv(
+                sim,
+                &[
+                    s(yaml),
+                    "--checkpoint",
+                    s(&kat.join("weights_source.npy")),
+                    "--input",
+                    s(&kat.join("input.npy")),
+                ],
+            ),
+            2,
+        )
+        .1
+    };
+    let yaml = kat.join("test-multilayer-eltwise.yaml");
+    let t = refused("cnn sim --network", &yaml);
     assert!(
         t.contains("layer 1") && t.contains("`in_dim`") && t.contains("--legacy-test"),
         "{t}"
     );
     // Under --legacy-test, a source written with a gap does not interleave its columns.
-    let yaml = std::fs::read_to_string(kat.join("test-multilayer-eltwise.yaml")).unwrap();
     let gapped = dir.join("gapped.yaml");
-    std::fs::write(
-        &gapped,
-        yaml.replacen(
-            "    activate: None",
-            "    activate: None\n    write_gap: 1",
-            1,
-        ),
-    )
-    .unwrap();
-    let (_, t) = run_exit(
-        &argv(
-            "cnn sim --legacy-test --network",
-            &[
-                s(&gapped),
-                "--checkpoint",
-                s(&kat.join("weights_source.npy")),
-                "--input",
-                s(&kat.join("input.npy")),
-            ],
-        ),
-        2,
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let text = text.replacen(
+        "    activate: None",
+        "    activate: None\n    write_gap: 1",
+        1,
     );
+    std::fs::write(&gapped, text).unwrap();
+    let t = refused("cnn sim --legacy-test --network", &gapped);
     assert!(
         t.contains("layer 1") && t.contains("`in_sequences`") && t.contains("gap"),
         "{t}"
