@@ -216,6 +216,55 @@ fn every_vendored_layer_test_is_bit_exact_or_refused_with_its_reason() {
     assert_eq!(exact, 69);
 }
 
+/// Every layer of every case the engine runs that takes more cycles than izer's estimate
+/// has its reason (docs/cnn-engine-rtl.md "Cycles against izer's estimate"): the engine's
+/// per-layer overhead, the MAC waiting for windows the gather re-reads (no line buffer), the
+/// MAC's start cycle per iteration, or a passthrough run on identity kernels. The engine's cycles are the cycle model's, which the
+/// RTL runs equal (`run`).
+#[test]
+fn every_layer_above_izers_estimate_has_its_reason() {
+    use engine::Excess;
+    let shape = EngineShape::MAX78000;
+    let (mut under, mut overhead, mut gather, mut starts, mut identity_n) = (0, 0, 0, 0, 0);
+    for k in kat_cases() {
+        let c = kat_case(&k);
+        let Ok(img) = c.image(&shape) else {
+            continue; // refused: the streaming networks
+        };
+        for r in &img.layers {
+            let izer = cnn::latency::layer_cycles(&c.net.desc, &c.inf.plan, r.layer);
+            let identity = c.net.desc.layers[r.layer].op == cnn::desc::Op::Passthrough;
+            match engine::excess(r, izer, identity) {
+                None => under += 1,
+                Some(Excess::Overhead(_)) => overhead += 1,
+                Some(Excess::Gather { .. }) => gather += 1,
+                Some(Excess::Starts { .. }) => starts += 1,
+                Some(Excess::Identity { .. }) => identity_n += 1,
+                Some(x @ Excess::Unexplained(_)) => {
+                    panic!("{} layer {}: {x} (izer {izer})", k.name, r.layer)
+                }
+            }
+        }
+    }
+    println!(
+        "layers at or under izer's estimate {under}, above by the overhead {overhead}, \
+         waiting for windows {gather}, by MAC start cycles {starts}, passthroughs on \
+         identity kernels {identity_n}"
+    );
+    assert!(under > 0 && overhead > 0 && gather > 0);
+    // MNIST layer 3 (12 channels behind a 2x2 average pool): 470 cycles against 332.
+    let c = mnist();
+    let img = c.image(&shape).unwrap();
+    let izer = cnn::latency::layer_cycles(&c.net.desc, &c.inf.plan, 3);
+    assert_eq!(
+        engine::excess(&img.layers[3], izer, false),
+        Some(Excess::Gather {
+            excess: 138,
+            stall: 248
+        })
+    );
+}
+
 #[test]
 fn sixteen_processors_run_every_test_that_fits_them() {
     let results = every_case(EngineShape::with_processors(16));

@@ -92,19 +92,24 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         "  {:>5}  {:<34} {:>10} {:>10} {:>8}  data memory",
         "layer", "operation", "cycles", "izer est.", "words"
     );
-    for l in &rep.layers {
+    for (l, r) in rep.layers.iter().zip(&img.layers) {
+        let izer = cnn::latency::layer_cycles(&network.desc, &inf.plan, l.layer);
         eprintln!(
             "  {:>5}  {:<34} {:>10} {:>10} {:>8}  {}",
             l.layer,
             op_text(&network.desc.layers[l.layer]),
             l.cycles,
-            cnn::latency::layer_cycles(&network.desc, &inf.plan, l.layer),
+            izer,
             l.words,
             match &l.mismatch {
                 None => "equal to the golden model".to_string(),
                 Some(d) => format!("DIFFERS: {d}"),
             }
         );
+        let identity = network.desc.layers[l.layer].op == cnn::desc::Op::Passthrough;
+        if let Some(x) = cnn::engine::excess(r, izer, identity) {
+            eprintln!("  {:>5}  above izer's estimate {x}", "");
+        }
     }
     eprintln!(
         "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s{})",

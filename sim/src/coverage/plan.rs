@@ -411,62 +411,9 @@ pub fn status_excluding(item: &Item, builds: &[&Summary], excluded: &[&Item]) ->
                 (false, false) => Status::Open(format!("never: {}", missed.join(", "))),
             }
         }
-        Item::Toggle { .. } => {
-            let named: Vec<&ToggleBit> = builds
-                .iter()
-                .flat_map(|b| b.toggles.iter().filter(|t| item.names(&b.design, t)))
-                .collect();
-            if named.is_empty() {
-                return Status::Unknown("no signal bit matches".into());
-            }
-            let mut missed: Vec<String> = named
-                .iter()
-                .filter(|t| !t.hit)
-                .map(|t| match t.bit {
-                    Some(b) => format!("{}[{b}]", t.signal),
-                    None => t.signal.clone(),
-                })
-                .collect();
-            missed.dedup();
-            match missed.len() {
-                0 => Status::Closed,
-                n => Status::Open(format!(
-                    "{n} of {} bits did not toggle both ways, e.g. {}",
-                    named.len() / 2,
-                    missed[..n.min(3)].join(", ")
-                )),
-            }
-        }
+        Item::Toggle { .. } => toggle_status(item, builds),
         Item::Total { metric, min } if metric == "toggle" && !excluded.is_empty() => {
-            // The best build, its excluded points left out of both counts.
-            let (pct, raw, n) = builds
-                .iter()
-                .map(|b| {
-                    let kept = b
-                        .toggles
-                        .iter()
-                        .filter(|t| !excluded.iter().any(|e| e.names(&b.design, t)));
-                    let (mut hit, mut total) = (0usize, 0usize);
-                    for t in kept {
-                        total += 1;
-                        hit += usize::from(t.hit);
-                    }
-                    let pct = if total == 0 {
-                        100.0
-                    } else {
-                        100.0 * hit as f64 / total as f64
-                    };
-                    (pct, b.total.toggle.percent(), b.toggles.len() - total)
-                })
-                .fold(
-                    (f64::NAN, f64::NAN, 0),
-                    |a, b| if a.0 >= b.0 { a } else { b },
-                );
-            let text = format!("{pct:.1} % without the {n} waived points; {raw:.1} % of all");
-            match pct >= *min {
-                true => Status::Closed,
-                false => Status::Open(text),
-            }
+            toggle_total(builds, excluded, *min)
         }
         Item::Total { metric, min } => {
             // The best build of the design (one configuration's run).
@@ -483,6 +430,67 @@ pub fn status_excluding(item: &Item, builds: &[&Summary], excluded: &[&Item]) ->
                 false => Status::Open(format!("{pct:.1} %")),
             }
         }
+    }
+}
+
+/// The status of a `toggle SIGNAL` item: closed when every bit it names toggled both ways.
+fn toggle_status(item: &Item, builds: &[&Summary]) -> Status {
+    let named: Vec<&ToggleBit> = builds
+        .iter()
+        .flat_map(|b| b.toggles.iter().filter(|t| item.names(&b.design, t)))
+        .collect();
+    if named.is_empty() {
+        return Status::Unknown("no signal bit matches".into());
+    }
+    let mut missed: Vec<String> = named
+        .iter()
+        .filter(|t| !t.hit)
+        .map(|t| match t.bit {
+            Some(b) => format!("{}[{b}]", t.signal),
+            None => t.signal.clone(),
+        })
+        .collect();
+    missed.dedup();
+    match missed.len() {
+        0 => Status::Closed,
+        n => Status::Open(format!(
+            "{n} of {} bits did not toggle both ways, e.g. {}",
+            named.len() / 2,
+            missed[..n.min(3)].join(", ")
+        )),
+    }
+}
+
+/// A `toggle >= min` total without the points `excluded` names, on the best build.
+fn toggle_total(builds: &[&Summary], excluded: &[&Item], min: f64) -> Status {
+    // The best build, its excluded points left out of both counts.
+    let (pct, raw, n) = builds
+        .iter()
+        .map(|b| {
+            let kept = b
+                .toggles
+                .iter()
+                .filter(|t| !excluded.iter().any(|e| e.names(&b.design, t)));
+            let (mut hit, mut total) = (0usize, 0usize);
+            for t in kept {
+                total += 1;
+                hit += usize::from(t.hit);
+            }
+            let pct = if total == 0 {
+                100.0
+            } else {
+                100.0 * hit as f64 / total as f64
+            };
+            (pct, b.total.toggle.percent(), b.toggles.len() - total)
+        })
+        .fold(
+            (f64::NAN, f64::NAN, 0),
+            |a, b| if a.0 >= b.0 { a } else { b },
+        );
+    let text = format!("{pct:.1} % without the {n} waived points; {raw:.1} % of all");
+    match pct >= min {
+        true => Status::Closed,
+        false => Status::Open(text),
     }
 }
 

@@ -336,8 +336,125 @@ impl EngineImage {
 /// once the previous gather is done and its window's iteration `i - 2` has left the MAC; the
 /// MAC starts four cycles after the last item (the window is then complete) and once the
 /// previous MAC is done, takes a cycle to start and issues one output channel per cycle.
-/// The layer ends 11 cycles after its last MAC issue (register load, pipeline drain).
+/// The layer ends [`LAYER_TAIL`] cycles after its last MAC issue (register load, pipeline
+/// drain).
 pub fn layer_cycles(r: &LayerRegs) -> u64 {
+    cycles_of(r, false)
+}
+
+/// The cycles after a layer's last MAC issue: register load and pipeline drain.
+pub const LAYER_TAIL: u64 = 11;
+
+/// [`layer_cycles`] with a gather that fills each window in one cycle, as a line buffer
+/// holding every window would: the MAC's own time, its start cycles and the fixed ones.
+pub fn mac_bound_cycles(r: &LayerRegs) -> u64 {
+    cycles_of(r, true)
+}
+
+/// Why the engine spends more cycles on a layer than izer's estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Excess {
+    /// Within the engine's per-layer cycles (register load, window fill, pipeline drain:
+    /// at most [`LAYER_FIXED`]), which izer counts once per network.
+    Overhead(u64),
+    /// The MAC waited `stall` cycles for its windows: the gather reads every window again
+    /// (no line buffer), and with an ideal gather the layer would be within the overhead.
+    Gather {
+        /// Cycles above izer's estimate.
+        excess: u64,
+        /// Cycles the MAC waited for windows.
+        stall: u64,
+    },
+    /// The MAC starts each iteration (output pixel, pass, chunk) with a cycle of its own,
+    /// `starts` in all, where izer counts none; with the gather's stalls and the overhead
+    /// that is the whole excess.
+    Starts {
+        /// Cycles above izer's estimate.
+        excess: u64,
+        /// MAC start cycles.
+        starts: u64,
+        /// Cycles the MAC waited for windows.
+        stall: u64,
+    },
+    /// A passthrough or element-wise-only layer runs as a 1x1 convolution with identity
+    /// kernels (D-CNN-RTL): `mac` cycles of one output channel each, where the silicon
+    /// moves the data without the MAC.
+    Identity {
+        /// Cycles above izer's estimate.
+        excess: u64,
+        /// Cycles the MAC issued output channels.
+        mac: u64,
+    },
+    /// None of the above accounts for it.
+    Unexplained(u64),
+}
+
+/// The most cycles a layer spends outside its iterations: the first window's fill (an
+/// item, then four cycles to the MAC), the MAC's first start, and [`LAYER_TAIL`].
+pub const LAYER_FIXED: u64 = 5 + 1 + LAYER_TAIL;
+
+/// The iterations (output pixel, pass, chunk) of a layer: the MAC starts once per each.
+pub fn iterations(r: &LayerRegs) -> u64 {
+    [r.out_h, r.out_w, r.in_passes, r.chunks]
+        .iter()
+        .map(|&v| u64::from(v))
+        .product()
+}
+
+/// Why layer `r` takes more cycles than izer's estimate `izer`; `None` when it does not.
+/// `identity`: the layer is a passthrough or element-wise-only layer (identity kernels).
+pub fn excess(r: &LayerRegs, izer: u64, identity: bool) -> Option<Excess> {
+    let cycles = layer_cycles(r);
+    let excess = cycles.checked_sub(izer).filter(|&e| e > 0)?;
+    let stall = cycles - mac_bound_cycles(r);
+    let starts = iterations(r);
+    let mac = starts * u64::from(r.out_ch);
+    Some(if excess <= LAYER_FIXED {
+        Excess::Overhead(excess)
+    } else if excess <= stall + LAYER_FIXED {
+        Excess::Gather { excess, stall }
+    } else if excess <= stall + starts + LAYER_FIXED {
+        Excess::Starts {
+            excess,
+            starts,
+            stall,
+        }
+    } else if identity && excess <= stall + starts + mac + LAYER_FIXED {
+        Excess::Identity { excess, mac }
+    } else {
+        Excess::Unexplained(excess)
+    })
+}
+
+impl std::fmt::Display for Excess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Excess::Overhead(e) => write!(f, "+{e}: per-layer overhead"),
+            Excess::Gather { excess, stall } => {
+                write!(
+                    f,
+                    "+{excess}: the MAC waited {stall} cycles for windows (no line buffer)"
+                )
+            }
+            Excess::Starts {
+                excess,
+                starts,
+                stall,
+            } => write!(
+                f,
+                "+{excess}: {starts} MAC start cycles, {stall} cycles waiting for windows"
+            ),
+            Excess::Identity { excess, mac } => write!(
+                f,
+                "+{excess}: a passthrough on identity kernels, {mac} cycles of one output channel each"
+            ),
+            Excess::Unexplained(e) => write!(f, "+{e}: unexplained"),
+        }
+    }
+}
+
+/// [`layer_cycles`], or with an ideal gather ([`mac_bound_cycles`]).
+fn cycles_of(r: &LayerRegs, ideal_gather: bool) -> u64 {
     let inside = (r.operands * r.pool_h * r.pool_w) as u64;
     let hw = r.pooled_h * r.pooled_w;
     let o = r.out_ch as u64;
@@ -371,6 +488,9 @@ pub fn layer_cycles(r: &LayerRegs) -> u64 {
                         };
                         items += if valid { inside } else { 1 };
                     }
+                    if ideal_gather {
+                        items = 1;
+                    }
                     let gs = [g_prev.map(|g| g + 1), m_prev2.map(|m| m + 1)]
                         .into_iter()
                         .flatten()
@@ -390,7 +510,7 @@ pub fn layer_cycles(r: &LayerRegs) -> u64 {
             }
         }
     }
-    m_prev.unwrap_or(0) + 11
+    m_prev.unwrap_or(0) + LAYER_TAIL
 }
 
 /// A data-memory byte address (as the golden model's checks give it) as `(instance, word)`.
