@@ -23,7 +23,8 @@
 //! `3/4`, `full`; an LFSR's `reseed`; a table's `entryK`; PATH the block's instance path;
 //! in either, `*` stands for any run of characters), `toggle SIGNAL` (every bit of every
 //! signal that matches toggled both ways; SIGNAL is the path below the design, a pattern
-//! with `*`, and may end in a bit range `[LO..HI]`), `line|branch|toggle >= PERCENT` (the
+//! with `*`, and may end in a bit range `[LO..HI]` or `[LO..HI:STEP]`; `on DESIGN` keeps it
+//! to one design of the plan), `line|branch|toggle >= PERCENT` (the
 //! design's total).
 //! A waiver is a third cell starting `waived:` with its reason. A waived `toggle SIGNAL`
 //! is an exclusion: its points leave the `toggle >= PERCENT` total of the same plan, which
@@ -80,9 +81,9 @@ pub enum Item {
         /// The signal below the design (`core.conv.img.row0`), `*` for any run of
         /// characters.
         signal: String,
-        /// Only these bits (inclusive).
-        bits: Option<(u32, u32)>,
-        /// Only on this design of the plan (`toggle SIGNAL on DESIGN`).
+        /// Only these bits.
+        bits: Option<BitRange>,
+        /// Only on these designs of the plan (`toggle SIGNAL on DESIGN[,DESIGN...]`).
         design: Option<String>,
     },
     /// A total at least a percentage.
@@ -157,12 +158,30 @@ pub fn parse_item(text: &str) -> Result<Item, String> {
             })
             .map_err(|_| format!("`{pct}` is not a percentage")),
         _ => Err(format!(
-            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, fsm ENUM *, stream PORT BIN, cover PATH BIN, toggle SIGNAL[LO..HI] [on DESIGN], line|branch|toggle >= PERCENT)"
+            "`{text}` is not an item (fsm ENUM STATE, fsm ENUM A -> B, fsm ENUM *, stream PORT BIN, cover PATH BIN, toggle SIGNAL[LO..HI:STEP] [on DESIGN], line|branch|toggle >= PERCENT)"
         )),
     }
 }
 
-/// `toggle SIGNAL` or `toggle SIGNAL[LO..HI]`, only on `design` if given.
+/// Bits `lo, lo + step, ...` up to `hi` (`[LO..HI]`, `[LO..HI:STEP]`: `[7..255:8]` is bit 7
+/// of every byte of a 256-bit signal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitRange {
+    /// First bit.
+    pub lo: u32,
+    /// Last bit (inclusive).
+    pub hi: u32,
+    /// Stride.
+    pub step: u32,
+}
+
+impl BitRange {
+    fn contains(&self, b: u32) -> bool {
+        (self.lo..=self.hi).contains(&b) && (b - self.lo).is_multiple_of(self.step)
+    }
+}
+
+/// `toggle SIGNAL` or `toggle SIGNAL[LO..HI[:STEP]]`, only on `design` if given.
 fn parse_toggle(text: &str, design: Option<&str>) -> Result<Item, String> {
     let design = design.map(String::from);
     let range = text
@@ -176,14 +195,15 @@ fn parse_toggle(text: &str, design: Option<&str>) -> Result<Item, String> {
             design,
         });
     };
-    match (lo.parse::<u32>(), hi.parse::<u32>()) {
-        (Ok(lo), Ok(hi)) if lo <= hi => Ok(Item::Toggle {
+    let (hi, step) = hi.split_once(':').unwrap_or((hi, "1"));
+    match (lo.parse::<u32>(), hi.parse::<u32>(), step.parse::<u32>()) {
+        (Ok(lo), Ok(hi), Ok(step)) if lo <= hi && step > 0 => Ok(Item::Toggle {
             signal: signal.to_string(),
-            bits: Some((lo, hi)),
+            bits: Some(BitRange { lo, hi, step }),
             design,
         }),
         _ => Err(format!(
-            "`[{lo}..{hi}]` is not a bit range (LO..HI, LO <= HI)"
+            "`[{lo}..{hi}:{step}]` is not a bit range (LO..HI or LO..HI:STEP, LO <= HI, STEP > 0)"
         )),
     }
 }
@@ -197,9 +217,10 @@ impl Item {
                 bits,
                 design: only,
             } => {
-                only.as_ref().is_none_or(|d| d == design)
+                only.as_ref()
+                    .is_none_or(|d| d.split(',').any(|d| d == design))
                     && glob(signal, &t.signal)
-                    && bits.is_none_or(|(lo, hi)| t.bit.is_some_and(|b| (lo..=hi).contains(&b)))
+                    && bits.is_none_or(|r| t.bit.is_some_and(|b| r.contains(b)))
             }
             _ => false,
         }
@@ -706,6 +727,10 @@ mod tests {
         assert!(glob("core.in_fifo", "core.in_fifo") && !glob("core.in", "core.in_fifo"));
     }
 
+    fn st_of(summary: &Summary, item: &str) -> Status {
+        status(&parse_item(item).unwrap(), &[summary])
+    }
+
     #[test]
     fn a_waived_toggle_pattern_leaves_the_toggle_total_and_a_plain_one_must_close() {
         use crate::coverage::{Tallies, Tally};
@@ -745,11 +770,19 @@ mod tests {
             item("toggle *.in_map[2..3]"),
             Item::Toggle {
                 signal: "*.in_map".into(),
-                bits: Some((2, 3)),
+                bits: Some(BitRange {
+                    lo: 2,
+                    hi: 3,
+                    step: 1
+                }),
                 design: None
             }
         );
-        assert!(parse_item("toggle x[3..1]").is_err());
+        assert!(parse_item("toggle x[3..1]").is_err() && parse_item("toggle x[1..3:0]").is_err());
+        assert_eq!(
+            st_of(&summary, "toggle decode.in_map[1..3:2]"),
+            Status::Open("1 of 2 bits did not toggle both ways, e.g. decode.in_map[3]".into())
+        );
         assert_eq!(
             item("toggle mem[3]"),
             Item::Toggle {
@@ -759,7 +792,7 @@ mod tests {
             },
             "an index without a range is part of the name"
         );
-        let st = |t: &str| status(&item(t), &[&summary]);
+        let st = |t: &str| st_of(&summary, t);
         assert_eq!(st("toggle run"), Status::Closed);
         assert_eq!(st("toggle decode.in_map[0..1]"), Status::Closed);
         assert_eq!(
@@ -772,6 +805,7 @@ mod tests {
         assert!(matches!(st("toggle nothing*"), Status::Unknown(_)));
         assert!(matches!(st("toggle run on other"), Status::Unknown(_)));
         assert_eq!(st("toggle run on e"), Status::Closed);
+        assert_eq!(st("toggle run on other,e"), Status::Closed);
         assert_eq!(st("toggle >= 61"), Status::Open("60.0 %".into()));
         // Waived, the upper bits leave the total: 6 of 6 points.
         let plan = String::from(
