@@ -536,3 +536,52 @@ fn cli_load_writes_the_images_and_refuses_what_the_engine_cannot_run() {
     // Existing files are kept.
     cnn_mnist("load", &["--out", s(&dir)], 2);
 }
+
+/// The residual pattern (spec §2.11): two passthrough layers write the input interleaved
+/// (`write_gap: 1`, offsets 4 bytes apart) and a third adds them; bit-exact. Moved by one
+/// word, the second operand is not where the engine (and the silicon) reads it, and the
+/// loader says so instead of running into a difference.
+#[test]
+fn an_element_wise_layer_reads_its_operands_interleaved_or_is_refused() {
+    let dir = tmp("residual");
+    let good = "arch: test\ndataset: test_layers\nlayers:\n\
+        - {pad: 0, out_offset: 0x2000, processors: 0x7, data_format: HWC, operation: none, write_gap: 1}\n\
+        - {pad: 0, in_offset: 0, in_sequences: [-1], out_offset: 0x2004, processors: 0x7, operation: none, write_gap: 1}\n\
+        - {in_offset: 0x2000, in_sequences: [0, 1], processors: 0x7, operation: none, eltwise: add, operands: 2, out_offset: 0x1000}\n";
+    let kat = data("ai8x-kat/t-passthrough");
+    let sim = |name: &str, yaml: &str, code: i32| {
+        let path = dir.join(name);
+        std::fs::write(&path, yaml).unwrap();
+        let out = dir.join(format!("{name}.json"));
+        run_exit(
+            &argv(
+                "cnn sim --network",
+                &[
+                    s(&path),
+                    "--checkpoint",
+                    s(&kat.join("weights_source.npy")),
+                    "--input",
+                    s(&kat.join("input.npy")),
+                    "--output",
+                    s(&out),
+                ],
+            ),
+            code,
+        )
+        .1
+    };
+    let t = sim("good.yaml", good, 0);
+    assert!(t.matches("equal to the golden model").count() == 3, "{t}");
+    let t = sim("bad.yaml", &good.replace("0x2004", "0x2008"), 2);
+    assert!(
+        t.contains("layer 2")
+            && t.contains("`in_sequences`")
+            && t.contains("operand 1 is layer 1, which writes at 0x2008"),
+        "{t}"
+    );
+    let t = sim("gap.yaml", &good.replacen(", write_gap: 1}", "}", 1), 2);
+    assert!(
+        t.contains("operand 0 is layer 0") && t.contains("write_gap 0"),
+        "{t}"
+    );
+}

@@ -821,6 +821,54 @@ impl Loader<'_> {
                 ),
             ));
         }
+        if pos > 0 && l.operands > 1 {
+            return self.check_operands(ll, &sources);
+        }
+        Ok(())
+    }
+
+    /// An element-wise layer after the first (spec §2.11, the residual pattern): the silicon
+    /// reads operand `k` of pixel `p` at word `(p passes + e) n + k` from the input offset,
+    /// so the model's operands (the sources' channels, one source each) are what it reads
+    /// only when source `k` writes there: `out_offset = in_offset + 4k`, `write_gap = n - 1`,
+    /// on the layer's own processors. Anything else runs, on the silicon as here, on other
+    /// values than the model's, and is refused naming the source to change.
+    fn check_operands(&self, ll: usize, sources: &[isize]) -> Result<()> {
+        let l = &self.net.layers[ll];
+        let p = self.plan.layer(ll);
+        let n = l.operands;
+        let why = |m: String| {
+            Err(self.err(
+                ll,
+                "in_sequences",
+                format!("{m}; the engine, like the silicon, reads operand k of an element-wise layer after the first at in_offset + 4k, one word in {n}, so operand k's layer must write there: out_offset = in_offset + 4k, write_gap = {}", n - 1),
+            ))
+        };
+        if sources.len() != n || sources.iter().any(|&s| s < 0) {
+            return why(format!(
+                "{n} operands from {} source(s) ({sources:?})",
+                sources.len()
+            ));
+        }
+        for (k, &s) in sources.iter().enumerate() {
+            let src = &self.net.layers[s as usize];
+            let want = p.in_offset + 4 * k as u32;
+            if src.out_offset != want || src.write_gap as usize != n - 1 {
+                return why(format!(
+                    "operand {k} is layer {s}, which writes at 0x{:04x} with write_gap {} (needed: 0x{want:04x}, {})",
+                    src.out_offset,
+                    src.write_gap,
+                    n - 1
+                ));
+            }
+            if self.plan.layer(s as usize).out_map != l.processors {
+                return why(format!(
+                    "operand {k} is layer {s}, whose output processors 0x{:016x} are not the layer's processors 0x{:016x}",
+                    self.plan.layer(s as usize).out_map,
+                    l.processors
+                ));
+            }
+        }
         Ok(())
     }
 
