@@ -440,6 +440,18 @@ fn cli_sim_prints_what_cnn_run_prints() {
         assert_eq!(a[k], b[k], "{k}");
     }
     assert_eq!(b["bit_exact"], true);
+    // Per layer: the cycles, izer's estimate and, above it, the reason (MNIST layer 3).
+    let l3 = &b["layer_cycles"][3];
+    assert_eq!(
+        (l3["cycles"].as_u64(), l3["izer_estimate"].as_u64()),
+        (Some(470), Some(332))
+    );
+    assert!(l3["above_izer"]
+        .as_str()
+        .unwrap()
+        .contains("waited 248 cycles for windows"));
+    assert!(err.contains("above izer's estimate +138"), "{err}");
+    assert!(b["layer_cycles"][0]["above_izer"].is_null());
     // The engine's layers, as files, equal the model's (`cnn run --log-intermediate`).
     let glog = dir.join("golden");
     cnn_mnist("run", &["--log-intermediate", s(&glog)], 0);

@@ -152,7 +152,21 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         "layer": final_layer,
         "cycles": rep.cycles,
         "izer_estimate": cnn::latency::total_cycles(&network.desc, &inf.plan),
-        "layer_cycles": rep.layers.iter().map(|l| json!({"layer": l.layer, "cycles": l.cycles})).collect::<Vec<_>>(),
+        "layer_cycles": rep
+            .layers
+            .iter()
+            .zip(&img.layers)
+            .map(|(l, r)| {
+                let izer = cnn::latency::layer_cycles(&network.desc, &inf.plan, l.layer);
+                let identity = network.desc.layers[l.layer].op == cnn::desc::Op::Passthrough;
+                json!({
+                    "layer": l.layer,
+                    "cycles": l.cycles,
+                    "izer_estimate": izer,
+                    "above_izer": cnn::engine::excess(r, izer, identity).map(|x| x.to_string()),
+                })
+            })
+            .collect::<Vec<_>>(),
         "bit_exact": rep.first_mismatch().is_none(),
     });
     match output {
