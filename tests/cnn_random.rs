@@ -47,6 +47,15 @@ fn a_hundred_random_networks_are_bit_exact_on_the_engine_rtl() {
         std::fs::read_to_string(out.join("cross.md")).unwrap(),
         stdout
     );
+    // Residual blocks are among them: two layers writing interleaved (`write_gap: 1`) and an
+    // element-wise layer reading both (`in_sequences`), bit-exact like the rest.
+    let residual = (0..100)
+        .filter(|i| {
+            let y = std::fs::read_to_string(out.join(format!("{i:04}/network.yaml"))).unwrap();
+            y.contains("write_gap: 1") && y.contains("operands: 2") && y.contains("in_sequences: [")
+        })
+        .count();
+    assert!(residual >= 10, "{residual} networks with a residual block");
     // Each network is three files a user could give `cnn sim`, and the regression lists them.
     for n in ["0000", "0099"] {
         for f in ["network.yaml", "weights.npz", "input.npy"] {

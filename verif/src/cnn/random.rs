@@ -60,6 +60,24 @@ pub struct RandElt {
 /// The element-wise operations drawn.
 pub const ELTWISE_OPS: [&str; 4] = ["add", "sub", "xor", "or"];
 
+/// A layer's part in a residual block (spec §2.11's pattern), three layers in a row after
+/// the layer that writes the block's input X: `Skip` passes X through, writing every other
+/// word at 0x4000; `Branch` convolves X (same channels and size), writing the words between
+/// (0x4004); `Sum` adds, subtracts, xors or ors the two (`in_sequences` of both, two
+/// operands), reading them interleaved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Res {
+    /// The passthrough of X.
+    Skip,
+    /// The convolution of X.
+    Branch,
+    /// The element-wise layer of the two.
+    Sum,
+}
+
+/// Byte offset of a residual block's interleaved operands.
+const RES_OFFSET: u32 = 0x4000;
+
 /// Pooling before the operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RandPool {
@@ -93,8 +111,11 @@ pub struct LayerSpec {
     pub proc_start: usize,
     /// 32-bit output (the last layer only, without activation).
     pub wide: bool,
-    /// An element-wise operation before the operator (the first layer only, HWC input).
+    /// An element-wise operation before the operator (the first layer, HWC input; or the
+    /// `Sum` of a residual block).
     pub eltwise: Option<RandElt>,
+    /// Its part in a residual block, if any.
+    pub residual: Option<Res>,
 }
 
 /// A whole network's choices; the files follow from it.
@@ -166,10 +187,36 @@ impl NetSpec {
             let [c, h, w] = shapes[i];
             let procs = processors(c, l.proc_start, i == 0 && !self.hwc);
             y += &format!("  - processors: 0x{procs:016x}\n");
-            y += &format!(
-                "    out_offset: 0x{:04x}\n",
-                if i % 2 == 0 { 0x2000 } else { 0 }
-            );
+            // Layers write at 0x2000 and 0 in turn (a layer's output never covers its
+            // input); a residual block's operands interleave at 0x4000.
+            let plain = |i: usize| if i % 2 == 0 { 0x2000u32 } else { 0 };
+            let out = match l.residual {
+                Some(Res::Skip) => RES_OFFSET,
+                Some(Res::Branch) => RES_OFFSET + 4,
+                _ => plain(i),
+            };
+            y += &format!("    out_offset: 0x{out:04x}\n");
+            match l.residual {
+                Some(Res::Skip) => y += "    write_gap: 1\n",
+                Some(Res::Branch) => {
+                    // X: the output of the layer before the block (or the input, at 0).
+                    let (src, at) = match i.checked_sub(2) {
+                        Some(j) => (j as isize, plain(j)),
+                        None => (-1, 0),
+                    };
+                    y += &format!(
+                        "    write_gap: 1\n    in_sequences: [{src}]\n    in_offset: 0x{at:04x}\n"
+                    );
+                }
+                Some(Res::Sum) => {
+                    y += &format!(
+                        "    in_sequences: [{}, {}]\n    in_offset: 0x{RES_OFFSET:04x}\n",
+                        i - 2,
+                        i - 1
+                    )
+                }
+                None => {}
+            }
             match l.op {
                 RandOp::Conv2d { k, pad } => {
                     y += &format!("    op: conv2d\n    kernel_size: {k}x{k}\n    pad: {pad}\n")
@@ -500,6 +547,7 @@ fn draw_layer(
         },
         wide,
         eltwise: None,
+        residual: None,
     }
 }
 
@@ -559,6 +607,48 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
             op: ELTWISE_OPS[elt.random_range(0..ELTWISE_OPS.len())],
             operands: elt.random_range(2..=max_operands),
         });
+    }
+    // A residual block after one of the layers, from a stream of its own too.
+    let mut res = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x7e51_d0a1_0000_0003);
+    if !one_d && res.random_bool(0.25) {
+        let at = res.random_range(1..=layers.len());
+        let before: &LayerSpec = &layers[at - 1];
+        if !before.wide {
+            let c = before.out_ch;
+            let k = if res.random_bool(0.5) { 3 } else { 1 };
+            let start = res.random_range(0..=lim.processors.min(16) - c);
+            let base = LayerSpec {
+                op: RandOp::Passthrough,
+                out_ch: c,
+                pool: None,
+                act: 0,
+                bits: 8,
+                bias: false,
+                shift: 0,
+                proc_start: start,
+                wide: false,
+                eltwise: None,
+                residual: Some(Res::Skip),
+            };
+            let branch = LayerSpec {
+                op: RandOp::Conv2d { k, pad: k / 2 },
+                act: res.random_range(0..3),
+                bits: [1, 2, 4, 8][res.random_range(0..4)],
+                bias: res.random_bool(0.5),
+                shift: res.random_range(-1..=1),
+                residual: Some(Res::Branch),
+                ..base
+            };
+            let sum = LayerSpec {
+                eltwise: Some(RandElt {
+                    op: ELTWISE_OPS[res.random_range(0..ELTWISE_OPS.len())],
+                    operands: 2,
+                }),
+                residual: Some(Res::Sum),
+                ..base
+            };
+            layers.splice(at..at, [base, branch, sum]);
+        }
     }
     NetSpec {
         values_seed: rng.random(),
@@ -679,7 +769,8 @@ pub fn generate(
 
 /// Smaller versions of `spec`, most reduction first: fewer layers (the last, or the first
 /// with the input taking its output's shape), fewer input channels, fewer rows and
-/// columns, no pooling, no bias, no element-wise operation, a transposed convolution made a plain one, 8-bit weights.
+/// columns, no residual block, no pooling, no bias, no element-wise operation, a transposed
+/// convolution made a plain one, 8-bit weights.
 pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
     let mut v = Vec::new();
     let n = spec.layers.len();
@@ -719,6 +810,14 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
             v.push(s);
         }
     }
+    // A residual block goes as a whole.
+    for i in 0..n {
+        if spec.layers[i].residual == Some(Res::Skip) && i + 3 <= n {
+            let mut s = spec.clone();
+            s.layers.drain(i..i + 3);
+            v.push(s);
+        }
+    }
     for i in 0..n {
         let l = &spec.layers[i];
         let mut simpler = Vec::new();
@@ -728,7 +827,7 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         if l.bias {
             simpler.push(LayerSpec { bias: false, ..*l });
         }
-        if l.eltwise.is_some() {
+        if l.eltwise.is_some() && l.residual.is_none() {
             simpler.push(LayerSpec {
                 eltwise: None,
                 ..*l
@@ -740,7 +839,7 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
                 ..*l
             });
         }
-        if l.out_ch > 1 && l.op != RandOp::Passthrough {
+        if l.out_ch > 1 && l.op != RandOp::Passthrough && l.residual.is_none() {
             simpler.push(LayerSpec {
                 out_ch: l.out_ch.div_ceil(2),
                 ..*l
@@ -749,9 +848,12 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         for l2 in simpler {
             let mut s = spec.clone();
             s.layers[i] = l2;
-            // A passthrough after a layer whose channels changed takes the new count.
+            // A passthrough after a layer whose channels changed takes the new count, and
+            // so does a residual block's convolution (its output is added to its input).
             for j in i + 1..n {
-                if s.layers[j].op == RandOp::Passthrough {
+                if s.layers[j].op == RandOp::Passthrough
+                    || s.layers[j].residual == Some(Res::Branch)
+                {
                     s.layers[j].out_ch = s.layers[j - 1].out_ch;
                 }
             }
@@ -784,5 +886,52 @@ pub fn shrink(
             }
         }
         return (cur, steps);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A seed whose network has a residual block: its three layers are in order, the block
+    /// keeps its input's shape, and shrinking can drop the block as a whole but never leaves
+    /// the element-wise layer without its two operands.
+    #[test]
+    fn a_residual_block_keeps_its_shape_and_shrinks_as_a_whole() {
+        let lim = Limits::default();
+        let spec = (0..200)
+            .map(|s| draw(s, &lim))
+            .find(|s| s.layers.iter().any(|l| l.residual.is_some()))
+            .expect("a network with a residual block");
+        let at = spec
+            .layers
+            .iter()
+            .position(|l| l.residual == Some(Res::Skip))
+            .unwrap();
+        let roles: Vec<_> = spec.layers[at..at + 3].iter().map(|l| l.residual).collect();
+        assert_eq!(roles, [Some(Res::Skip), Some(Res::Branch), Some(Res::Sum)]);
+        let shapes = spec.shapes();
+        assert_eq!(
+            shapes[at],
+            shapes[at + 3],
+            "the block keeps its input's shape"
+        );
+        let y = spec.yaml("t");
+        assert!(
+            y.contains(&format!("in_sequences: [{at}, {}]", at + 1)),
+            "{y}"
+        );
+        let steps = shrink_steps(&spec);
+        assert!(steps.iter().any(|s| s.layers.len() + 3 == spec.layers.len()
+            && s.layers.iter().all(|l| l.residual.is_none())));
+        for s in &steps {
+            assert!(
+                s.layers
+                    .iter()
+                    .all(|l| l.residual != Some(Res::Sum)
+                        || l.eltwise.is_some_and(|e| e.operands == 2)),
+                "{s:?}"
+            );
+        }
     }
 }
