@@ -189,7 +189,7 @@ impl NetSpec {
             y += &format!("  - processors: 0x{procs:016x}\n");
             // Layers write at 0x2000 and 0 in turn (a layer's output never covers its
             // input); a residual block's operands interleave at 0x4000.
-            let plain = |i: usize| if i % 2 == 0 { 0x2000u32 } else { 0 };
+            let plain = |i: usize| if i.is_multiple_of(2) { 0x2000u32 } else { 0 };
             let out = match l.residual {
                 Some(Res::Skip) => RES_OFFSET,
                 Some(Res::Branch) => RES_OFFSET + 4,
