@@ -981,6 +981,11 @@ pub enum CnnCommand {
         /// report the simulated cycles per second over all of them (a benchmark).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10000))]
         repeat: u32,
+        /// A streaming network's input arrives over the input stream (`fifo_t*`, izer's
+        /// `--fifo` order) with an idle cycle before a beat at this probability (0: back to
+        /// back; the cycles count the arrival). Only for networks whose first layer streams.
+        #[arg(long, value_name = "P", value_parser = fifo_gap)]
+        fifo_gap: Option<f64>,
         /// Write a VCD of the run (an FST when the name ends in `.fst`).
         #[arg(long, value_name = "PATH")]
         vcd: Option<PathBuf>,
@@ -1188,4 +1193,12 @@ pub enum RegressCommand {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `--fifo-gap`: a probability below 1.
+fn fifo_gap(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.0..1.0).contains(&p) => Ok(p),
+        _ => Err(format!("{s:?} is not a probability in [0, 1)")),
+    }
 }

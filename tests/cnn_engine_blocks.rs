@@ -96,6 +96,12 @@ fn layer_seq_is_bit_exact_on_every_backend() {
 }
 
 #[test]
+fn fifo_in_is_bit_exact_on_every_backend() {
+    let stim = cnn_engine::fifo_in_stimulus(&common::ports("cnn_fifo_in"), 0xF1F0, 3000).unwrap();
+    common::check_block("cnn_fifo_in", &stim, &Backend::ALL);
+}
+
+#[test]
 fn mac_ctl_is_bit_exact_on_every_backend() {
     let stim = cnn_engine::mac_ctl_stimulus(&common::ports("cnn_mac_ctl"), 0x3C7, 4000).unwrap();
     common::check_block("cnn_mac_ctl", &stim, &Backend::ALL);

@@ -8,7 +8,7 @@ use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::cnn;
 use edgelearn_verif::formats::npy::encode_npy_i64;
-use edgelearn_verif::rtl::cnn::{simulate, CnnBench, Load, SimReport};
+use edgelearn_verif::rtl::cnn::{simulate, CnnBench, FifoFeed, Load, SimReport};
 use edgelearn_verif::rtl::designs::engine_design as engine;
 use serde_json::json;
 use std::path::Path;
@@ -27,6 +27,8 @@ pub struct SimOptions<'a> {
     pub ungated: bool,
     /// Inferences to run on one model.
     pub repeat: u32,
+    /// A streaming network's input: the probability of an idle cycle before each beat.
+    pub fifo_gap: Option<f64>,
     /// A VCD of the run.
     pub vcd: Option<&'a Path>,
     /// The JSON result (stdout otherwise).
@@ -43,6 +45,7 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         front_door,
         ungated,
         repeat,
+        fifo_gap,
         vcd,
         output,
         log_dir,
@@ -52,6 +55,12 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         fresh_file(p, force)?;
     }
     let (shape, network, inf, img) = engine_image(net, processors)?;
+    if fifo_gap.is_some() && img.stream.is_none() {
+        anyhow::bail!(
+            "--fifo-gap: the network's first layer does not stream (`streaming: true`); its input is loaded into data memory"
+        );
+    }
+
     let opts = DutOptions {
         vcd: vcd.map(Path::to_path_buf),
         ungated,
@@ -61,6 +70,10 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
     let dut = Simulator::from_env().dut(Backend::Verilator, engine(&shape), &opts)?;
     let build = t0.elapsed().as_secs_f64();
     let mut bench = CnnBench::new(dut, shape)?;
+    bench.set_feed(FifoFeed {
+        gap: fifo_gap.unwrap_or(0.0),
+        seed: 1,
+    });
     let how = if front_door {
         Load::FrontDoor
     } else {
@@ -110,6 +123,15 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         if let Some(x) = cnn::engine::excess(r, izer, identity) {
             eprintln!("  {:>5}  above izer's estimate {x}", "");
         }
+    }
+    if let (Some(st), Some(last)) = (&img.stream, rep.input_done) {
+        eprintln!(
+            "streaming: layers 0..{} in {} one-row schedule entries; input {} beats on {} FIFO(s), the last taken at cycle {last}",
+            st.layers,
+            st.schedule.len(),
+            st.beats.len(),
+            st.fifos,
+        );
     }
     eprintln!(
         "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s{})",

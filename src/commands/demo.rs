@@ -193,6 +193,7 @@ fn cnn_mnist(out_dir: &Path) -> anyhow::Result<bool> {
             front_door: false,
             ungated: false,
             repeat: 1,
+            fifo_gap: None,
             vcd: None,
             output: Some(&json),
             log_dir: None,

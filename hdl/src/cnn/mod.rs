@@ -78,7 +78,7 @@ impl EngineShape {
 pub mod host {
     pub use super::engine::regs::{
         BIAS, CTRL, CYCLES, DATA, KERNEL, KERNEL_WORDS, LAYER, LAYER_CYCLES, LAYER_REGS, NLAYERS,
-        PROCESSORS,
+        PROCESSORS, SCHEDULE, STREAM,
     };
 
     /// Address of data-memory word `word` of instance `instance`.

@@ -44,6 +44,9 @@ pub struct LayerRegs {
     pub layer: usize,
     /// The register fields.
     pub regs: LayerFields,
+    /// A streaming layer's schedule entries: the output row of each, in run order (empty:
+    /// the layer runs whole).
+    pub slices: Vec<u32>,
 }
 
 impl std::ops::Deref for LayerRegs {
@@ -235,8 +238,10 @@ pub struct EngineImage {
     pub kernels: Vec<Vec<u128>>,
     /// Bias bytes from index 0.
     pub bias: Vec<u8>,
-    /// Input data-memory words: `(instance, word, value)`.
+    /// Input data-memory words: `(instance, word, value)` (none when the input streams).
     pub data: Vec<(usize, usize, u32)>,
+    /// The streaming part of the run, when its first layers stream.
+    pub stream: Option<super::stream::Stream>,
 }
 
 impl EngineImage {
@@ -338,8 +343,16 @@ impl EngineImage {
 /// previous MAC is done, takes a cycle to start and issues one output channel per cycle.
 /// The layer ends [`LAYER_TAIL`] cycles after its last MAC issue (register load, pipeline
 /// drain).
+/// A streaming layer's cycles are the sum of its schedule entries', each a run of one row.
 pub fn layer_cycles(r: &LayerRegs) -> u64 {
-    cycles_of(r, false)
+    if r.slices.is_empty() {
+        cycles_of(r, false, None)
+    } else {
+        r.slices
+            .iter()
+            .map(|&row| cycles_of(r, false, Some(row)))
+            .sum()
+    }
 }
 
 /// The cycles after a layer's last MAC issue: register load and pipeline drain.
@@ -348,7 +361,14 @@ pub const LAYER_TAIL: u64 = 11;
 /// [`layer_cycles`] with a gather that fills each window in one cycle, as a line buffer
 /// holding every window would: the MAC's own time, its start cycles and the fixed ones.
 pub fn mac_bound_cycles(r: &LayerRegs) -> u64 {
-    cycles_of(r, true)
+    if r.slices.is_empty() {
+        cycles_of(r, true, None)
+    } else {
+        r.slices
+            .iter()
+            .map(|&row| cycles_of(r, true, Some(row)))
+            .sum()
+    }
 }
 
 /// Why the engine spends more cycles on a layer than izer's estimate.
@@ -385,6 +405,14 @@ pub enum Excess {
         /// Cycles the MAC issued output channels.
         mac: u64,
     },
+    /// A streaming layer runs one output row per schedule entry, each entry with the
+    /// per-layer cycles of its own (at most [`LAYER_FIXED`] each) and its MAC starts.
+    Slices {
+        /// Cycles above izer's estimate.
+        excess: u64,
+        /// Schedule entries.
+        slices: u64,
+    },
     /// None of the above accounts for it.
     Unexplained(u64),
 }
@@ -409,21 +437,26 @@ pub fn excess(r: &LayerRegs, izer: u64, identity: bool) -> Option<Excess> {
     let stall = cycles - mac_bound_cycles(r);
     let starts = iterations(r);
     let mac = starts * u64::from(r.out_ch);
-    Some(if excess <= LAYER_FIXED {
-        Excess::Overhead(excess)
-    } else if excess <= stall + LAYER_FIXED {
-        Excess::Gather { excess, stall }
-    } else if excess <= stall + starts + LAYER_FIXED {
-        Excess::Starts {
-            excess,
-            starts,
-            stall,
-        }
-    } else if identity && excess <= stall + starts + mac + LAYER_FIXED {
-        Excess::Identity { excess, mac }
-    } else {
-        Excess::Unexplained(excess)
-    })
+    let slices = r.slices.len() as u64;
+    Some(
+        if slices > 0 && excess <= stall + starts + slices * LAYER_FIXED {
+            Excess::Slices { excess, slices }
+        } else if excess <= LAYER_FIXED {
+            Excess::Overhead(excess)
+        } else if excess <= stall + LAYER_FIXED {
+            Excess::Gather { excess, stall }
+        } else if excess <= stall + starts + LAYER_FIXED {
+            Excess::Starts {
+                excess,
+                starts,
+                stall,
+            }
+        } else if identity && excess <= stall + starts + mac + LAYER_FIXED {
+            Excess::Identity { excess, mac }
+        } else {
+            Excess::Unexplained(excess)
+        },
+    )
 }
 
 impl std::fmt::Display for Excess {
@@ -448,19 +481,24 @@ impl std::fmt::Display for Excess {
                 f,
                 "+{excess}: a passthrough on identity kernels, {mac} cycles of one output channel each"
             ),
+            Excess::Slices { excess, slices } => write!(
+                f,
+                "+{excess}: streamed in {slices} one-row slices, each started and drained on its own"
+            ),
             Excess::Unexplained(e) => write!(f, "+{e}: unexplained"),
         }
     }
 }
 
 /// [`layer_cycles`], or with an ideal gather ([`mac_bound_cycles`]).
-fn cycles_of(r: &LayerRegs, ideal_gather: bool) -> u64 {
+fn cycles_of(r: &LayerRegs, ideal_gather: bool, row: Option<u32>) -> u64 {
     let inside = (r.operands * r.pool_h * r.pool_w) as u64;
     let hw = r.pooled_h * r.pooled_w;
     let o = r.out_ch as u64;
     // (gather end, MAC end) of the last two iterations
     let (mut g_prev, mut m_prev, mut m_prev2) = (None::<u64>, None::<u64>, None::<u64>);
-    for oy in 0..r.out_h {
+    let rows = row.map_or(0..r.out_h, |y| y..y + 1);
+    for oy in rows {
         for ox in 0..r.out_w {
             for _e in 0..r.in_passes {
                 for k in 0..r.chunks {
@@ -555,9 +593,19 @@ pub fn build(
     for (pos, &ll) in plan.order.iter().enumerate() {
         loader.add_layer(pos, ll)?;
     }
-    let data = input_words(net, plan, input, shape)?;
+    let stream = super::stream::setup(net, plan, &mut loader.layers, input, shape)?;
+    let data = match &stream {
+        Some(s) => {
+            for e in &s.schedule {
+                loader.layers[e.pos].slices.push(e.row);
+            }
+            Vec::new()
+        }
+        None => input_words(net, plan, input, shape)?,
+    };
     Ok(EngineImage {
         shape: *shape,
+        stream,
         layers: loader.layers,
         allocs: loader.allocs,
         kernels: loader.kernels,
@@ -715,24 +763,21 @@ impl Loader<'_> {
                 format!("{value} does not fit the engine's {bits}-bit layer-register field"),
             ));
         }
-        self.layers.push(LayerRegs { layer: ll, regs });
+        self.layers.push(LayerRegs {
+            layer: ll,
+            regs,
+            slices: Vec::new(),
+        });
         Ok(())
     }
 
-    /// What the engine cannot run (yet): streaming, a 32-bit passthrough, 8-bit reads of a
+    /// What the engine cannot run (yet): a 32-bit passthrough, 8-bit reads of a
     /// 32-bit output, a re-view that changes the channel count, processors the engine
     /// lacks, too many output channels and unaligned offsets.
     fn check_layer(&self, pos: usize, ll: usize) -> Result<()> {
         let l = &self.net.layers[ll];
         let p = self.plan.layer(ll);
         let p_n = self.shape.processors;
-        if l.streaming {
-            return Err(self.err(
-                ll,
-                "streaming",
-                "the engine has no input FIFOs yet; streaming layers cannot run".into(),
-            ));
-        }
         if l.op == Op::Passthrough && l.output_width == 32 {
             return Err(self.err(
                 ll,
@@ -1197,6 +1242,9 @@ fn layer_fields(l: &LayerDesc, p: &LayerPlan, s: &LayerSetup, pool: &Pooling) ->
         gap: l.write_gap + 1,
         in_map: l.processors,
         out_map: p.out_map,
+        in_roll: 0,
+        out_roll: 0,
+        linebuf: false,
     }
 }
 

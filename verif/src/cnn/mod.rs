@@ -21,6 +21,7 @@ pub mod ops;
 pub mod plan;
 pub mod random;
 pub mod run;
+pub mod stream;
 pub mod weights;
 pub mod yamltree;
 

@@ -19,6 +19,9 @@ pub enum Load {
 }
 
 struct Ports {
+    fifo_tdata: PortId,
+    fifo_tvalid: PortId,
+    fifo_tready: PortId,
     reset: PortId,
     we: PortId,
     re: PortId,
@@ -34,6 +37,34 @@ pub struct CnnBench {
     dut: Box<dyn Dut>,
     shape: EngineShape,
     p: Ports,
+    feed: FifoFeed,
+}
+
+/// How the bench feeds a streaming network's input stream (`fifo_t*`, AXI-Stream): a beat
+/// is offered after an idle cycle with probability `gap` (seeded), and held until taken.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FifoFeed {
+    /// Probability of an idle cycle before each beat (0: back to back).
+    pub gap: f64,
+    /// Seed of the gaps.
+    pub seed: u64,
+}
+
+impl Default for FifoFeed {
+    fn default() -> Self {
+        FifoFeed { gap: 0.0, seed: 1 }
+    }
+}
+
+/// The input stream while a run lasts.
+struct Feeder {
+    beats: Vec<u32>,
+    next: usize,
+    offered: bool,
+    gap: f64,
+    rng: rand_xoshiro::Xoshiro256PlusPlus,
+    /// The cycle the last beat moved.
+    last: Option<u64>,
 }
 
 /// One layer's result.
@@ -62,6 +93,8 @@ pub struct SimReport {
     pub layers: Vec<LayerReport>,
     /// The final layer's output, unloaded from data memory.
     pub output: Tensor,
+    /// A streaming run: the cycle (from the start) the last input beat moved.
+    pub input_done: Option<u64>,
 }
 
 impl SimReport {
@@ -84,13 +117,26 @@ impl CnnBench {
             rdata: d.port("host_rdata")?,
             done: d.port("done")?,
             layer_done: d.port("layer_done")?,
+            fifo_tdata: d.port("fifo_tdata")?,
+            fifo_tvalid: d.port("fifo_tvalid")?,
+            fifo_tready: d.port("fifo_tready")?,
         };
-        let mut b = CnnBench { dut, shape, p };
+        let mut b = CnnBench {
+            dut,
+            shape,
+            p,
+            feed: FifoFeed::default(),
+        };
         b.dut.poke(b.p.reset, 1)?;
         b.dut.steps(2)?;
         b.dut.poke(b.p.reset, 0)?;
         b.dut.step()?;
         Ok(b)
+    }
+
+    /// How a streaming network's input stream is fed.
+    pub fn set_feed(&mut self, feed: FifoFeed) {
+        self.feed = feed;
     }
 
     /// The simulator under the bench.
@@ -176,6 +222,14 @@ impl CnnBench {
                 }
             }
         }
+        // Streaming: the STREAM register and the schedule, through the host port.
+        let reg = img.stream.as_ref().map_or(0, |s| s.register());
+        self.write(host::STREAM, reg)?;
+        for (i, e) in img.stream.iter().flat_map(|s| &s.schedule).enumerate() {
+            for (k, w) in e.words().into_iter().enumerate() {
+                self.write(host::SCHEDULE + 4 * i as u32 + k as u32, w)?;
+            }
+        }
         Ok(())
     }
 
@@ -204,6 +258,14 @@ impl CnnBench {
         }
         for (i, &b) in img.bias.iter().enumerate() {
             check(self, format!("bias {i}"), host::BIAS + i as u32, b as u32)?;
+        }
+        let reg = img.stream.as_ref().map_or(0, |s| s.register());
+        check(self, "STREAM".into(), host::STREAM, reg)?;
+        for (i, e) in img.stream.iter().flat_map(|s| &s.schedule).enumerate() {
+            for (k, w) in e.words().into_iter().enumerate() {
+                let a = host::SCHEDULE + 4 * i as u32 + k as u32;
+                check(self, format!("schedule entry {i} word {k}"), a, w)?;
+            }
         }
         for (q, words) in img.kernels.iter().enumerate() {
             for (w, &kw) in words.iter().enumerate() {
@@ -246,8 +308,32 @@ impl CnnBench {
         &mut self,
         layers: usize,
         max_cycles: u64,
-        mut on_layer: impl FnMut(usize, &mut CnnBench) -> Result<()>,
+        on_layer: impl FnMut(usize, &mut CnnBench) -> Result<()>,
     ) -> Result<u64> {
+        self.run_streaming(layers, layers, &[], max_cycles, on_layer)
+            .map(|(c, _)| c)
+    }
+
+    /// [`Self::run`] for a run whose layers end `ends` times (a streaming layer once per
+    /// schedule entry), the input stream `beats` fed as [`FifoFeed`] says. Returns the
+    /// engine's cycles and the cycle the last beat moved.
+    pub fn run_streaming(
+        &mut self,
+        layers: usize,
+        ends: usize,
+        beats: &[u32],
+        max_cycles: u64,
+        mut on_layer: impl FnMut(usize, &mut CnnBench) -> Result<()>,
+    ) -> Result<(u64, Option<u64>)> {
+        use rand::SeedableRng;
+        let mut feed = Feeder {
+            beats: beats.to_vec(),
+            next: 0,
+            offered: false,
+            gap: self.feed.gap,
+            rng: rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(self.feed.seed),
+            last: None,
+        };
         self.write(host::NLAYERS, layers as u32)?;
         self.write(host::CTRL, 1)?;
         let start = self.dut.cycle();
@@ -276,15 +362,27 @@ impl CnnBench {
                 return Err(RtlError::Stuck {
                     block: self.dut.name().to_string(),
                     waiting_for: "done".into(),
-                    state: format!("layer {k}"),
+                    state: format!(
+                        "layer {k}, input beat {} of {}",
+                        feed.next,
+                        feed.beats.len()
+                    ),
                     cycles: max_cycles,
                 });
             }
-            self.dut.step()?;
+            self.feed_step(&mut feed)?;
         }
-        if k != layers {
+        self.dut.poke(self.p.fifo_tvalid, 0)?;
+        if k != ends {
             return Err(RtlError::Other(format!(
-                "the engine finished after {k} layers, {layers} were started"
+                "the engine finished after {k} layer ends, {ends} were expected"
+            )));
+        }
+        if feed.next != feed.beats.len() {
+            return Err(RtlError::Other(format!(
+                "the engine finished having taken {} of the {} input beats",
+                feed.next,
+                feed.beats.len()
             )));
         }
         // The status a driver polls: CTRL done and not busy, LAYER the last layer, NLAYERS
@@ -303,7 +401,31 @@ impl CnnBench {
                 )));
             }
         }
-        Ok(self.read(host::CYCLES)? as u64)
+        Ok((
+            self.read(host::CYCLES)? as u64,
+            feed.last.map(|c| c - start),
+        ))
+    }
+
+    /// One cycle with the input stream driven: a beat offered (after a seeded gap) is held
+    /// until `fifo_tready` takes it, as AXI-Stream requires.
+    fn feed_step(&mut self, f: &mut Feeder) -> Result<()> {
+        use rand::RngExt;
+        if !f.offered && f.next < f.beats.len() && !(f.gap > 0.0 && f.rng.random_bool(f.gap)) {
+            f.offered = true;
+        }
+        self.dut.poke(self.p.fifo_tvalid, f.offered as u64)?;
+        if f.offered {
+            self.dut.poke(self.p.fifo_tdata, f.beats[f.next] as u64)?;
+        }
+        let ready = self.dut.peek(self.p.fifo_tready)? == 1;
+        self.dut.step()?;
+        if f.offered && ready {
+            f.next += 1;
+            f.offered = false;
+            f.last = Some(self.dut.cycle());
+        }
+        Ok(())
     }
 
     /// The cycles of each of the first `layers` layers of the last run.
@@ -433,9 +555,23 @@ pub fn simulate(
     type Seen = (usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>);
     let mut results: Vec<Seen> = Vec::new();
     let budget = 200_000_000;
-    let cycles = bench.run(n, budget, |k, b| {
+    let (entries, streamed, beats) = match &img.stream {
+        Some(st) => (st.schedule.len(), st.layers, &st.beats[..]),
+        None => (0, 0, &[][..]),
+    };
+    let ends = entries + n - streamed;
+    let (cycles, input_done) = bench.run_streaming(n, ends, beats, budget, |k, b| {
+        // A schedule entry's end: nothing to compare until the last one, when every
+        // streaming layer has written what it writes.
+        if k + 1 < entries {
+            return Ok(());
+        }
         let mem = b.data_memories()?;
-        let ll = img.layers[k].layer;
+        if k + 1 == entries {
+            results.extend(compare_streamed(net, inf, img, &shape, &mem));
+            return Ok(());
+        }
+        let ll = img.layers[k + streamed - entries].layer;
         let (words, mismatch) = compare_layer(net, inf, &shape, ll, &mem);
         results.push((
             words,
@@ -470,5 +606,89 @@ pub fn simulate(
         cycles,
         layers,
         output,
+        input_done,
     })
+}
+
+/// The streaming layers' results when the schedule has ended: the words the schedule's
+/// entries wrote, replayed from the golden outputs in the schedule's order (a rolling
+/// buffer keeps its last rows), compared byte lane by byte lane with the data memories;
+/// the last streaming layer's whole frame as [`compare_layer`] compares a layer.
+fn compare_streamed(
+    net: &Network,
+    inf: &Inference,
+    img: &EngineImage,
+    shape: &EngineShape,
+    mem: &[Vec<u32>],
+) -> Vec<(usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>)> {
+    use std::collections::BTreeMap;
+    let st = img.stream.as_ref().expect("a streaming image");
+    // (instance, word, lane) -> (layer position, value), the last write wins.
+    let mut want: BTreeMap<(usize, usize, usize), (usize, u8)> = BTreeMap::new();
+    for e in &st.schedule {
+        let r = &img.layers[e.pos];
+        let p = inf.plan.layer(r.layer);
+        let out = inf.result.outputs[r.layer].as_ref().expect("layer ran");
+        let procs: Vec<usize> = (0..64).filter(|b| p.out_map >> b & 1 == 1).collect();
+        let thresh = p.out_passes.1.max(1);
+        let mask = if r.out_roll == 0 {
+            u32::MAX
+        } else {
+            (1 << r.out_roll) - 1
+        };
+        let (h, w) = (p.out_dim[0], p.out_dim[1]);
+        for c in 0..p.out_ch {
+            let proc = procs[c % thresh];
+            let pass = (c / thresh) as u32;
+            for x in 0..w {
+                let q = e.row as usize * w + x;
+                let off = (q as u32 * r.out_passes + pass) * r.gap;
+                let word = (r.out_base + (off & mask)) as usize % DATA_WORDS;
+                let v = out.data[c * h * w + q] as u8;
+                want.insert((proc / 4, word, proc % 4), (e.pos, v));
+            }
+        }
+    }
+    let block = crate::rtl::designs::engine_name(shape);
+    let mut per_layer: Vec<(usize, Option<Box<Divergence>>)> = vec![(0, None); st.layers];
+    for (&(inst, word, lane), &(pos, v)) in &want {
+        let got = (mem[inst][word] >> (8 * lane)) as u8;
+        let slot = &mut per_layer[pos];
+        slot.0 += 1;
+        if got != v && slot.1.is_none() {
+            slot.1 = Some(Box::new(Divergence {
+                block: block.clone(),
+                image: 0,
+                state: format!("layer {} (streamed)", img.layers[pos].layer),
+                what: format!("data memory {inst}, word 0x{word:04x}, byte lane {lane}"),
+                index: word,
+                expected: format!("0x{v:02x}"),
+                got: format!("0x{got:02x}"),
+            }));
+        }
+    }
+    let last = st.layers - 1;
+    per_layer
+        .into_iter()
+        .enumerate()
+        .map(|(pos, (words, mismatch))| {
+            let ll = img.layers[pos].layer;
+            if pos == last {
+                let (w2, m2) = compare_layer(net, inf, shape, ll, mem);
+                return (
+                    words + w2,
+                    mismatch.or(m2),
+                    unload(net, inf, shape, ll, mem),
+                    layer_words(net, inf, shape, ll, mem),
+                );
+            }
+            let p = inf.plan.layer(ll);
+            (
+                words,
+                mismatch,
+                Tensor::zeros(p.out_ch, p.out_dim[0], p.out_dim[1]),
+                Vec::new(),
+            )
+        })
+        .collect()
 }

@@ -18,7 +18,9 @@
 //! | `pool_h`, `pool_w`, `stride_y`, `stride_x` | in | 5 each | pooling window and stride |
 //! | `pooled_h`, `pooled_w` | in | 10 | pooled (and so padded-from) input size |
 //! | `kw`, `dil`, `pad_y`, `pad_x` | in | 4, 5, 2, 2 | kernel columns, row dilation, padding |
-//! | `out_h`, `out_w`, `chunks`, `taps` | in | 10, 10, 5, 4 | output size, chunks per pass, taps per kernel |
+//! | `out_w`, `chunks`, `taps` | in | 10, 5, 4 | output columns, chunks per pass, taps per kernel |
+//! | `in_roll` | in | 4 | the input is a rolling buffer of `2^in_roll` words (0: the whole frame) |
+//! | `row_first`, `row_last` | in | 10, 10 | the output rows to run: from `row_first` (taken at `load`) to `row_last` |
 //! | `issue` | out | 1 | an item is issued this cycle |
 //! | `iter_end` | out | 1 | it is the iteration's last |
 //! | `fill_buf` | out | 1 | the window the gather fills |
@@ -31,8 +33,10 @@
 //! that position when even (transposed, the zero-stuffed input), or at flattened position
 //! `9 chunk + t` (flatten); outside the input it is one padding item. Inside, pooling element
 //! (i, j) of operand o is raw pixel `(py stride_y + i) in_w + px stride_x + j`, word
-//! `in_base + ((pixel passes + e) operands + o)` (HWC) or `in_base + pixel / 4` (CHW). The
-//! address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
+//! `in_base + ((pixel passes + e) operands + o)` (HWC) or `in_base + pixel / 4` (CHW), the
+//! offset taken modulo `2^in_roll` in a rolling buffer (a streaming layer's). The rows run
+//! are `row_first..=row_last` (a streaming layer's slice; the whole layer is `0..=` its output rows `- 1`).
+//! The address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
 //! lane are used. Latency 0 (combinational from the counters); one item per cycle.
 //! Sub-blocks: [`TapPos`] (the tap's position) and [`ElemWalk`] (the tap's items); the
 //! generator itself walks the taps and the iterations and forms the word and the item.
@@ -92,14 +96,18 @@ pub struct AddrGen {
     pub pad_y: Signal<In, Bits<2>>,
     /// Column padding.
     pub pad_x: Signal<In, Bits<2>>,
-    /// Output rows.
-    pub out_h: Signal<In, Bits<10>>,
     /// Output columns.
     pub out_w: Signal<In, Bits<10>>,
     /// Chunks per pass.
     pub chunks: Signal<In, Bits<5>>,
     /// Taps per kernel.
     pub taps: Signal<In, Bits<4>>,
+    /// Rolling input buffer: log2 of its words (0: none).
+    pub in_roll: Signal<In, Bits<4>>,
+    /// First output row (taken at `load`).
+    pub row_first: Signal<In, Bits<10>>,
+    /// Last output row.
+    pub row_last: Signal<In, Bits<10>>,
     /// An item is issued.
     pub issue: Signal<Out, Bit>,
     /// The iteration's last item.
@@ -133,6 +141,8 @@ pub struct AddrGen {
     last: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
     word14: Signal<Local, Bits<14>>,
+    offset: Signal<Local, Bits<16>>,
+    in_mask: Signal<Local, Bits<16>>,
     window_free: Signal<Local, Bit>,
     taken: Signal<Local, Bits<2>>,
     item_bits: Signal<Local, Bits<13>>,
@@ -169,10 +179,12 @@ impl Default for AddrGen {
             dil: Default::default(),
             pad_y: Default::default(),
             pad_x: Default::default(),
-            out_h: Default::default(),
             out_w: Default::default(),
             chunks: Default::default(),
             taps: Default::default(),
+            in_roll: Default::default(),
+            row_first: Default::default(),
+            row_last: Default::default(),
             issue: Default::default(),
             iter_end: Default::default(),
             fill_buf: Default::default(),
@@ -201,6 +213,8 @@ impl Default for AddrGen {
             last: Default::default(),
             go: Default::default(),
             word14: Default::default(),
+            offset: Default::default(),
+            in_mask: Default::default(),
             window_free: Default::default(),
             taken: Default::default(),
             item_bits: Default::default(),
@@ -260,11 +274,18 @@ impl Logic for AddrGen {
         self.pe_ops.a.next = self.pix_passes.p.val() + bit_cast::<16, 5>(self.e.q.val());
         self.pe_ops.b.next = self.operands.val();
         self.hwc.next = self.pe_ops.p.val() + bit_cast::<16, 5>(self.walk.o.val());
+        self.offset.next = self.hwc.val();
         if self.chw.val() {
-            self.word14.next = self.in_base.val() + bit_cast::<14, 16>(self.pixel.val() >> 2);
-        } else {
-            self.word14.next = self.in_base.val() + bit_cast::<14, 16>(self.hwc.val());
+            self.offset.next = self.pixel.val() >> 2;
         }
+        // A rolling buffer keeps the offset's low `in_roll` bits.
+        self.in_mask.next = !(bit_cast::<16, 1>(false.into()));
+        if self.in_roll.val() != 0 {
+            self.in_mask.next = (bit_cast::<16, 1>(true.into()) << self.in_roll.val())
+                - bit_cast::<16, 1>(true.into());
+        }
+        self.word14.next =
+            self.in_base.val() + bit_cast::<14, 16>(self.offset.val() & self.in_mask.val());
         self.last.next =
             self.walk.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
         // The next tap (and at the iteration's end the next chunk, pass, pixel).
@@ -302,7 +323,7 @@ impl Logic for AddrGen {
                             self.ox.d.next = self.ox.q.val() + 1;
                         } else {
                             self.ox.d.next = 0.into();
-                            if self.oy.q.val() != self.out_h.val() - self.one10.val() {
+                            if self.oy.q.val() != self.row_last.val() {
                                 self.oy.d.next = self.oy.q.val() + 1;
                             } else {
                                 self.done.d.next = true;
@@ -313,7 +334,7 @@ impl Logic for AddrGen {
             }
         }
         if self.load.val() {
-            self.oy.d.next = 0.into();
+            self.oy.d.next = self.row_first.val();
             self.ox.d.next = 0.into();
             self.e.d.next = 0.into();
             self.ch.d.next = 0.into();
@@ -353,7 +374,7 @@ crate::dut_io! {
         inputs: [
             reset, load, run, full, pend, mode, chw, pool_first, in_w, in_passes, operands,
             in_base, pool_h, pool_w, stride_y, stride_x, pooled_h, pooled_w, kw, dil, pad_y,
-            pad_x, out_h, out_w, chunks, taps,
+            pad_x, out_w, chunks, taps, in_roll, row_first, row_last,
         ],
         outputs: [issue, iter_end, fill_buf, word, item],
         notes: [],

@@ -8,7 +8,7 @@
 //! | `avg` | out | 8 | its average |
 //! | `mac_window`, `mac_kword`, `mac_kshift`, `mac_wbits`, `mac_taps` | in | 72, 72, 7, 4, 4 | [`TapMac`]'s inputs |
 //! | `mac_dot` | out | 20 | its dot product |
-//! | `out_valid`, `out_acc`, `out_oproc`, `out_oe`, `out_opix`, `out_wide`, `out_act`, `out_rshift`, `out_lshift`, `out_passes`, `out_gap`, `out_base` | in | 1, 48, 7, 5, 20, 1, 2, 5, 4, 5, 16, 16 | [`OutStage`]'s inputs |
+//! | `out_valid`, `out_acc`, `out_oproc`, `out_oe`, `out_opix`, `out_wide`, `out_act`, `out_rshift`, `out_lshift`, `out_passes`, `out_gap`, `out_base`, `out_roll` | in | 1, 48, 7, 5, 20, 1, 2, 5, 4, 5, 16, 16, 4 | [`OutStage`]'s inputs |
 //! | `out_we`, `out_be`, `out_gword`, `out_data` | out | 1, 4, 18, 32 | what it writes |
 //! | `low_flags` | in | 64 | [`LowestSet`]'s bits |
 //! | `low_index` | out | 7 | the lowest set bit, or 64 |
@@ -73,6 +73,8 @@ pub struct CnnEngineCheck {
     pub out_gap: Signal<In, Bits<16>>,
     /// OutStage: first output word.
     pub out_base: Signal<In, Bits<16>>,
+    /// OutStage: rolling output buffer.
+    pub out_roll: Signal<In, Bits<4>>,
     /// OutStage: write.
     pub out_we: Signal<Out, Bit>,
     /// OutStage: byte lanes.
@@ -118,6 +120,7 @@ impl Logic for CnnEngineCheck {
         self.u_out.out_passes.next = self.out_passes.val();
         self.u_out.gap.next = self.out_gap.val();
         self.u_out.out_base.next = self.out_base.val();
+        self.u_out.out_roll.next = self.out_roll.val();
         self.out_we.next = self.u_out.we.val();
         self.out_be.next = self.u_out.be.val();
         self.out_gword.next = self.u_out.gword.val();
@@ -133,7 +136,7 @@ crate::dut_io! {
         inputs: [
             avg_value, avg_round, avg_d, avg_m, avg_sh, mac_window, mac_kword, mac_kshift,
             mac_wbits, mac_taps, out_valid, out_acc, out_oproc, out_oe, out_opix, out_wide,
-            out_act, out_rshift, out_lshift, out_passes, out_gap, out_base, low_flags,
+            out_act, out_rshift, out_lshift, out_passes, out_gap, out_base, out_roll, low_flags,
         ],
         outputs: [avg, mac_dot, out_we, out_be, out_gword, out_data, low_index],
         notes: [

@@ -16,13 +16,16 @@
 //! | `done` | out | 1 | set at the end of a run, cleared by the next start |
 //! | `layer_done` | out | 1 | one cycle after each layer's last write |
 //! | `layer` | out | 5 | the running layer |
+//! | `fifo_tdata`, `fifo_tvalid`, `fifo_tready` | in, in, out | 32, 1, 1 | the input FIFOs' stream (AXI-Stream; a streaming network's input in izer's `--fifo` order) |
 //!
 //! Blocks: [`HostPort`], [`LayerSeq`] (the FSM), the layer registers (16 RAMs of 32 words,
 //! one per word index, read together at LOAD) and their decode ([`LayerDecode`], generated
 //! from `hdl/regs/cnn_engine.toml`), [`AddrGen`] (the gather), [`WindowCtl`], [`MacCtl`] and
 //! [`MacPipe`] (the MAC side), the [`Quad`]s (four [`Processor`](super::processor::Processor)s
 //! and their data memory each, behind a simulation gate), [`GroupSum`], [`AccMem`] and
-//! [`OutStage`]. A quad the running layer does not use gets constant inputs (operand
+//! [`OutStage`], and for streaming networks the schedule (three RAMs of 2048 words, one per
+//! entry word), the input stream's port stage ([`StreamSlice`]) and [`FifoIn`], which writes
+//! the line buffers of quads 0, 4, 8 and 12. A quad the running layer does not use gets constant inputs (operand
 //! isolation), so its gate stops its clock in the in-process Verilator model; its sums are
 //! masked out. Cycles of a layer: `edgelearn_verif::cnn::engine::layer_cycles`.
 //! Parameters: P processors = 4 Q, G groups of QPG quads (16 processors a group, all of
@@ -32,6 +35,7 @@
 
 use super::acc_mem::AccMem;
 use super::addr_gen::AddrGen;
+use super::fifo_in::{FifoIn, LINE_WORDS};
 use super::group_sum::GroupSum;
 use super::host_port::HostPort;
 use super::layer_decode::LayerDecode;
@@ -42,8 +46,12 @@ use super::out_stage::OutStage;
 use super::quad::Quad;
 use super::regs::{DECODED_WORDS, LAYER_WORDS};
 use super::window_ctl::WindowCtl;
+use crate::lel::stream_slice::StreamSlice;
 use crate::mem::sdp_ram::SdpRam;
 use rust_hdl::prelude::*;
+
+/// Address bits of the streaming schedule (entries).
+pub const SCHED_BITS: usize = 11;
 
 /// 4 processors (one quad).
 pub type CnnEngine4 = CnnEngine<4, 1, 1, 1>;
@@ -83,7 +91,19 @@ pub struct CnnEngine<const P: usize, const Q: usize, const G: usize, const QPG: 
     pub layer_done: Signal<Out, Bit>,
     /// The running layer.
     pub layer: Signal<Out, Bits<5>>,
+    /// Input stream data.
+    pub fifo_tdata: Signal<In, Bits<32>>,
+    /// Input stream valid.
+    pub fifo_tvalid: Signal<In, Bit>,
+    /// Input stream ready.
+    pub fifo_tready: Signal<Out, Bit>,
     host: HostPort,
+    fifo_port: StreamSlice<32, 1>,
+    fifo: FifoIn,
+    sched: [SdpRam<SCHED_BITS, 32>; 3],
+    sched_sel: Signal<Local, Bits<32>>,
+    row_last: Signal<Local, Bits<10>>,
+    fifo_of_quad: [Constant<Bits<3>>; Q],
     seq: LayerSeq,
     lregs: [SdpRam<5, 32>; LAYER_WORDS],
     cfg: [DFF<Bits<32>>; DECODED_WORDS],
@@ -137,7 +157,18 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> CnnEngine
             done: Default::default(),
             layer_done: Default::default(),
             layer: Default::default(),
+            fifo_tdata: Default::default(),
+            fifo_tvalid: Default::default(),
+            fifo_tready: Default::default(),
             host: HostPort::new(P, kernel_words),
+            fifo_port: Default::default(),
+            fifo: Default::default(),
+            sched: array_init::array_init(|_| SdpRam::new(1 << SCHED_BITS)),
+            sched_sel: Default::default(),
+            row_last: Default::default(),
+            fifo_of_quad: array_init::array_init(|q| {
+                Constant::new((if q % 4 == 0 { (q / 4) as u64 } else { 7 }).into())
+            }),
             seq: Default::default(),
             lregs: array_init::array_init(|_| SdpRam::new(32)),
             cfg: Default::default(),
@@ -147,7 +178,9 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> CnnEngine
             wctl: Default::default(),
             mac: Default::default(),
             pipe: Default::default(),
-            quads: (0..Q).map(|_| Quad::new(kernel_words)).collect(),
+            quads: (0..Q)
+                .map(|q| Quad::new(kernel_words, if q % 4 == 0 { LINE_WORDS } else { 0 }))
+                .collect(),
             sums: Default::default(),
             acc: AccMem::new(32 * P),
             out: Default::default(),
@@ -197,6 +230,23 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             seq.start <= host.start;
             seq.nlayers <= host.nlayers;
             seq.layer_end <= mac.layer_end;
+            seq.fifo_rows <= fifo.rows;
+            seq.sched_w0 <= sched[0].read_data;
+            seq.sched_w1 <= sched[1].read_data;
+            seq.sched_w2 <= sched[2].read_data;
+            // The input FIFOs: the port stage, the writer.
+            fifo_port.clock <= clock;
+            fifo_port.reset <= host.reset_q;
+            fifo_port.s_tdata <= fifo_tdata;
+            fifo_port.s_tvalid <= fifo_tvalid;
+            fifo_tready <= fifo_port.s_tready;
+            fifo.clock <= clock;
+            fifo.reset <= host.reset_q;
+            fifo.start <= host.start;
+            fifo.allow <= seq.allow;
+            fifo.s_tdata <= fifo_port.m_tdata;
+            fifo.s_tvalid <= fifo_port.m_tvalid;
+            fifo_port.m_tready <= fifo.s_tready;
             // Gather.
             addr.clock <= clock;
             addr.reset <= host.reset_q;
@@ -221,7 +271,8 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             addr.dil <= decode.dil;
             addr.pad_y <= decode.pad_y;
             addr.pad_x <= decode.pad_x;
-            addr.out_h <= decode.out_h;
+            addr.in_roll <= decode.in_roll;
+            addr.row_first <= seq.row_first;
             addr.out_w <= decode.out_w;
             addr.chunks <= decode.chunks;
             addr.taps <= decode.taps;
@@ -248,7 +299,8 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             mac.in_passes <= decode.in_passes;
             mac.chunks <= decode.chunks;
             mac.out_w <= decode.out_w;
-            mac.out_h <= decode.out_h;
+            mac.row_first <= seq.row_first;
+            mac.pix_first <= seq.pix_first;
             pipe.clock <= clock;
             pipe.reset <= host.reset_q;
             pipe.issue <= mac.issue;
@@ -284,6 +336,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             out.out_passes <= decode.out_passes;
             out.gap <= decode.gap;
             out.out_base <= decode.out_base;
+            out.out_roll <= decode.out_roll;
             // Ports.
             host_rdata <= host.host_rdata;
             busy <= seq.busy;
@@ -296,6 +349,10 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             lregs[k].clock <= clock;
             lregs[k].write_data <= host.wdata;
             host.lreg_rdata[k] <= lregs[k].read_data;
+        }
+        wires for k in (0..3) {
+            sched[k].clock <= clock;
+            sched[k].write_data <= host.wdata;
         }
         wires for k in (0..DECODED_WORDS) {
             cfg[k].clock <= clock;
@@ -316,12 +373,46 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             quads[q].cfg_wbits <= decode.bits;
             quads[q].cfg_taps <= decode.taps;
             quads[q].k_wdata <= host.k_wdata;
+            quads[q].cfg_lb <= decode.linebuf;
+            quads[q].lb_waddr <= fifo.waddr;
+            quads[q].lb_wdata <= fifo.wdata;
             sums.qsum[q] <= quads[q].qsum;
         }
         #[hdl_gen]
         fn update(&mut self) {
             // Host port and sequencer.
             self.seq.lc_raddr.next = self.host.addr.val().get_bits::<5>(0);
+            self.seq.stream_layers.next = self.host.stream.val().get_bits::<4>(0);
+            // The streaming schedule: one RAM per entry word, read at the sequencer's entry
+            // (the host's while idle).
+            self.sched_sel.next = self.sched[0].read_data.val();
+            for k in 0..3 {
+                self.sched[k].write_enable.next = self.host.sched_we.val()
+                    & (self.host.addr.val().get_bits::<2>(0) == self.word_index[k].val().get_bits::<2>(0));
+                self.sched[k].write_address.next = self.host.addr.val().get_bits::<SCHED_BITS>(2);
+                self.sched[k].read_address.next = self.seq.sched_addr.val();
+                if !self.seq.busy.val() {
+                    self.sched[k].read_address.next =
+                        self.host.addr.val().get_bits::<SCHED_BITS>(2);
+                }
+                if self.host.hr_addr.val().get_bits::<2>(0) == self.word_index[k].val().get_bits::<2>(0) {
+                    self.sched_sel.next = self.sched[k].read_data.val();
+                }
+            }
+            self.host.sched_rdata.next = self.sched_sel.val();
+            // The input FIFOs' configuration (STREAM).
+            self.fifo.fifos.next = self.host.stream.val().get_bits::<3>(4);
+            self.fifo.chw.next = self.host.stream.val().get_bit(7);
+            self.fifo.width.next = self.host.stream.val().get_bits::<10>(8);
+            self.fifo_port.s_tuser.next = 0.into();
+            self.fifo_port.s_tlast.next = false;
+            // The rows a layer runs: a schedule entry's, or all of them.
+            self.row_last.next = self.decode.out_h.val() - 1;
+            if self.seq.slice.val() {
+                self.row_last.next = self.seq.row_last.val();
+            }
+            self.addr.row_last.next = self.row_last.val();
+            self.mac.row_last.next = self.row_last.val();
             self.working.next = self.seq.run.val() | (self.seq.state.val() == 3);
             // Layer registers: one RAM per word index, all read at the layer the next LOAD
             // takes (the host's while idle: CTRL, the start, is layer 0).
@@ -418,6 +509,9 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
                     self.quads[q].dm_waddr.next = self.host.addr.val().get_bits::<13>(0);
                     self.quads[q].dm_wdata.next = self.host.wdata.val();
                 }
+                // Line-buffer writes (the input FIFO's of the quad).
+                self.quads[q].lb_we.next = self.fifo.we.val()
+                    & (bit_cast::<3, 2>(self.fifo.wf.val()) == self.fifo_of_quad[q].val());
                 // Kernel-memory writes (the host's).
                 self.quads[q].k_we.next = 0.into();
                 if self.host.k_we.val()
@@ -448,10 +542,10 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
 crate::dut_io! {
     impl[const P: usize, const Q: usize, const G: usize, const QPG: usize] CnnEngine<P, Q, G, QPG> {
         clock: yes,
-        inputs: [reset, host_we, host_re, host_addr, host_wdata],
-        outputs: [host_rdata, busy, done, layer_done, layer],
+        inputs: [reset, host_we, host_re, host_addr, host_wdata, fifo_tdata, fifo_tvalid],
+        outputs: [host_rdata, busy, done, layer_done, layer, fifo_tready],
         notes: [],
-        memories: [lregs, acc, quads, seq],
+        memories: [lregs, acc, quads, seq, sched],
     }
 }
 

@@ -12,12 +12,13 @@
 //! | `host_addr` | in | 24 | word address |
 //! | `host_wdata` | in | 32 | write data |
 //! | `busy`, `done`, `layer`, `cycles` | in | 1, 1, 5, 32 | the sequencer's status |
-//! | `lc_rdata`, `lreg_rdata`, `bias_rdata`, `dm_rdata`, `k_rdata` | in | 32, 16 x 32, 8, 32, 72 | the memories' read data (each read one edge after its address, the host's while idle) |
+//! | `lc_rdata`, `lreg_rdata`, `bias_rdata`, `dm_rdata`, `k_rdata`, `sched_rdata` | in | 32, 16 x 32, 8, 32, 72, 32 | the memories' read data (each read one edge after its address, the host's while idle) |
 //! | `host_rdata` | out | 32 | the word read by the `host_re` two edges before |
 //! | `hr_addr` | out | 24 | the address of that read (selects the data memory and processor) |
 //! | `start` | out | 1 | CTRL written with bit 0 set |
 //! | `nlayers` | out | 6 | layers to run |
-//! | `lreg_we`, `bias_we`, `dm_we`, `k_we` | out | 1 | a write to that region while idle |
+//! | `lreg_we`, `bias_we`, `dm_we`, `k_we`, `sched_we` | out | 1 | a write to that region while idle |
+//! | `stream` | out | 18 | the STREAM register |
 //! | `k_wdata` | out | 72 | the kernel word: `host_wdata[7:0]` above the two staged parts |
 //! | `reset_q`, `re`, `addr`, `wdata` | out | 1, 1, 24, 32 | the registered `reset`, `host_re`, `host_addr`, `host_wdata` (what the engine uses) |
 //!
@@ -66,6 +67,8 @@ pub struct HostPort {
     pub dm_rdata: Signal<In, Bits<32>>,
     /// A kernel word.
     pub k_rdata: Signal<In, Bits<72>>,
+    /// A schedule word.
+    pub sched_rdata: Signal<In, Bits<32>>,
     /// Read data.
     pub host_rdata: Signal<Out, Bits<32>>,
     /// Address of the last read.
@@ -74,6 +77,10 @@ pub struct HostPort {
     pub start: Signal<Out, Bit>,
     /// Layers to run.
     pub nlayers: Signal<Out, Bits<6>>,
+    /// The STREAM register.
+    pub stream: Signal<Out, Bits<18>>,
+    /// Schedule write.
+    pub sched_we: Signal<Out, Bit>,
     /// Layer-register write.
     pub lreg_we: Signal<Out, Bit>,
     /// Bias write.
@@ -98,6 +105,7 @@ pub struct HostPort {
     in_addr: DFF<Bits<24>>,
     in_wdata: DFF<Bits<32>>,
     nlayers_q: DFF<Bits<6>>,
+    stream_q: DFF<Bits<18>>,
     kstage: DFF<Bits<64>>,
     hr_addr_q: DFF<Bits<24>>,
     hr_reg: DFF<Bits<32>>,
@@ -111,6 +119,8 @@ pub struct HostPort {
     reg_layer: Constant<Bits<24>>,
     reg_processors: Constant<Bits<24>>,
     reg_kernel_words: Constant<Bits<24>>,
+    reg_stream: Constant<Bits<24>>,
+    region_sched: Constant<Bits<4>>,
     lc_page: Constant<Bits<3>>,
     region_lregs: Constant<Bits<4>>,
     region_bias: Constant<Bits<4>>,
@@ -143,10 +153,13 @@ impl HostPort {
             bias_rdata: Default::default(),
             dm_rdata: Default::default(),
             k_rdata: Default::default(),
+            sched_rdata: Default::default(),
             host_rdata: Default::default(),
             hr_addr: Default::default(),
             start: Default::default(),
             nlayers: Default::default(),
+            stream: Default::default(),
+            sched_we: Default::default(),
             lreg_we: Default::default(),
             bias_we: Default::default(),
             dm_we: Default::default(),
@@ -162,6 +175,7 @@ impl HostPort {
             in_addr: Default::default(),
             in_wdata: Default::default(),
             nlayers_q: Default::default(),
+            stream_q: Default::default(),
             kstage: Default::default(),
             hr_addr_q: Default::default(),
             hr_reg: Default::default(),
@@ -175,6 +189,8 @@ impl HostPort {
             reg_layer: Constant::new((regs::LAYER as u64).into()),
             reg_processors: Constant::new((regs::PROCESSORS as u64).into()),
             reg_kernel_words: Constant::new((regs::KERNEL_WORDS as u64).into()),
+            reg_stream: Constant::new((regs::STREAM as u64).into()),
+            region_sched: Constant::new(((regs::SCHEDULE >> 20) as u64).into()),
             lc_page: Constant::new(((regs::LAYER_CYCLES >> 5) as u64).into()),
             region_lregs: Constant::new(((regs::LAYER_REGS >> 20) as u64).into()),
             region_bias: Constant::new(((regs::BIAS >> 20) as u64).into()),
@@ -193,8 +209,8 @@ impl Logic for HostPort {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, in_reset, in_we, in_re, in_addr, in_wdata, nlayers_q, kstage, hr_addr_q,
-            hr_reg
+            self, clock, in_reset, in_we, in_re, in_addr, in_wdata, nlayers_q, stream_q, kstage,
+            hr_addr_q, hr_reg
         );
         // The port stage: every input passes a flip-flop first, so no logic of the engine
         // depends combinationally on a port (D-CNN-RTL-HDL).
@@ -212,6 +228,10 @@ impl Logic for HostPort {
         if self.write.val() & (self.in_addr.q.val() == self.reg_nlayers.val()) {
             self.nlayers_q.d.next = self.in_wdata.q.val().get_bits::<6>(0);
         }
+        if self.write.val() & (self.in_addr.q.val() == self.reg_stream.val()) {
+            self.stream_q.d.next = self.in_wdata.q.val().get_bits::<18>(0);
+        }
+        self.sched_we.next = self.write.val() & (self.region.val() == self.region_sched.val());
         self.lreg_we.next = self.write.val() & (self.region.val() == self.region_lregs.val());
         self.bias_we.next = self.write.val() & (self.region.val() == self.region_bias.val());
         self.dm_we.next = self.write.val() & (self.region.val() == self.region_data.val());
@@ -247,6 +267,8 @@ impl Logic for HostPort {
                 self.hr_reg.d.next = self.processors.val();
             } else if self.in_addr.q.val() == self.reg_kernel_words.val() {
                 self.hr_reg.d.next = self.kernel_words.val();
+            } else if self.in_addr.q.val() == self.reg_stream.val() {
+                self.hr_reg.d.next = bit_cast::<32, 18>(self.stream_q.q.val());
             }
         }
         self.read_region.next = self.hr_addr_q.q.val().get_bits::<4>(20);
@@ -268,6 +290,8 @@ impl Logic for HostPort {
             self.host_rdata.next = bit_cast::<32, 8>(self.bias_rdata.val());
         } else if self.read_region.val() == self.region_data.val() {
             self.host_rdata.next = self.dm_rdata.val();
+        } else if self.read_region.val() == self.region_sched.val() {
+            self.host_rdata.next = self.sched_rdata.val();
         } else if self.read_region.val() == self.region_kernel.val() {
             self.host_rdata.next = bit_cast::<32, 8>(self.k_rdata.val().get_bits::<8>(64));
             if self.hr_addr_q.q.val().get_bits::<2>(0) == 0 {
@@ -278,11 +302,13 @@ impl Logic for HostPort {
         }
         if self.in_reset.q.val() {
             self.nlayers_q.d.next = 1.into();
+            self.stream_q.d.next = 0.into();
             self.hr_addr_q.d.next = 0.into();
             self.hr_reg.d.next = 0.into();
         }
         self.hr_addr.next = self.hr_addr_q.q.val();
         self.nlayers.next = self.nlayers_q.q.val();
+        self.stream.next = self.stream_q.q.val();
         self.reset_q.next = self.in_reset.q.val();
         self.re.next = self.in_re.q.val();
         self.addr.next = self.in_addr.q.val();
@@ -330,6 +356,8 @@ pub struct HostPortBench {
     pub dm_rdata: Signal<In, Bits<32>>,
     /// A kernel word.
     pub k_rdata: Signal<In, Bits<72>>,
+    /// A schedule word.
+    pub sched_rdata: Signal<In, Bits<32>>,
     /// Read data.
     pub host_rdata: Signal<Out, Bits<32>>,
     /// Address of the last read.
@@ -338,6 +366,10 @@ pub struct HostPortBench {
     pub start: Signal<Out, Bit>,
     /// Layers to run.
     pub nlayers: Signal<Out, Bits<6>>,
+    /// The STREAM register.
+    pub stream: Signal<Out, Bits<18>>,
+    /// Schedule write.
+    pub sched_we: Signal<Out, Bit>,
     /// Layer-register write.
     pub lreg_we: Signal<Out, Bit>,
     /// Bias write.
@@ -377,10 +409,13 @@ impl Default for HostPortBench {
             bias_rdata: Default::default(),
             dm_rdata: Default::default(),
             k_rdata: Default::default(),
+            sched_rdata: Default::default(),
             host_rdata: Default::default(),
             hr_addr: Default::default(),
             start: Default::default(),
             nlayers: Default::default(),
+            stream: Default::default(),
+            sched_we: Default::default(),
             lreg_we: Default::default(),
             bias_we: Default::default(),
             dm_we: Default::default(),
@@ -415,10 +450,13 @@ impl Logic for HostPortBench {
         self.port.bias_rdata.next = self.bias_rdata.val();
         self.port.dm_rdata.next = self.dm_rdata.val();
         self.port.k_rdata.next = self.k_rdata.val();
+        self.port.sched_rdata.next = self.sched_rdata.val();
         self.host_rdata.next = self.port.host_rdata.val();
         self.hr_addr.next = self.port.hr_addr.val();
         self.start.next = self.port.start.val();
         self.nlayers.next = self.port.nlayers.val();
+        self.stream.next = self.port.stream.val();
+        self.sched_we.next = self.port.sched_we.val();
         self.lreg_we.next = self.port.lreg_we.val();
         self.bias_we.next = self.port.bias_we.val();
         self.dm_we.next = self.port.dm_we.val();
@@ -436,11 +474,11 @@ crate::dut_io! {
         clock: yes,
         inputs: [
             reset, host_we, host_re, host_addr, host_wdata, busy, done, layer, cycles, lc_rdata,
-            lreg_rdata, bias_rdata, dm_rdata, k_rdata
+            lreg_rdata, bias_rdata, dm_rdata, k_rdata, sched_rdata
         ],
         outputs: [
-            host_rdata, hr_addr, start, nlayers, lreg_we, bias_we, dm_we, k_we, k_wdata, reset_q,
-            re, addr, wdata
+            host_rdata, hr_addr, start, nlayers, stream, sched_we, lreg_we, bias_we, dm_we, k_we,
+            k_wdata, reset_q, re, addr, wdata
         ],
         notes: [lreg_rdata: (false, 16)],
     }

@@ -4,7 +4,7 @@
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `words` | in | 14 x 32 | the layer's register words 0..13 |
+//! | `words` | in | 15 x 32 | the layer's register words 0..14 |
 //! | `mode` | out | 2 | word 0 [1:0]: Tap mode. |
 //! | `chw` | out | 1 | word 0 [2]: CHW input (word pixel / 4, lane pixel % 4); else HWC. |
 //! | `bias` | out | 1 | word 0 [3]: The layer has a bias. |
@@ -51,6 +51,9 @@
 //! | `gap` | out | 16 | word 9 [24:9]: write_gap + 1. |
 //! | `in_map` | out | 64 | word 10 [63:0]: Processors that read the input (bit p: processor p). |
 //! | `out_map` | out | 64 | word 12 [63:0]: Processors whose memories take the output. |
+//! | `in_roll` | out | 4 | word 14 [3:0]: The input is a rolling buffer of 2^IN_ROLL words from IN_BASE (word IN_BASE + (w mod 2^IN_ROLL)); 0: the whole frame. |
+//! | `out_roll` | out | 4 | word 14 [7:4]: The output is a rolling buffer of 2^OUT_ROLL words from OUT_BASE; 0: the whole frame. |
+//! | `linebuf` | out | 1 | word 14 [8]: The layer reads the FIFOs' line buffers (processors 16f..16f+3 read line buffer f) instead of the data memories. |
 //!
 //! Combinational wiring (bit slices). Golden: `LayerFields::decode`. Tests: `tests/cnn_engine_blocks.rs`.
 
@@ -154,6 +157,12 @@ pub struct LayerDecode {
     pub in_map: Signal<Out, Bits<64>>,
     /// Processors whose memories take the output.
     pub out_map: Signal<Out, Bits<64>>,
+    /// The input is a rolling buffer of 2^IN_ROLL words from IN_BASE (word IN_BASE + (w mod 2^IN_ROLL)); 0: the whole frame.
+    pub in_roll: Signal<Out, Bits<4>>,
+    /// The output is a rolling buffer of 2^OUT_ROLL words from OUT_BASE; 0: the whole frame.
+    pub out_roll: Signal<Out, Bits<4>>,
+    /// The layer reads the FIFOs' line buffers (processors 16f..16f+3 read line buffer f) instead of the data memories.
+    pub linebuf: Signal<Out, Bit>,
     in_map_lo: Signal<Local, Bits<32>>,
     in_map_hi: Signal<Local, Bits<32>>,
     out_map_lo: Signal<Local, Bits<32>>,
@@ -215,6 +224,9 @@ impl Logic for LayerDecode {
         self.out_map_hi.next = self.words[13].val();
         self.out_map.next = bit_cast::<64, 32>(self.out_map_lo.val())
             | (bit_cast::<64, 32>(self.out_map_hi.val()) << 32);
+        self.in_roll.next = self.words[14].val().get_bits::<4>(0);
+        self.out_roll.next = self.words[14].val().get_bits::<4>(4);
+        self.linebuf.next = self.words[14].val().get_bit(8);
     }
 }
 

@@ -4,6 +4,12 @@
 //! MAC) and DRAIN (nine cycles: the MAC pipeline empties into the data memory), counts the
 //! cycles of the run and of every layer, and raises `done`.
 //!
+//! Streaming (`stream_layers` > 0, docs/cnn-engine-rtl.md "Streaming"): the run starts
+//! with the schedule. Per entry, FETCH (its address), WAIT (its words: until the FIFOs have
+//! brought `need` input rows), then LOAD, RUN and DRAIN of the entry's layer over its rows
+//! (`slice`); the entry marked END is the last, and the layers after the streaming ones run
+//! whole, in order. A streaming layer's cycle count is the sum of its slices'.
+//!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock` | in | 1 | rising-edge clock |
@@ -12,7 +18,10 @@
 //! | `nlayers` | in | 6 | layers to run (1..32) |
 //! | `layer_end` | in | 1 | the MAC issues the layer's last channel |
 //! | `lc_raddr` | in | 5 | layer whose cycle count `lc_rdata` shows (one edge later) |
-//! | `state` | out | 2 | [`SeqState`] as its index: 0 IDLE, 1 LOAD, 2 RUN, 3 DRAIN |
+//! | `stream_layers` | in | 4 | streaming layers (0: none) |
+//! | `sched_w0`, `sched_w1`, `sched_w2` | in | 32 each | the schedule entry at `sched_addr` (one edge later) |
+//! | `fifo_rows` | in | 11 | input rows the FIFOs have brought |
+//! | `state` | out | 3 | [`SeqState`] as its index: 0 IDLE, 1 LOAD, 2 RUN, 3 DRAIN, 4 FETCH, 5 WAIT |
 //! | `busy` | out | 1 | not IDLE |
 //! | `load` | out | 1 | LOAD |
 //! | `run` | out | 1 | RUN |
@@ -23,6 +32,10 @@
 //! | `layer_done` | out | 1 | one cycle after each layer's last write |
 //! | `cycles` | out | 32 | cycles since the start (counting while not IDLE) |
 //! | `lc_rdata` | out | 32 | the cycles of layer `lc_raddr` in the last run |
+//! | `sched_addr` | out | 11 | the schedule entry read |
+//! | `slice` | out | 1 | the running layer runs the rows of a schedule entry |
+//! | `row_first`, `row_last`, `pix_first` | out | 10, 10, 20 | the entry's rows and its first pixel |
+//! | `allow` | out | 11 | input rows the FIFOs may have written (the line buffers' room) |
 //!
 //! A layer's cycles run from its LOAD to the end of its DRAIN, inclusive; `layer_done` and
 //! the next LOAD follow at once. Cycle model: `edgelearn_verif::cnn::engine::layer_cycles`.
@@ -36,6 +49,8 @@ use rust_hdl::prelude::*;
 
 /// Cycles of DRAIN after the layer's last MAC issue, minus one.
 pub const DRAIN_COUNT: u64 = 8;
+/// Streaming layers at most (spec §2.10).
+pub const MAX_STREAM_LAYERS: usize = 8;
 
 crate::fsm_states! {
     /// The sequencer's states.
@@ -48,13 +63,20 @@ crate::fsm_states! {
         Run = "RUN",
         /// The MAC pipeline empties.
         Drain = "DRAIN",
+        /// Reading a schedule entry.
+        Fetch = "FETCH",
+        /// Waiting for the entry's input rows.
+        Wait = "WAIT",
     }
     arcs {
-        // One LOAD, RUN, DRAIN per layer; after the last layer's DRAIN, IDLE.
-        Idle => [Load],
+        // One LOAD, RUN, DRAIN per layer or schedule entry; after the last layer's DRAIN,
+        // IDLE. A streaming run fetches an entry and waits for its input first.
+        Idle => [Load, Fetch],
         Load => [Run],
         Run => [Drain],
-        Drain => [Load, Idle],
+        Drain => [Load, Idle, Fetch],
+        Fetch => [Wait],
+        Wait => [Load],
     }
 }
 
@@ -73,8 +95,18 @@ pub struct LayerSeq {
     pub layer_end: Signal<In, Bit>,
     /// Layer whose cycle count is read.
     pub lc_raddr: Signal<In, Bits<5>>,
+    /// Streaming layers.
+    pub stream_layers: Signal<In, Bits<4>>,
+    /// Schedule entry, word 0.
+    pub sched_w0: Signal<In, Bits<32>>,
+    /// Schedule entry, word 1.
+    pub sched_w1: Signal<In, Bits<32>>,
+    /// Schedule entry, word 2.
+    pub sched_w2: Signal<In, Bits<32>>,
+    /// Input rows the FIFOs have brought.
+    pub fifo_rows: Signal<In, Bits<11>>,
     /// State index.
-    pub state: Signal<Out, Bits<2>>,
+    pub state: Signal<Out, Bits<3>>,
     /// Not IDLE.
     pub busy: Signal<Out, Bit>,
     /// LOAD.
@@ -95,7 +127,30 @@ pub struct LayerSeq {
     pub cycles: Signal<Out, Bits<32>>,
     /// Cycles of layer `lc_raddr`.
     pub lc_rdata: Signal<Out, Bits<32>>,
+    /// Schedule entry read.
+    pub sched_addr: Signal<Out, Bits<11>>,
+    /// The running layer runs a schedule entry's rows.
+    pub slice: Signal<Out, Bit>,
+    /// The entry's first row.
+    pub row_first: Signal<Out, Bits<10>>,
+    /// The entry's last row.
+    pub row_last: Signal<Out, Bits<10>>,
+    /// The entry's first pixel.
+    pub pix_first: Signal<Out, Bits<20>>,
+    /// Input rows the FIFOs may have written.
+    pub allow: Signal<Out, Bits<11>>,
     fsm: DFF<SeqState>,
+    sched_q: DFF<Bits<11>>,
+    slice_q: DFF<Bit>,
+    end_q: DFF<Bit>,
+    row_first_q: DFF<Bits<10>>,
+    row_last_q: DFF<Bits<10>>,
+    pix_first_q: DFF<Bits<20>>,
+    allow_q: DFF<Bits<11>>,
+    lacc: [DFF<Bits<32>>; MAX_STREAM_LAYERS],
+    lacc_now: Signal<Local, Bits<32>>,
+    slice_cycles: Signal<Local, Bits<32>>,
+    stream_index: [Constant<Bits<5>>; MAX_STREAM_LAYERS],
     layer_q: DFF<Bits<5>>,
     cnt: DFF<Bits<4>>,
     cycles_q: DFF<Bits<32>>,
@@ -107,9 +162,11 @@ pub struct LayerSeq {
     last_layer: Signal<Local, Bit>,
     drain_count: Constant<Bits<4>>,
     one6: Constant<Bits<6>>,
-    st_load: Constant<Bits<2>>,
-    st_run: Constant<Bits<2>>,
-    st_drain: Constant<Bits<2>>,
+    st_load: Constant<Bits<3>>,
+    st_run: Constant<Bits<3>>,
+    st_drain: Constant<Bits<3>>,
+    st_fetch: Constant<Bits<3>>,
+    st_wait: Constant<Bits<3>>,
 }
 
 impl Default for LayerSeq {
@@ -121,6 +178,11 @@ impl Default for LayerSeq {
             nlayers: Default::default(),
             layer_end: Default::default(),
             lc_raddr: Default::default(),
+            stream_layers: Default::default(),
+            sched_w0: Default::default(),
+            sched_w1: Default::default(),
+            sched_w2: Default::default(),
+            fifo_rows: Default::default(),
             state: Default::default(),
             busy: Default::default(),
             load: Default::default(),
@@ -132,7 +194,24 @@ impl Default for LayerSeq {
             layer_done: Default::default(),
             cycles: Default::default(),
             lc_rdata: Default::default(),
+            sched_addr: Default::default(),
+            slice: Default::default(),
+            row_first: Default::default(),
+            row_last: Default::default(),
+            pix_first: Default::default(),
+            allow: Default::default(),
             fsm: Default::default(),
+            sched_q: Default::default(),
+            slice_q: Default::default(),
+            end_q: Default::default(),
+            row_first_q: Default::default(),
+            row_last_q: Default::default(),
+            pix_first_q: Default::default(),
+            allow_q: Default::default(),
+            lacc: Default::default(),
+            lacc_now: Default::default(),
+            slice_cycles: Default::default(),
+            stream_index: array_init::array_init(|k| Constant::new((k as u64).into())),
             layer_q: Default::default(),
             cnt: Default::default(),
             cycles_q: Default::default(),
@@ -147,6 +226,8 @@ impl Default for LayerSeq {
             st_load: Constant::new(1u64.into()),
             st_run: Constant::new(2u64.into()),
             st_drain: Constant::new(3u64.into()),
+            st_fetch: Constant::new(4u64.into()),
+            st_wait: Constant::new(5u64.into()),
         }
     }
 }
@@ -164,13 +245,33 @@ impl Logic for LayerSeq {
             lstart,
             done_q,
             layer_done_q,
-            loaded
+            loaded,
+            sched_q,
+            slice_q,
+            end_q,
+            row_first_q,
+            row_last_q,
+            pix_first_q,
+            allow_q
         );
+        for k in 0..MAX_STREAM_LAYERS {
+            self.lacc[k].clock.next = self.clock.val();
+            self.lacc[k].d.next = self.lacc[k].q.val();
+        }
         self.lcycles.clock.next = self.clock.val();
         self.lcycles.read_address.next = self.lc_raddr.val();
         self.lcycles.write_enable.next = false;
         self.lcycles.write_address.next = self.layer_q.q.val();
-        self.lcycles.write_data.next = self.cycles_q.q.val() - self.lstart.q.val() + 1;
+        // A slice adds its cycles to its layer's.
+        self.lacc_now.next = 0.into();
+        for k in 0..MAX_STREAM_LAYERS {
+            if self.slice_q.q.val() & (self.layer_q.q.val() == self.stream_index[k].val()) {
+                self.lacc_now.next = self.lacc[k].q.val();
+            }
+        }
+        self.slice_cycles.next =
+            self.lacc_now.val() + self.cycles_q.q.val() - self.lstart.q.val() + 1;
+        self.lcycles.write_data.next = self.slice_cycles.val();
         self.layer_done_q.d.next = false;
         self.loaded.d.next = false;
         self.last_layer.next =
@@ -188,6 +289,16 @@ impl Logic for LayerSeq {
                     self.layer_q.d.next = 0.into();
                     self.done_q.d.next = false;
                     self.cycles_q.d.next = 0.into();
+                    self.slice_q.d.next = false;
+                    self.sched_q.d.next = 0.into();
+                    self.allow_q.d.next = 0.into();
+                    for k in 0..MAX_STREAM_LAYERS {
+                        self.lacc[k].d.next = 0.into();
+                    }
+                    if self.stream_layers.val() != 0 {
+                        self.fsm.d.next = SeqState::Fetch;
+                        self.slice_q.d.next = true;
+                    }
                 }
             }
             SeqState::Load => {
@@ -203,13 +314,53 @@ impl Logic for LayerSeq {
                     self.cnt.d.next = self.drain_count.val();
                 }
             }
+            SeqState::Fetch => {
+                self.state.next = self.st_fetch.val();
+                self.fsm.d.next = SeqState::Wait;
+            }
+            SeqState::Wait => {
+                // The entry's words: its layer's registers are read for the LOAD.
+                self.state.next = self.st_wait.val();
+                self.next_layer.next = bit_cast::<5, 3>(self.sched_w0.val().get_bits::<3>(20));
+                self.layer_q.d.next = bit_cast::<5, 3>(self.sched_w0.val().get_bits::<3>(20));
+                self.row_first_q.d.next = self.sched_w0.val().get_bits::<10>(0);
+                self.row_last_q.d.next = self.sched_w0.val().get_bits::<10>(10);
+                self.end_q.d.next = self.sched_w0.val().get_bit(31);
+                self.allow_q.d.next = self.sched_w1.val().get_bits::<11>(16);
+                self.pix_first_q.d.next = self.sched_w2.val().get_bits::<20>(0);
+                if self.fifo_rows.val() >= self.sched_w1.val().get_bits::<11>(0) {
+                    self.fsm.d.next = SeqState::Load;
+                }
+            }
             SeqState::Drain => {
                 self.state.next = self.st_drain.val();
                 self.next_layer.next = self.layer_q.q.val() + 1;
+                if self.slice_q.q.val() {
+                    self.next_layer.next = bit_cast::<5, 4>(self.stream_layers.val());
+                }
                 if self.cnt.q.val() == 0 {
                     self.lcycles.write_enable.next = true;
                     self.layer_done_q.d.next = true;
-                    if self.last_layer.val() {
+                    for k in 0..MAX_STREAM_LAYERS {
+                        if self.slice_q.q.val()
+                            & (self.layer_q.q.val() == self.stream_index[k].val())
+                        {
+                            self.lacc[k].d.next = self.slice_cycles.val();
+                        }
+                    }
+                    if self.slice_q.q.val() {
+                        if !self.end_q.q.val() {
+                            self.sched_q.d.next = self.sched_q.q.val() + 1;
+                            self.fsm.d.next = SeqState::Fetch;
+                        } else if bit_cast::<6, 4>(self.stream_layers.val()) == self.nlayers.val() {
+                            self.fsm.d.next = SeqState::Idle;
+                            self.done_q.d.next = true;
+                        } else {
+                            self.slice_q.d.next = false;
+                            self.layer_q.d.next = bit_cast::<5, 4>(self.stream_layers.val());
+                            self.fsm.d.next = SeqState::Load;
+                        }
+                    } else if self.last_layer.val() {
                         self.fsm.d.next = SeqState::Idle;
                         self.done_q.d.next = true;
                     } else {
@@ -231,6 +382,8 @@ impl Logic for LayerSeq {
             self.cycles_q.d.next = 0.into();
             self.layer_done_q.d.next = false;
             self.loaded.d.next = false;
+            self.slice_q.d.next = false;
+            self.allow_q.d.next = 0.into();
         }
         self.busy.next = self.fsm.q.val() != SeqState::Idle;
         self.load.next = self.fsm.q.val() == SeqState::Load;
@@ -241,6 +394,16 @@ impl Logic for LayerSeq {
         self.layer_done.next = self.layer_done_q.q.val();
         self.cycles.next = self.cycles_q.q.val();
         self.lc_rdata.next = self.lcycles.read_data.val();
+        self.sched_addr.next = self.sched_q.q.val();
+        self.slice.next = self.slice_q.q.val();
+        self.row_first.next = 0.into();
+        self.pix_first.next = 0.into();
+        if self.slice_q.q.val() {
+            self.row_first.next = self.row_first_q.q.val();
+            self.pix_first.next = self.pix_first_q.q.val();
+        }
+        self.row_last.next = self.row_last_q.q.val();
+        self.allow.next = self.allow_q.q.val();
     }
 }
 
@@ -253,10 +416,13 @@ impl HasMemories for LayerSeq {
 crate::dut_io! {
     impl[] LayerSeq {
         clock: yes,
-        inputs: [reset, start, nlayers, layer_end, lc_raddr],
+        inputs: [
+            reset, start, nlayers, layer_end, lc_raddr, stream_layers, sched_w0, sched_w1,
+            sched_w2, fifo_rows
+        ],
         outputs: [
             state, busy, load, run, cfg_load, layer, next_layer, done, layer_done, cycles,
-            lc_rdata
+            lc_rdata, sched_addr, slice, row_first, row_last, pix_first, allow
         ],
         notes: [],
         memories: [lcycles],

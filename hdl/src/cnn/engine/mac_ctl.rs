@@ -14,7 +14,8 @@
 //! | `full` | in | 2 | windows holding a complete iteration |
 //! | `out_ch`, `kstart`, `kpw`, `kslot` | in | 11, 10, 7, 7 | output channels; kernel start column, kernels per word, bits per kernel |
 //! | `out_thresh`, `out_map` | in | 7, 64 | output processors per output pass, output processor map |
-//! | `in_passes`, `chunks`, `out_w`, `out_h` | in | 5, 5, 10, 10 | the iteration loop's bounds |
+//! | `in_passes`, `chunks`, `out_w` | in | 5, 5, 10 | the iteration loop's bounds |
+//! | `row_first`, `row_last`, `pix_first` | in | 10, 10, 20 | the output rows to run and the first one's first pixel (`row_first` and `pix_first` taken at `load`) |
 //! | `issue` | out | 1 | a channel is issued (M0) |
 //! | `first`, `last` | out | 1 | the issue belongs to the pixel's first / last iteration (pass and chunk) |
 //! | `read_buf` | out | 1 | the window the MAC reads |
@@ -71,8 +72,12 @@ pub struct MacCtl {
     pub chunks: Signal<In, Bits<5>>,
     /// Output columns.
     pub out_w: Signal<In, Bits<10>>,
-    /// Output rows.
-    pub out_h: Signal<In, Bits<10>>,
+    /// First output row (taken at `load`).
+    pub row_first: Signal<In, Bits<10>>,
+    /// Last output row.
+    pub row_last: Signal<In, Bits<10>>,
+    /// The first output row's first pixel (taken at `load`).
+    pub pix_first: Signal<In, Bits<20>>,
     /// A channel is issued.
     pub issue: Signal<Out, Bit>,
     /// First iteration of the pixel.
@@ -148,7 +153,9 @@ impl Default for MacCtl {
             in_passes: Default::default(),
             chunks: Default::default(),
             out_w: Default::default(),
-            out_h: Default::default(),
+            row_first: Default::default(),
+            row_last: Default::default(),
+            pix_first: Default::default(),
             issue: Default::default(),
             first: Default::default(),
             last: Default::default(),
@@ -215,7 +222,7 @@ impl Logic for MacCtl {
         self.chunk_end.next = self.mch.q.val() == self.chunks.val() - self.one5.val();
         self.pass_end.next = self.me.q.val() == self.in_passes.val() - self.one5.val();
         self.x_end.next = self.mx.q.val() == self.out_w.val() - self.one10.val();
-        self.y_end.next = self.my.q.val() == self.out_h.val() - self.one10.val();
+        self.y_end.next = self.my.q.val() == self.row_last.val();
         self.mbuf_full.next = self.full.val().get_bit(0);
         if self.mbuf.q.val() {
             self.mbuf_full.next = self.full.val().get_bit(1);
@@ -271,9 +278,9 @@ impl Logic for MacCtl {
             }
         }
         if self.load.val() {
-            self.my.d.next = 0.into();
+            self.my.d.next = self.row_first.val();
             self.mx.d.next = 0.into();
-            self.pix.d.next = 0.into();
+            self.pix.d.next = self.pix_first.val();
             self.me.d.next = 0.into();
             self.mch.d.next = 0.into();
             self.mbuf.d.next = false;
@@ -309,7 +316,7 @@ crate::dut_io! {
         clock: yes,
         inputs: [
             reset, load, load_kstart, run, full, out_ch, kstart, kpw, kslot, out_thresh, out_map,
-            in_passes, chunks, out_w, out_h
+            in_passes, chunks, out_w, row_first, row_last, pix_first
         ],
         outputs: [
             issue, first, last, read_buf, oc, kaddr, kshift, oproc, oe, opix, mac_end, layer_end

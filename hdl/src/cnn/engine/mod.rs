@@ -4,8 +4,8 @@
 //! processor's pieces ([`reduce`], [`window_buf`], [`tap_mac`], the processor's halves
 //! [`gather_unit`] and [`mac_unit`], [`processor`], [`quad`])
 //! to the control ([`layer_seq`], [`addr_gen`] with its [`tap_pos`] and [`elem_walk`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
-//! and the output path ([`group_sum`], [`acc_mem`], [`out_stage`]) and the host port
-//! ([`host_port`]). [`regs`] and [`layer_decode`] are generated from
+//! and the output path ([`group_sum`], [`acc_mem`], [`out_stage`]), the host port
+//! ([`host_port`]) and the input FIFOs' writer ([`fifo_in`]). [`regs`] and [`layer_decode`] are generated from
 //! `hdl/regs/cnn_engine.toml` by `edgelearn regs`.
 
 pub mod acc_mem;
@@ -14,6 +14,7 @@ pub mod avg_div;
 pub mod check;
 pub mod cnn_engine;
 pub mod elem_walk;
+pub mod fifo_in;
 pub mod gather_unit;
 pub mod group_sum;
 pub mod host_port;

@@ -11,6 +11,7 @@
 //! | `act` | in | 2 | 0 none, 1 ReLU, 2 Abs |
 //! | `rshift`, `lshift` | in | 5, 4 | `7 - total shift`, as a right or a left shift |
 //! | `out_passes`, `gap`, `out_base` | in | 5, 16, 16 | output passes, `write_gap + 1`, first output word |
+//! | `out_roll` | in | 4 | the output is a rolling buffer of `2^out_roll` words (0: the whole frame) |
 //! | `we` | out | 1 | write this cycle |
 //! | `be` | out | 4 | byte lanes written |
 //! | `gword` | out | 18 | data memory (17:13) and word (12:0) |
@@ -20,7 +21,8 @@
 //! up, [`AsrFloor`]), saturated to [-128, 127] ([`Saturate`]), then ReLU (`max(y, 0)`) or Abs
 //! (`|y|`, -128 -> 127); it goes to lane `oproc % 4` of memory `oproc / 4`, word `out_base +
 //! (opix out_passes + oe) gap`. Raw: the low 32 bits of `acc` to word `out_base + 4 (opix
-//! out_passes + oe) gap + oproc % 4`. The word arithmetic is modulo 2^18 ([`MulWide`]).
+//! out_passes + oe) gap + oproc % 4`. In a rolling buffer (a streaming layer's output) the
+//! offset from `out_base` is taken modulo `2^out_roll`. The word arithmetic is modulo 2^18 ([`MulWide`]).
 //! Combinational (the data memory registers the write).
 //! Golden: `edgelearn_verif::golden::cnn_engine::out_stage`. Tests: `tests/cnn_engine_blocks.rs`.
 
@@ -56,6 +58,8 @@ pub struct OutStage {
     pub gap: Signal<In, Bits<16>>,
     /// First output word.
     pub out_base: Signal<In, Bits<16>>,
+    /// Rolling output buffer: log2 of its words (0: none).
+    pub out_roll: Signal<In, Bits<4>>,
     /// Write.
     pub we: Signal<Out, Bit>,
     /// Byte lanes.
@@ -75,6 +79,7 @@ pub struct OutStage {
     y_act: Signal<Local, Bits<8>>,
     pe: Signal<Local, Bits<18>>,
     base: Signal<Local, Bits<18>>,
+    omask: Signal<Local, Bits<18>>,
     sign48: Constant<Bits<48>>,
     ext64: Constant<Bits<64>>,
     one64: Constant<Bits<64>>,
@@ -103,6 +108,7 @@ impl Default for OutStage {
             out_passes: Default::default(),
             gap: Default::default(),
             out_base: Default::default(),
+            out_roll: Default::default(),
             we: Default::default(),
             be: Default::default(),
             gword: Default::default(),
@@ -118,6 +124,7 @@ impl Default for OutStage {
             y_act: Default::default(),
             pe: Default::default(),
             base: Default::default(),
+            omask: Default::default(),
             sign48: Constant::new((1u64 << 47).into()),
             ext64: Constant::new((0xffffu64 << 48).into()),
             one64: Constant::new(1u64.into()),
@@ -174,12 +181,17 @@ impl Logic for OutStage {
         self.idx_mul.b.next = self.gap.val();
         self.base.next = (bit_cast::<18, 4>(self.oproc.val().get_bits::<4>(2)) << 13)
             + bit_cast::<18, 16>(self.out_base.val());
+        self.omask.next = !(bit_cast::<18, 1>(false.into()));
+        if self.out_roll.val() != 0 {
+            self.omask.next = (bit_cast::<18, 1>(true.into()) << self.out_roll.val())
+                - bit_cast::<18, 1>(true.into());
+        }
         self.we.next = self.valid.val();
         if self.wide.val() {
             self.be.next = self.all_lanes.val();
             self.data.next = self.acc.val().get_bits::<32>(0);
             self.gword.next = self.base.val()
-                + (self.idx_mul.p.val() << 2)
+                + ((self.idx_mul.p.val() << 2) & self.omask.val())
                 + bit_cast::<18, 2>(self.oproc.val().get_bits::<2>(0));
         } else {
             self.be.next = self.lane0.val() << self.oproc.val().get_bits::<2>(0);
@@ -187,7 +199,7 @@ impl Logic for OutStage {
                 | (bit_cast::<32, 8>(self.y_act.val()) << 8)
                 | (bit_cast::<32, 8>(self.y_act.val()) << 16)
                 | (bit_cast::<32, 8>(self.y_act.val()) << 24);
-            self.gword.next = self.base.val() + self.idx_mul.p.val();
+            self.gword.next = self.base.val() + (self.idx_mul.p.val() & self.omask.val());
         }
     }
 }

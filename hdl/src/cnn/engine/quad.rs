@@ -15,6 +15,8 @@
 //! | `dm_rd` | in | 14 | data-memory read at G0 (or the host's): bits 12:0 word, bit 13 enable |
 //! | `dm_we` | in | 4 | data-memory byte-lane write strobes (the output stage or the host; ungated) |
 //! | `dm_waddr`, `dm_wdata` | in | 13, 32 | data-memory write address and data |
+//! | `cfg_lb` | in | 1 | the layer reads the quad's line buffer instead of its data memory (a streaming first layer) |
+//! | `lb_we`, `lb_waddr`, `lb_wdata` | in | 1, 11, 32 | line-buffer write (the input FIFO's; ungated) |
 //! | `m_item` | in | 8 | the MAC issue at M0: bits 6:0 the kernel's offset in its word, bit 7 the window |
 //! | `k_rd` | in | 13 | kernel-memory read at M0 (or the host's): bits 9:0 word, 11:10 processor (host reads), bit 12 enable |
 //! | `k_we` | in | 4 | kernel-memory write strobe per processor (the host's, while the engine is idle) |
@@ -23,6 +25,9 @@
 //! | `k_rdata` | out | 72 | the kernel word read by the processor the last read named |
 //! | `qsum` | out | 22 | the four processors' `psum`s summed (two's complement; M2) |
 //!
+//! A quad with a line buffer (`Quad::new(_, line_words > 0)`: quads 0, 4, 8 and 12, the
+//! processors an input FIFO feeds) reads it at the data memory's read address and with its
+//! timing when `cfg_lb`.
 //! The halves: [`QuadGather`] (the data memory, the item registered at G1, the gather's
 //! configuration and the processors' [`GatherUnit`]s with their windows) and [`QuadMac`]
 //! (the MAC issue registered at M1, the MAC's configuration, the processors' [`MacUnit`]s
@@ -40,6 +45,7 @@
 //! Golden: the engine's bench (`verif::rtl::cnn`). Tests: `tests/cnn_rtl.rs`, and
 //! `tests/sim_gate.rs` (the gated engine against the ungated one, cycle for cycle).
 
+use super::fifo_in::LINE_BITS;
 use super::gather_unit::GatherUnit;
 use super::mac_unit::MacUnit;
 use super::processor::KERNEL_ADDR_BITS;
@@ -126,11 +132,22 @@ pub struct QuadGather {
     pub dm_wdata: Signal<In, Bits<32>>,
     /// The window the MAC side reads (its M1 register).
     pub m_buf: Signal<In, Bit>,
+    /// Read the line buffer.
+    pub cfg_lb: Signal<In, Bit>,
+    /// Line-buffer write strobe.
+    pub lb_we: Signal<In, Bit>,
+    /// Line-buffer write address.
+    pub lb_waddr: Signal<In, Bits<LINE_BITS>>,
+    /// Line-buffer write data.
+    pub lb_wdata: Signal<In, Bits<32>>,
     /// Data-memory word read.
     pub dm_rdata: Signal<Out, Bits<32>>,
     /// Each processor's window `m_buf`.
     pub window: [Signal<Out, Bits<72>>; PROCS],
     dmem: TwoClockRam<DATA_ADDR_BITS, 32, 4>,
+    lbuf: TwoClockRam<LINE_BITS, 32, 1>,
+    lb: DFF<Bit>,
+    rdata: Signal<Local, Bits<32>>,
     units: [GatherUnit; PROCS],
     chw: DFF<Bit>,
     en: DFF<Bits<4>>,
@@ -147,8 +164,9 @@ pub struct QuadGather {
     proc_index: [Constant<Bits<2>>; PROCS],
 }
 
-impl Default for QuadGather {
-    fn default() -> Self {
+impl QuadGather {
+    /// The gather side, with a line buffer of `line_words` words (0: none).
+    pub fn new(line_words: usize) -> Self {
         Self {
             clock: Default::default(),
             wclock: Default::default(),
@@ -168,9 +186,16 @@ impl Default for QuadGather {
             dm_waddr: Default::default(),
             dm_wdata: Default::default(),
             m_buf: Default::default(),
+            cfg_lb: Default::default(),
+            lb_we: Default::default(),
+            lb_waddr: Default::default(),
+            lb_wdata: Default::default(),
             dm_rdata: Default::default(),
             window: Default::default(),
             dmem: TwoClockRam::new(DATA_WORDS),
+            lbuf: TwoClockRam::new(line_words.max(1)),
+            lb: Default::default(),
+            rdata: Default::default(),
             units: Default::default(),
             chw: Default::default(),
             en: Default::default(),
@@ -194,9 +219,10 @@ impl Logic for QuadGather {
     fn update(&mut self) {
         dff_setup!(
             self, clock, chw, en, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, pool_first,
-            g1
+            g1, lb
         );
         if self.cfg_load.val() {
+            self.lb.d.next = self.cfg_lb.val();
             self.chw.d.next = self.cfg_chw.val();
             self.en.d.next = self.cfg_en.val();
             self.inner_op.d.next = self.cfg_inner_op.val();
@@ -218,13 +244,25 @@ impl Logic for QuadGather {
         self.dmem.read_enable.next = self.dm_rd.val().get_bit(13);
         self.dmem.read_address.next = self.dm_rd.val().get_bits::<DATA_ADDR_BITS>(0);
         self.dm_rdata.next = self.dmem.read_data.val();
+        // The line buffer: written on the engine's clock, read as the data memory is.
+        self.lbuf.write_clock.next = self.wclock.val();
+        self.lbuf.read_clock.next = self.clock.val();
+        self.lbuf.write_enable.next = bit_cast::<1, 1>(self.lb_we.val().into());
+        self.lbuf.write_address.next = self.lb_waddr.val();
+        self.lbuf.write_data.next = self.lb_wdata.val();
+        self.lbuf.read_enable.next = self.dm_rd.val().get_bit(13);
+        self.lbuf.read_address.next = self.dm_rd.val().get_bits::<LINE_BITS>(0);
+        self.rdata.next = self.dmem.read_data.val();
+        if self.lb.q.val() {
+            self.rdata.next = self.lbuf.read_data.val();
+        }
         // CHW: every processor takes the pixel's lane. (Bit positions in this kernel are the
         // literals of [`item`]: rust-hdl emits a constant's path as a bare identifier.)
         self.lane.next = self.g1.q.val().get_bits::<2>(6);
-        self.lane_byte.next = self.dmem.read_data.val().get_bits::<8>(0);
+        self.lane_byte.next = self.rdata.val().get_bits::<8>(0);
         for p in 0..PROCS {
             if self.lane.val() == self.proc_index[p].val() {
-                self.lane_byte.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
+                self.lane_byte.next = self.rdata.val().get_bits::<8>(8 * p);
             }
         }
         for p in 0..PROCS {
@@ -233,7 +271,7 @@ impl Logic for QuadGather {
             if self.chw.q.val() {
                 self.units[p].data.next = self.lane_byte.val();
             } else {
-                self.units[p].data.next = self.dmem.read_data.val().get_bits::<8>(8 * p);
+                self.units[p].data.next = self.rdata.val().get_bits::<8>(8 * p);
             }
             self.units[p].inner_op.next = self.inner_op.q.val();
             self.units[p].outer_op.next = self.outer_op.q.val();
@@ -259,6 +297,7 @@ impl Logic for QuadGather {
 impl HasMemories for QuadGather {
     fn visit_memories(&mut self, path: &str, f: &mut dyn FnMut(String, &mut dyn MemoryAccess)) {
         self.dmem.visit_memories(&join_path(path, "dmem"), f);
+        self.lbuf.visit_memories(&join_path(path, "lbuf"), f);
     }
 }
 
@@ -415,6 +454,14 @@ pub struct Quad {
     pub dm_waddr: Signal<In, Bits<DATA_ADDR_BITS>>,
     /// Data-memory write data.
     pub dm_wdata: Signal<In, Bits<32>>,
+    /// Read the line buffer.
+    pub cfg_lb: Signal<In, Bit>,
+    /// Line-buffer write strobe.
+    pub lb_we: Signal<In, Bit>,
+    /// Line-buffer write address.
+    pub lb_waddr: Signal<In, Bits<LINE_BITS>>,
+    /// Line-buffer write data.
+    pub lb_wdata: Signal<In, Bits<32>>,
     /// MAC issue at M0.
     pub m_item: Signal<In, Bits<8>>,
     /// Kernel-memory read.
@@ -438,8 +485,9 @@ pub struct Quad {
 }
 
 impl Quad {
-    /// A quad whose processors have `kernel_words` kernel words each.
-    pub fn new(kernel_words: usize) -> Self {
+    /// A quad whose processors have `kernel_words` kernel words each, with a line buffer of
+    /// `line_words` words (0: none).
+    pub fn new(kernel_words: usize, line_words: usize) -> Self {
         Self {
             clock: Default::default(),
             busy: Default::default(),
@@ -460,6 +508,10 @@ impl Quad {
             dm_we: Default::default(),
             dm_waddr: Default::default(),
             dm_wdata: Default::default(),
+            cfg_lb: Default::default(),
+            lb_we: Default::default(),
+            lb_waddr: Default::default(),
+            lb_wdata: Default::default(),
             m_item: Default::default(),
             k_rd: Default::default(),
             k_we: Default::default(),
@@ -476,6 +528,10 @@ impl Quad {
                 (
                     "gather$dm_w*",
                     "data-memory writes take `wclock`, which no gate stops",
+                ),
+                (
+                    "gather$lb_w*",
+                    "line-buffer writes take `wclock`, which no gate stops",
                 ),
                 (
                     "gather$m_buf",
@@ -498,7 +554,7 @@ impl Quad {
                      clocks the MAC side",
                 ),
             ]),
-            gather: QuadGather::default(),
+            gather: QuadGather::new(line_words),
             mac: QuadMac::new(kernel_words),
         }
     }
@@ -527,6 +583,10 @@ impl Logic for Quad {
             gather.dm_we <= dm_we;
             gather.dm_waddr <= dm_waddr;
             gather.dm_wdata <= dm_wdata;
+            gather.cfg_lb <= cfg_lb;
+            gather.lb_we <= lb_we;
+            gather.lb_waddr <= lb_waddr;
+            gather.lb_wdata <= lb_wdata;
             gather.m_buf <= mac.m_buf;
             mac.clock <= clock;
             mac.cfg_load <= cfg_load;
@@ -578,6 +638,6 @@ mod tests {
 
     #[test]
     fn quad_is_synthesizable() {
-        crate::synth_check::assert_elaborates("quad", Quad::new(16));
+        crate::synth_check::assert_elaborates("quad", Quad::new(16, 16));
     }
 }

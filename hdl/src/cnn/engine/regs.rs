@@ -37,6 +37,17 @@ pub const PROCESSORS: u32 = 0x000004;
 /// KERNEL_WORDS (ro): 72-bit kernel words per processor.
 pub const KERNEL_WORDS: u32 = 0x000005;
 
+/// STREAM (rw): Streaming (docs/cnn-engine-rtl.md "Streaming"): the first LAYERS layers run in the slices of the SCHEDULE, the first of them reading its input from the FIFOs' line buffers; 0 after reset (no streaming).
+pub const STREAM: u32 = 0x000006;
+/// STREAM[3:0] (rw): Streaming layers (0..8); 0: every layer runs whole, in order.
+pub const STREAM_LAYERS: RegField = RegField { lsb: 0, width: 4 };
+/// STREAM[6:4] (rw): Input FIFOs in use (0..4): FIFO f feeds the line buffer of processors 16f..16f+3.
+pub const STREAM_FIFOS: RegField = RegField { lsb: 4, width: 3 };
+/// STREAM[7] (rw): The FIFOs carry CHW words (four pixels of one channel); else HWC (one pixel of four channels).
+pub const STREAM_CHW: RegField = RegField { lsb: 7, width: 1 };
+/// STREAM[17:8] (rw): Input columns (a row is WIDTH pixels).
+pub const STREAM_WIDTH: RegField = RegField { lsb: 8, width: 10 };
+
 /// LAYER_CYCLES (ro, 32 registers): Cycles of layer l in the last run (LOAD to the end of DRAIN), at LAYER_CYCLES + l.
 pub const LAYER_CYCLES: u32 = 0x000020;
 /// Registers in the LAYER_CYCLES array.
@@ -62,10 +73,15 @@ pub const KERNEL: u32 = 0x400000;
 /// Words of the KERNEL region's address space.
 pub const KERNEL_SIZE: u32 = 262144;
 
-/// Words of configuration per layer. Sixteen words per layer, written by `cnn load` (layers.hex) or the host. Words 14 and 15 are reserved.
+/// SCHEDULE: Streaming schedule: entry `i` (0..2047) in words SCHEDULE + 4 i + k, k = 0, 1, 2 (word 0: ROW_FIRST 9:0, ROW_LAST 19:10, LAYER 22:20, END 31; word 1: NEED 10:0, ALLOW 26:16; word 2: PIX_FIRST 19:0; docs/cnn-engine-rtl.md "Streaming"). Read back while idle.
+pub const SCHEDULE: u32 = 0x500000;
+/// Words of the SCHEDULE region's address space.
+pub const SCHEDULE_SIZE: u32 = 8192;
+
+/// Words of configuration per layer. Sixteen words per layer, written by `cnn load` (layers.hex) or the host. Word 15 is reserved.
 pub const LAYER_WORDS: usize = 16;
 /// Layer-register words the RTL decodes.
-pub const DECODED_WORDS: usize = 14;
+pub const DECODED_WORDS: usize = 15;
 
 /// The layer registers' fields.
 pub mod layer {
@@ -230,6 +246,15 @@ pub mod layer {
 
     /// Word 12 [63:0]: Processors whose memories take the output.
     pub const OUT_MAP: Field = Field { word: 12, lsb: 0, width: 64 };
+
+    /// Word 14 [3:0]: The input is a rolling buffer of 2^IN_ROLL words from IN_BASE (word IN_BASE + (w mod 2^IN_ROLL)); 0: the whole frame.
+    pub const IN_ROLL: Field = Field { word: 14, lsb: 0, width: 4 };
+
+    /// Word 14 [7:4]: The output is a rolling buffer of 2^OUT_ROLL words from OUT_BASE; 0: the whole frame.
+    pub const OUT_ROLL: Field = Field { word: 14, lsb: 4, width: 4 };
+
+    /// Word 14 [8]: The layer reads the FIFOs' line buffers (processors 16f..16f+3 read line buffer f) instead of the data memories.
+    pub const LINEBUF: Field = Field { word: 14, lsb: 8, width: 1 };
 }
 
 /// One layer's registers, decoded: what the loader encodes and the RTL decodes.
@@ -327,6 +352,12 @@ pub struct LayerFields {
     pub in_map: u64,
     /// OUT_MAP (word 12 [63:0]): Processors whose memories take the output.
     pub out_map: u64,
+    /// IN_ROLL (word 14 [3:0]): The input is a rolling buffer of 2^IN_ROLL words from IN_BASE (word IN_BASE + (w mod 2^IN_ROLL)); 0: the whole frame.
+    pub in_roll: u32,
+    /// OUT_ROLL (word 14 [7:4]): The output is a rolling buffer of 2^OUT_ROLL words from OUT_BASE; 0: the whole frame.
+    pub out_roll: u32,
+    /// LINEBUF (word 14 [8]): The layer reads the FIFOs' line buffers (processors 16f..16f+3 read line buffer f) instead of the data memories.
+    pub linebuf: bool,
 }
 
 impl LayerFields {
@@ -381,6 +412,9 @@ impl LayerFields {
         w[11] |= (self.in_map >> 32) as u32;
         w[12] |= self.out_map as u32;
         w[13] |= (self.out_map >> 32) as u32;
+        w[14] |= self.in_roll;
+        w[14] |= self.out_roll << 4;
+        w[14] |= u32::from(self.linebuf) << 8;
         w
     }
 
@@ -433,6 +467,9 @@ impl LayerFields {
             gap: (w[9] >> 9) & 0xffff,
             in_map: w[10] as u64 | (w[11] as u64) << 32,
             out_map: w[12] as u64 | (w[13] as u64) << 32,
+            in_roll: w[14] & 0xf,
+            out_roll: (w[14] >> 4) & 0xf,
+            linebuf: w[14] & 0x100 != 0,
         }
     }
 
@@ -551,6 +588,12 @@ impl LayerFields {
         }
         if self.gap >> 16 != 0 {
             return Err(("gap", u64::from(self.gap), 16));
+        }
+        if self.in_roll >> 4 != 0 {
+            return Err(("in_roll", u64::from(self.in_roll), 4));
+        }
+        if self.out_roll >> 4 != 0 {
+            return Err(("out_roll", u64::from(self.out_roll), 4));
         }
         Ok(())
     }

@@ -4,8 +4,8 @@
 use super::super::{blank, View};
 use crate::blocks::{port_row, PortRow};
 use crate::golden::cnn_engine::{
-    HostIn, HostReadData, HostRegs, MacCtlIn, MacSeq, MacTag, MacTags, SeqIn, SeqPhase, Sequencer,
-    WindowCtlIn, WindowFlags,
+    FifoInIn, FifoWriter, HostIn, HostReadData, HostRegs, MacCtlIn, MacSeq, MacTag, MacTags, SeqIn,
+    Sequencer, WindowCtlIn, WindowFlags,
 };
 use edgelearn_sim::{Expected, PortSpec, Result, Stimulus};
 use num_bigint::BigUint;
@@ -14,9 +14,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 port_row!(WindowCtlIn => reset, load, run, gather_end, gather_buf, mac_end, mac_buf);
 
-port_row!(SeqIn => reset, start, nlayers, layer_end, lc_raddr);
+port_row!(FifoInIn => reset, start, fifos, chw, width, allow, s_tdata, s_tvalid);
+port_row!(SeqIn => reset, start, nlayers, layer_end, lc_raddr, stream_layers, sched_w0, sched_w1, sched_w2, fifo_rows);
 
-port_row!(MacCtlIn => reset, load, load_kstart, run, full, out_ch, kstart, kpw, kslot, out_thresh, out_map, in_passes, chunks, out_w, out_h);
+port_row!(MacCtlIn => reset, load, load_kstart, run, full, out_ch, kstart, kpw, kslot, out_thresh, out_map, in_passes, chunks, out_w, row_first, row_last, pix_first);
 
 /// `cnn_window_ctl`: the gather's and the MAC's ends into either window, back to back (the
 /// same window ending and arriving at one edge, the MAC freeing a window the gather ends
@@ -130,7 +131,9 @@ pub fn mac_pipe_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 
 /// `cnn_layer_seq`: runs of 1..6 layers (and of one and of 32), each layer ending after a
 /// random number of RUN cycles (or at once), starts while busy (ignored), cycle counts read
-/// back at random layers, a reset in the middle of a run.
+/// back at random layers, a reset in the middle of a run; every third run streams (1..4
+/// streaming layers, random schedule words, the END flag now and then, the FIFOs' rows
+/// growing so WAIT both waits and passes at once).
 pub fn layer_seq_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     let mut s = Stimulus::new(crate::rtl::designs::name::CNN_LAYER_SEQ, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -148,8 +151,26 @@ pub fn layer_seq_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
             rng.random_range(0..30)
         };
         let idle = rng.random_range(1..6);
-        for k in 0..(idle + nlayers as usize * (len + 14) + 4) {
+        let stream_layers: u32 = if run % 3 == 2 {
+            rng.random_range(1..=nlayers.min(4))
+        } else {
+            0
+        };
+        let slices = if stream_layers > 0 { 8 } else { 0 };
+        let mut rows = 0u32;
+        for k in 0..(idle + (nlayers as usize + slices) * (len + 16) + 4) {
+            if rng.random_range(0..4) == 0 {
+                rows += 1;
+            }
+            let w0 =
+                rng.random::<u32>() & 0x007f_ffff | u32::from(rng.random_range(0..6) == 0) << 31;
+            let w1 = rng.random_range(0..=rows + 2) | rng.random_range(0..2048u32) << 16;
             s.row()
+                .set("stream_layers", stream_layers)?
+                .set("sched_w0", w0)?
+                .set("sched_w1", w1)?
+                .set("sched_w2", rng.random_range(0..1u32 << 20))?
+                .set("fifo_rows", rows.min(2047))?
                 .bit("reset", run == 3 && k == 40)?
                 .bit("start", k == idle - 1 || rng.random_range(0..50) == 0)?
                 .set("nlayers", nlayers)?
@@ -171,24 +192,27 @@ pub fn layer_seq_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut q = Sequencer::default();
     for c in 0..stim.len() {
-        q.step(&SeqIn::read(&v, c));
-        let state = match q.phase {
-            SeqPhase::Idle => 0u8,
-            SeqPhase::Load => 1,
-            SeqPhase::Run => 2,
-            SeqPhase::Drain => 3,
-        };
+        let i = SeqIn::read(&v, c);
+        q.step(&i);
+        let state = q.phase.index();
         e.set(c, "state", BigUint::from(state));
         e.set(c, "busy", BigUint::from((state != 0) as u8));
         e.set(c, "load", BigUint::from((state == 1) as u8));
         e.set(c, "run", BigUint::from((state == 2) as u8));
         e.set(c, "cfg_load", BigUint::from(q.loaded as u8));
         e.set(c, "layer", BigUint::from(q.layer));
-        e.set(c, "next_layer", BigUint::from(q.next_layer()));
+        e.set(c, "next_layer", BigUint::from(q.next_layer(&i)));
         e.set(c, "done", BigUint::from(q.done as u8));
         e.set(c, "layer_done", BigUint::from(q.layer_done as u8));
         e.set(c, "cycles", BigUint::from(q.cycles));
         e.set(c, "lc_rdata", BigUint::from(q.lc_read));
+        let (row_first, pix_first) = q.first();
+        e.set(c, "sched_addr", BigUint::from(q.sched));
+        e.set(c, "slice", BigUint::from(q.slice as u8));
+        e.set(c, "row_first", BigUint::from(row_first));
+        e.set(c, "row_last", BigUint::from(q.row_last));
+        e.set(c, "pix_first", BigUint::from(pix_first));
+        e.set(c, "allow", BigUint::from(q.allow));
     }
     e
 }
@@ -214,6 +238,12 @@ pub fn mac_ctl_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<
         let out_ch = rng.random_range(1..70u32);
         let (chunks, passes) = (rng.random_range(1..=3u32), rng.random_range(1..=3u32));
         let (w, h) = (rng.random_range(1..=4u32), rng.random_range(1..=3u32));
+        // Every other layer runs a slice of rows from a first pixel, as a schedule entry.
+        let (row_first, pix_first) = if k % 2 == 1 {
+            (rng.random_range(0..4u32), rng.random_range(0..1u32 << 20))
+        } else {
+            (0, 0)
+        };
         let kpw = [1u32, 2, 4, 8][rng.random_range(0..4)];
         let kslot = 72 / kpw;
         let kstart = rng.random_range(0..1024u32);
@@ -227,7 +257,9 @@ pub fn mac_ctl_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<
                 .set("in_passes", passes)?
                 .set("chunks", chunks)?
                 .set("out_w", w)?
-                .set("out_h", h)?
+                .set("row_first", row_first)?
+                .set("row_last", row_first + h - 1)?
+                .set("pix_first", pix_first)?
                 .push()
         };
         cfg(s
@@ -304,12 +336,14 @@ pub fn host_port_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
                 regs::LAYER,
                 regs::PROCESSORS,
                 regs::KERNEL_WORDS,
-            ][rng.random_range(0..6)],
+                regs::STREAM,
+            ][rng.random_range(0..7)],
             1 => regs::LAYER_CYCLES + rng.random_range(0..32),
             2 => regs::LAYER_REGS + rng.random_range(0..512),
             3 => regs::BIAS + rng.random_range(0..2048),
             4 => regs::DATA + rng.random_range(0..131_072),
-            5..=7 => regs::KERNEL + rng.random_range(0..262_144),
+            5 | 6 => regs::KERNEL + rng.random_range(0..262_144),
+            7 => regs::SCHEDULE + rng.random_range(0..8192),
             // Region 0 outside its registers (the layer-cycle page repeated higher up).
             8 => rng.random_range(0..0x10_0000) & !0x1f,
             _ => rng.random_range(0..0x100_0000),
@@ -334,6 +368,7 @@ pub fn host_port_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
             .set("bias_rdata", rng.random_range(0..256u32))?
             .set("dm_rdata", rng.random::<u32>())?
             .set("k_rdata", kword)?
+            .set("sched_rdata", rng.random::<u32>())?
             .push()?;
     }
     Ok(s)
@@ -370,6 +405,7 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
                 bias: v.unsigned(c, "bias_rdata") as u8,
                 dm: v.unsigned(c, "dm_rdata") as u32,
                 kword: v.wide(c, "k_rdata"),
+                sched: v.unsigned(c, "sched_rdata") as u32,
             },
         );
         let (reset, _, re, addr, wdata) = h.stage;
@@ -378,6 +414,8 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             ("hr_addr", BigUint::from(h.read_addr)),
             ("start", BigUint::from(o.start as u8)),
             ("nlayers", BigUint::from(h.nlayers)),
+            ("stream", BigUint::from(h.stream)),
+            ("sched_we", BigUint::from(o.sched_we as u8)),
             ("lreg_we", BigUint::from(o.lreg_we as u8)),
             ("bias_we", BigUint::from(o.bias_we as u8)),
             ("dm_we", BigUint::from(o.dm_we as u8)),
@@ -390,6 +428,58 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         ] {
             e.set(c, port, val);
         }
+    }
+    e
+}
+
+/// `cnn_fifo_in`: runs of 1..4 FIFOs, HWC and CHW (rows of 4..13 columns, a CHW word
+/// reaching into the next row), the beats valid at random, `allow` held back and released
+/// (the writer waits, then takes), a start in the middle of a run, and a reset.
+pub fn fifo_in_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
+    let mut s = Stimulus::new(crate::rtl::designs::name::CNN_FIFO_IN, ports);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    s.row().bit("reset", true)?.push()?;
+    let mut run = 0u32;
+    while s.len() < cycles {
+        let fifos = if run % 5 == 4 { 0 } else { run % 4 + 1 };
+        let chw = run % 3 == 1;
+        let width = rng.random_range(4..14u32);
+        let mut allow = rng.random_range(0..3u32);
+        for k in 0..200 {
+            if rng.random_range(0..8) == 0 {
+                allow += 1;
+            }
+            s.row()
+                .bit("reset", run == 6 && k == 50)?
+                .bit("start", k == 0 || rng.random_range(0..400) == 0)?
+                .set("fifos", fifos)?
+                .bit("chw", chw)?
+                .set("width", width)?
+                .set("allow", allow.min(2047))?
+                .set("s_tdata", rng.random::<u32>())?
+                .bit("s_tvalid", rng.random_range(0..4) != 0)?
+                .push()?;
+        }
+        run += 1;
+    }
+    Ok(s)
+}
+
+/// Golden trace of `cnn_fifo_in`: every output after every edge.
+pub fn fifo_in_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
+    let v = View::new(stim);
+    let mut e = blank(ports, stim);
+    let mut w = FifoWriter::default();
+    for c in 0..stim.len() {
+        let i = FifoInIn::read(&v, c);
+        w.step(&i);
+        let (we, wf, waddr, wdata) = w.write;
+        e.set(c, "s_tready", BigUint::from(w.ready(&i) as u8));
+        e.set(c, "we", BigUint::from(we as u8));
+        e.set(c, "wf", BigUint::from(wf));
+        e.set(c, "waddr", BigUint::from(waddr));
+        e.set(c, "wdata", BigUint::from(wdata));
+        e.set(c, "rows", BigUint::from(w.rows));
     }
     e
 }

@@ -115,6 +115,14 @@ pub fn check_stimulus(ports: &[PortSpec], seed: u64, rows: usize) -> Result<Stim
             .set("out_passes", rng.random_range(1..=16u32))?
             .set("out_gap", rng.random_range(1..=4u32))?
             .set("out_base", rng.random_range(0..8192u32))?
+            .set(
+                "out_roll",
+                if k % 3 == 1 {
+                    rng.random_range(1..16u32)
+                } else {
+                    0
+                },
+            )?
             .set("low_flags", flags)?
             .push()?;
     }
@@ -155,6 +163,7 @@ pub fn check_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             out_passes: v.unsigned(c, "out_passes") as u32,
             gap: v.unsigned(c, "out_gap") as u32,
             out_base: v.unsigned(c, "out_base") as u32,
+            out_roll: v.unsigned(c, "out_roll") as u32,
         });
         e.set(c, "out_we", BigUint::from(o.we as u8));
         e.set(c, "out_be", BigUint::from(o.be));
@@ -291,10 +300,12 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
         dil: 1,
         pad_y: 1,
         pad_x: 1,
-        out_h: 4,
+        row_first: 0,
+        row_last: 3,
         out_w: 5,
         chunks: 1,
         taps: 9,
+        in_roll: 0,
     };
     vec![
         // Conv 3x3 pad 1 on a CHW input (MNIST's first layer, smaller).
@@ -317,7 +328,7 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             pooled_w: 4,
             pad_y: 2,
             pad_x: 2,
-            out_h: 3,
+            row_last: 2,
             out_w: 6,
             in_base: 0x1ff0,
             ..base
@@ -345,7 +356,7 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             taps: 1,
             pad_y: 0,
             pad_x: 0,
-            out_h: 2,
+            row_last: 1,
             out_w: 3,
             ..base
         },
@@ -356,7 +367,7 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             in_passes: 2,
             pooled_h: 4,
             pooled_w: 5,
-            out_h: 1,
+            row_last: 0,
             out_w: 1,
             chunks: 3,
             ..base
@@ -367,8 +378,25 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             in_w: 3,
             pooled_h: 3,
             pooled_w: 3,
-            out_h: 6,
+            row_last: 5,
             out_w: 6,
+            ..base
+        },
+        // A streaming slice: rows 2..=4 of a max 2x2/2, conv 3x3 pad 1 layer reading a
+        // rolling buffer of 64 words (the words wrap at 64).
+        AddrGenCfg {
+            in_w: 12,
+            pool_h: 2,
+            pool_w: 2,
+            stride_y: 2,
+            stride_x: 2,
+            pooled_h: 6,
+            pooled_w: 6,
+            row_first: 2,
+            row_last: 4,
+            out_w: 6,
+            in_roll: 6,
+            in_base: 0x200,
             ..base
         },
         // Conv1d: kernel 5 along the rows with dilation 2, pad 2.
@@ -381,7 +409,7 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             dil: 2,
             pad_y: 2,
             pad_x: 0,
-            out_h: 8,
+            row_last: 7,
             out_w: 1,
             ..base
         },
@@ -409,10 +437,12 @@ fn set_cfg<'a>(
         .set("dil", f.dil)?
         .set("pad_y", f.pad_y)?
         .set("pad_x", f.pad_x)?
-        .set("out_h", f.out_h)?
+        .set("row_first", f.row_first)?
+        .set("row_last", f.row_last)?
         .set("out_w", f.out_w)?
         .set("chunks", f.chunks)?
-        .set("taps", f.taps)
+        .set("taps", f.taps)?
+        .set("in_roll", f.in_roll)
 }
 
 /// `cnn_addr_gen`: each layer of [`addr_gen_layers`] loaded, then run to its end with the
@@ -469,10 +499,12 @@ pub fn addr_gen_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
         dil: v.unsigned(c, "dil") as u32,
         pad_y: v.unsigned(c, "pad_y") as u32,
         pad_x: v.unsigned(c, "pad_x") as u32,
-        out_h: v.unsigned(c, "out_h") as u32,
+        row_first: v.unsigned(c, "row_first") as u32,
+        row_last: v.unsigned(c, "row_last") as u32,
         out_w: v.unsigned(c, "out_w") as u32,
         chunks: v.unsigned(c, "chunks") as u32,
         taps: v.unsigned(c, "taps") as u32,
+        in_roll: v.unsigned(c, "in_roll") as u32,
     };
     // State: the layer's items, the next one, the window, the end; `None` before a load.
     let mut items: Option<Vec<GatherItem>> = None;

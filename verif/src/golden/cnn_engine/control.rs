@@ -131,7 +131,21 @@ pub enum SeqPhase {
     Run,
     /// The MAC pipeline empties (nine cycles).
     Drain,
+    /// A schedule entry's address (streaming).
+    Fetch,
+    /// Waiting for the entry's input rows (streaming).
+    Wait,
 }
+
+impl SeqPhase {
+    /// The state's index on `state`.
+    pub fn index(self) -> u32 {
+        self as u32
+    }
+}
+
+/// Streaming layers at most (the sequencer's per-layer cycle sums).
+pub const SEQ_STREAM_LAYERS: usize = 8;
 
 /// Cycles of DRAIN after the layer's last issue, minus one.
 pub const SEQ_DRAIN_COUNT: u32 = 8;
@@ -149,11 +163,22 @@ pub struct SeqIn {
     pub layer_end: bool,
     /// The layer whose cycle count is read.
     pub lc_raddr: u32,
+    /// Streaming layers (0: none).
+    pub stream_layers: u32,
+    /// Schedule entry word 0: rows 9:0 and 19:10, layer 22:20, END 31.
+    pub sched_w0: u32,
+    /// Word 1: NEED 10:0, ALLOW 26:16.
+    pub sched_w1: u32,
+    /// Word 2: the first pixel.
+    pub sched_w2: u32,
+    /// Input rows the FIFOs have brought.
+    pub fifo_rows: u32,
 }
 
 /// The layer sequencer (`LayerSeq`): LOAD, RUN until the layer's last issue, DRAIN nine
 /// cycles, then the next layer's LOAD or IDLE with `done`; it counts the run's cycles and
-/// keeps each layer's (from its LOAD to the end of its DRAIN).
+/// keeps each layer's (from its LOAD to the end of its DRAIN). Streaming: FETCH and WAIT
+/// per schedule entry before its LOAD, a streaming layer's cycles summed over its slices.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sequencer {
     /// State.
@@ -176,15 +201,42 @@ pub struct Sequencer {
     pub lcycles: [u32; 32],
     /// The count read at the last edge.
     pub lc_read: u32,
+    /// The schedule entry.
+    pub sched: u32,
+    /// The running layer runs an entry's rows.
+    pub slice: bool,
+    /// The entry is the last.
+    pub end: bool,
+    /// The entry's rows.
+    pub row_first: u32,
+    /// The entry's last row.
+    pub row_last: u32,
+    /// The entry's first pixel.
+    pub pix_first: u32,
+    /// Input rows the FIFOs may have written.
+    pub allow: u32,
+    /// Streaming layers' cycles so far.
+    pub lacc: [u32; SEQ_STREAM_LAYERS],
 }
 
 impl Sequencer {
     /// The layer whose registers are read this cycle (for the next LOAD).
-    pub fn next_layer(&self) -> u32 {
+    pub fn next_layer(&self, i: &SeqIn) -> u32 {
         match self.phase {
             SeqPhase::Idle => 0,
+            SeqPhase::Drain if self.slice => i.stream_layers % 16,
             SeqPhase::Drain => (self.layer + 1) % 32,
+            SeqPhase::Wait => (i.sched_w0 >> 20) & 7,
             _ => self.layer,
+        }
+    }
+
+    /// The first row and pixel the gather and the MAC take at LOAD.
+    pub fn first(&self) -> (u32, u32) {
+        if self.slice {
+            (self.row_first, self.pix_first)
+        } else {
+            (0, 0)
         }
     }
 
@@ -198,11 +250,30 @@ impl Sequencer {
             self.cycles = before.cycles.wrapping_add(1);
         }
         let last = before.layer % 64 == i.nlayers.wrapping_sub(1) % 64;
+        let stream_layers = i.stream_layers % 16;
+        let in_slice = |k: u32| before.slice && (k as usize) < SEQ_STREAM_LAYERS;
         match before.phase {
             SeqPhase::Idle => {
                 if i.start {
                     (self.phase, self.layer, self.done, self.cycles) =
                         (SeqPhase::Load, 0, false, 0);
+                    (self.slice, self.sched, self.allow) = (false, 0, 0);
+                    self.lacc = [0; SEQ_STREAM_LAYERS];
+                    if stream_layers != 0 {
+                        (self.phase, self.slice) = (SeqPhase::Fetch, true);
+                    }
+                }
+            }
+            SeqPhase::Fetch => self.phase = SeqPhase::Wait,
+            SeqPhase::Wait => {
+                self.layer = (i.sched_w0 >> 20) & 7;
+                self.row_first = i.sched_w0 & 0x3ff;
+                self.row_last = (i.sched_w0 >> 10) & 0x3ff;
+                self.end = i.sched_w0 >> 31 != 0;
+                self.allow = (i.sched_w1 >> 16) & 0x7ff;
+                self.pix_first = i.sched_w2 & 0xf_ffff;
+                if i.fifo_rows % 2048 >= i.sched_w1 & 0x7ff {
+                    self.phase = SeqPhase::Load;
                 }
             }
             SeqPhase::Load => {
@@ -218,10 +289,31 @@ impl Sequencer {
             }
             SeqPhase::Drain => {
                 if before.cnt == 0 {
-                    self.lcycles[before.layer as usize] =
-                        before.cycles.wrapping_sub(before.lstart).wrapping_add(1);
+                    let sum = if in_slice(before.layer) {
+                        before.lacc[before.layer as usize]
+                    } else {
+                        0
+                    };
+                    let total = sum
+                        .wrapping_add(before.cycles.wrapping_sub(before.lstart))
+                        .wrapping_add(1);
+                    self.lcycles[before.layer as usize] = total;
+                    if in_slice(before.layer) {
+                        self.lacc[before.layer as usize] = total;
+                    }
                     self.layer_done = true;
-                    if last {
+                    if before.slice {
+                        if !before.end {
+                            self.sched = (before.sched + 1) % 2048;
+                            self.phase = SeqPhase::Fetch;
+                        } else if stream_layers == i.nlayers % 64 {
+                            self.phase = SeqPhase::Idle;
+                            self.done = true;
+                        } else {
+                            (self.slice, self.layer, self.phase) =
+                                (false, stream_layers, SeqPhase::Load);
+                        }
+                    } else if last {
                         self.phase = SeqPhase::Idle;
                         self.done = true;
                     } else {
@@ -240,6 +332,8 @@ impl Sequencer {
             self.cycles = 0;
             self.layer_done = false;
             self.loaded = false;
+            self.slice = false;
+            self.allow = 0;
         }
     }
 }
@@ -275,8 +369,12 @@ pub struct MacCtlIn {
     pub chunks: u32,
     /// Output width.
     pub out_w: u32,
-    /// Output height.
-    pub out_h: u32,
+    /// First output row (taken at `load`).
+    pub row_first: u32,
+    /// Last output row.
+    pub row_last: u32,
+    /// The first row's first pixel (taken at `load`).
+    pub pix_first: u32,
 }
 
 /// The MAC side's sequencer (`MacCtl`): once its window is full, a cycle to start, then one
@@ -351,7 +449,7 @@ impl MacSeq {
             at(self.chunk, i.chunks, 5),
             at(self.pass_in, i.in_passes, 5),
             at(self.x, i.out_w, 10),
-            at(self.y, i.out_h, 10),
+            self.y == i.row_last & 0x3ff,
         ]
     }
 
@@ -432,7 +530,8 @@ impl MacSeq {
             }
         }
         if i.load {
-            (self.y, self.x, self.pix, self.pass_in, self.chunk) = (0, 0, 0, 0, 0);
+            (self.y, self.x, self.pix, self.pass_in, self.chunk) =
+                (i.row_first & 0x3ff, 0, i.pix_first & 0xf_ffff, 0, 0);
             (self.buf, self.active) = (false, false);
             self.kword = i.load_kstart;
             self.ksub = 0;
@@ -479,6 +578,8 @@ pub struct HostReadData {
     pub dm: u32,
     /// A kernel word (72 bits).
     pub kword: u128,
+    /// A schedule word.
+    pub sched: u32,
 }
 
 /// The host port (`HostPort`, the map `hdl/regs/cnn_engine.toml`): each input registered
@@ -492,6 +593,8 @@ pub struct HostRegs {
     pub stage: (bool, bool, bool, u32, u32),
     /// Layers to run.
     pub nlayers: u32,
+    /// The STREAM register (18 bits).
+    pub stream: u32,
     /// Kernel parts 0 and 1.
     pub kstage: u64,
     /// Address of the last read.
@@ -517,6 +620,8 @@ pub struct HostOut {
     pub dm_we: bool,
     /// Kernel-memory write.
     pub k_we: bool,
+    /// Schedule write.
+    pub sched_we: bool,
     /// The kernel word written.
     pub k_wdata: u128,
     /// The word read.
@@ -547,6 +652,7 @@ impl HostRegs {
             x if x == regs::LAYER_REGS >> 20 => rd.lregs[(r & 15) as usize],
             x if x == regs::BIAS >> 20 => rd.bias as u32,
             x if x == regs::DATA >> 20 => rd.dm,
+            x if x == regs::SCHEDULE >> 20 => rd.sched,
             x if x == regs::KERNEL >> 20 => match r & 3 {
                 0 => rd.kword as u32,
                 1 => (rd.kword >> 32) as u32,
@@ -560,6 +666,7 @@ impl HostRegs {
             bias_we: write && region == regs::BIAS >> 20,
             dm_we: write && region == regs::DATA >> 20,
             k_we: write && region == regs::KERNEL >> 20 && part == 2,
+            sched_we: write && region == regs::SCHEDULE >> 20,
             k_wdata: self.kstage as u128 | ((wdata & 0xff) as u128) << 64,
             rdata,
         }
@@ -574,6 +681,10 @@ impl HostRegs {
         let nlayers = self.nlayers;
         if write && addr == regs::NLAYERS {
             self.nlayers = wdata & 0x3f;
+        }
+        let stream = self.stream;
+        if write && addr == regs::STREAM {
+            self.stream = wdata & 0x3_ffff;
         }
         if write && addr >> 20 == regs::KERNEL >> 20 {
             match addr & 3 {
@@ -591,14 +702,87 @@ impl HostRegs {
                 a if a == regs::LAYER => i.layer & 31,
                 a if a == regs::PROCESSORS => self.processors,
                 a if a == regs::KERNEL_WORDS => self.kernel_words,
+                a if a == regs::STREAM => stream,
                 _ => 0,
             };
         }
         if reset {
             self.nlayers = 1;
+            self.stream = 0;
             self.read_addr = 0;
             self.read_reg = 0;
         }
         self.stage = (i.reset, i.we, i.re, i.addr & 0xff_ffff, i.wdata);
+    }
+}
+
+/// One edge's inputs of [`FifoWriter`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FifoInIn {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// A run starts.
+    pub start: bool,
+    /// FIFOs in use.
+    pub fifos: u32,
+    /// CHW words (four pixels each).
+    pub chw: bool,
+    /// Input columns.
+    pub width: u32,
+    /// Rows that may be written.
+    pub allow: u32,
+    /// The beat.
+    pub s_tdata: u32,
+    /// Valid.
+    pub s_tvalid: bool,
+}
+
+/// The input FIFOs' writer (`FifoIn`): per word group one beat per FIFO, FIFO 0 first, each
+/// written (one edge later) to its line buffer at the group's word modulo 2048; the rows
+/// complete counted, a beat taken only while its rows are below `allow`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FifoWriter {
+    /// The next beat's FIFO.
+    pub f: u32,
+    /// The group's word.
+    pub word: u32,
+    /// Pixels of the current row done.
+    pub pix: u32,
+    /// Rows complete.
+    pub rows: u32,
+    /// The registered write: strobe, FIFO, word, data.
+    pub write: (bool, u32, u32, u32),
+}
+
+impl FifoWriter {
+    /// `s_tready` in this cycle.
+    pub fn ready(&self, i: &FifoInIn) -> bool {
+        i.fifos % 8 != 0 && (self.rows + i.chw as u32) % 2048 < i.allow % 2048
+    }
+
+    /// One edge.
+    pub fn step(&mut self, i: &FifoInIn) {
+        let take = self.ready(i) && i.s_tvalid;
+        self.write = (take, self.f, self.word, i.s_tdata);
+        if take {
+            let last = ((i.fifos % 4) + 3) % 4;
+            if self.f != last {
+                self.f = (self.f + 1) % 4;
+            } else {
+                self.f = 0;
+                self.word = (self.word + 1) % 2048;
+                let npix = (self.pix + if i.chw { 4 } else { 1 }) % 2048;
+                if npix >= i.width % 1024 {
+                    self.pix = (npix + 2048 - i.width % 1024) % 1024;
+                    self.rows = (self.rows + 1) % 2048;
+                } else {
+                    self.pix = npix % 1024;
+                }
+            }
+        }
+        if i.start || i.reset {
+            (self.f, self.word, self.pix, self.rows) = (0, 0, 0, 0);
+            self.write.0 = false;
+        }
     }
 }

@@ -190,6 +190,8 @@ pub struct OutStageIn {
     pub gap: u32,
     /// First output word.
     pub out_base: u32,
+    /// A rolling output buffer of `2^out_roll` words (0: none).
+    pub out_roll: u32,
 }
 
 /// What the output stage writes.
@@ -222,9 +224,15 @@ pub fn out_byte(acc: i64, rshift: u32, lshift: u32, act: u32) -> i64 {
 }
 
 /// The output stage (`OutStage`): the byte (or the raw 32 bits) and where it goes, word
-/// arithmetic modulo 2^18.
+/// arithmetic modulo 2^18, the offset from `out_base` modulo `2^out_roll` in a rolling
+/// buffer.
 pub fn out_stage(i: &OutStageIn) -> OutStageOut {
     const M18: u32 = (1 << 18) - 1;
+    let mask = if i.out_roll == 0 {
+        M18
+    } else {
+        (1 << i.out_roll) - 1
+    };
     let pe = ((i.opix & M18) * i.out_passes + i.oe) & M18;
     let idx = (pe as u64 * i.gap as u64) as u32 & M18;
     let base = ((((i.oproc >> 2) & 0xf) << 13) + (i.out_base & 0xffff)) & M18;
@@ -232,7 +240,7 @@ pub fn out_stage(i: &OutStageIn) -> OutStageOut {
         OutStageOut {
             we: i.valid,
             be: 0xf,
-            gword: (base + (idx << 2) + (i.oproc & 3)) & M18,
+            gword: (base + ((idx << 2) & mask) + (i.oproc & 3)) & M18,
             data: (i.acc as u64 & 0xffff_ffff) as u32,
         }
     } else {
@@ -240,7 +248,7 @@ pub fn out_stage(i: &OutStageIn) -> OutStageOut {
         OutStageOut {
             we: i.valid,
             be: 1 << (i.oproc & 3),
-            gword: (base + idx) & M18,
+            gword: (base + (idx & mask)) & M18,
             data: b * 0x0101_0101,
         }
     }
@@ -342,14 +350,18 @@ pub struct AddrGenCfg {
     pub pad_y: u32,
     /// See `kw`.
     pub pad_x: u32,
-    /// Output size, chunks, taps.
-    pub out_h: u32,
-    /// See `out_h`.
+    /// The output rows run: `row_first..=row_last` (a streaming layer's slice, or all).
+    pub row_first: u32,
+    /// See `row_first`.
+    pub row_last: u32,
+    /// Output columns, chunks, taps.
     pub out_w: u32,
-    /// See `out_h`.
+    /// See `out_w`.
     pub chunks: u32,
-    /// See `out_h`.
+    /// See `out_w`.
     pub taps: u32,
+    /// A rolling input buffer of `2^in_roll` words (0: none).
+    pub in_roll: u32,
 }
 
 /// One gather item (`AddrGen`'s `item` bus and `word`), and whether it ends its iteration.
@@ -397,7 +409,12 @@ impl GatherItem {
 pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
     const M16: u32 = 0xffff;
     let mut out = Vec::new();
-    for oy in 0..f.out_h {
+    let mask = if f.in_roll == 0 {
+        M16
+    } else {
+        (1 << f.in_roll) - 1
+    };
+    for oy in f.row_first..=f.row_last {
         for ox in 0..f.out_w {
             for e in 0..f.in_passes {
                 for ch in 0..f.chunks {
@@ -424,11 +441,8 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                             let rx = (px * f.stride_x + pj) & M16;
                             let pixel = (ry * f.in_w + rx) & M16;
                             let hwc = (((pixel * f.in_passes + e) & M16) * f.operands + o) & M16;
-                            let word = if f.chw {
-                                f.in_base + (pixel >> 2)
-                            } else {
-                                f.in_base + hwc
-                            };
+                            let offset = if f.chw { pixel >> 2 } else { hwc };
+                            let word = f.in_base + (offset & mask);
                             GatherItem {
                                 word: word & 0x1fff,
                                 lane: pixel & 3,

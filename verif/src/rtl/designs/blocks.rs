@@ -16,6 +16,7 @@ use edgelearn_hdl::cnn::engine::acc_mem::AccMem;
 use edgelearn_hdl::cnn::engine::addr_gen::AddrGen;
 use edgelearn_hdl::cnn::engine::check::CnnEngineCheck;
 use edgelearn_hdl::cnn::engine::elem_walk::ElemWalk;
+use edgelearn_hdl::cnn::engine::fifo_in::FifoIn;
 use edgelearn_hdl::cnn::engine::group_sum::GroupSumBench;
 use edgelearn_hdl::cnn::engine::host_port::HostPortBench;
 use edgelearn_hdl::cnn::engine::layer_seq::LayerSeq;
@@ -164,6 +165,8 @@ pub mod name {
     pub const CNN_ACC_MEM: &str = "cnn_acc_mem";
     /// `cnn_layer_seq`.
     pub const CNN_LAYER_SEQ: &str = "cnn_layer_seq";
+    /// `cnn_fifo_in`.
+    pub const CNN_FIFO_IN: &str = "cnn_fifo_in";
     /// `cnn_mac_ctl`.
     pub const CNN_MAC_CTL: &str = "cnn_mac_ctl";
     /// `cnn_host_port`.
@@ -760,6 +763,15 @@ pub(super) fn entries() -> Vec<DesignEntry> {
             BlockModel {
             golden: cnn_engine::layer_seq_expected,
             stimulus: |r| cnn_engine::layer_seq_stimulus(r.ports, r.seed, r.len(600)),
+            },
+        ),
+        block(
+            name::CNN_FIFO_IN,
+            "the CNN engine's input FIFOs' writer: izer's --fifo order (HWC and CHW) into the line buffers, rows counted, beats held while the rows they touch are not allowed",
+            |n| boxed(n, FifoIn::default()),
+            BlockModel {
+            golden: cnn_engine::fifo_in_expected,
+            stimulus: |r| cnn_engine::fifo_in_stimulus(r.ports, r.seed, r.len(600)),
             },
         ),
         block(
