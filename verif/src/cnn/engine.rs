@@ -318,8 +318,40 @@ impl EngineImage {
                 })
             })
             .collect();
+        if let Some(st) = &self.stream {
+            let mut sched = head(&format!(
+                "streaming schedule, three words per entry (host SCHEDULE + 4 i + k); STREAM = 0x{:08x}",
+                st.register()
+            ));
+            for e in &st.schedule {
+                for w in e.words() {
+                    sched.push_str(&format!("{w:08x}\n"));
+                }
+            }
+            out.push(("schedule.hex".to_string(), sched));
+            let mut beats = head(&format!(
+                "the input stream, one beat per line ({} FIFO(s), izer's --fifo order)",
+                st.fifos
+            ));
+            for b in &st.beats {
+                beats.push_str(&format!("{b:08x}\n"));
+            }
+            out.push(("fifo.hex".to_string(), beats));
+        }
+        let stream = self.stream.as_ref().map(|st| {
+            serde_json::json!({
+                "register": format!("0x{:08x}", st.register()),
+                "layers": st.layers,
+                "fifos": st.fifos,
+                "chw": st.chw,
+                "width": st.width,
+                "entries": st.schedule.len(),
+                "beats": st.beats.len(),
+            })
+        });
         let json = serde_json::json!({
             "format": "edgelearn cnn engine image 1",
+            "stream": stream,
             "processors": self.shape.processors,
             "kernel_depth": self.shape.kernel_words,
             "kernel_columns": self.kernel_columns(),
@@ -588,6 +620,7 @@ pub fn build(
         kernels: vec![Vec::new(); shape.processors],
         bias: Vec::new(),
         next_col: 0,
+        proc_next: [0; 64],
         wide_layers: Vec::new(),
     };
     for (pos, &ll) in plan.order.iter().enumerate() {
@@ -656,6 +689,8 @@ struct Loader<'a> {
     bias: Vec<u8>,
     /// The first kernel column after the layers so far.
     next_col: usize,
+    /// Per processor, the first kernel column after the layers so far that use it.
+    proc_next: [usize; 64],
     /// Layers with 32-bit outputs so far.
     wide_layers: Vec<usize>,
 }
@@ -722,8 +757,10 @@ impl Loader<'_> {
         let chw = pos == 0 && l.data_format == DataFormat::Chw;
         let geom = self.op_geometry(ll)?;
         let identity = l.op == Op::Passthrough;
+        // Identity kernels hold 0 or 1: 2-bit weights (36 1x1 kernels a word) take a
+        // quarter of the kernel memory 8-bit ones would, with the same products.
         let bits = if identity {
-            8
+            2
         } else {
             w.map_or(8, |w| w.bits) as usize
         };
@@ -1070,7 +1107,14 @@ impl Loader<'_> {
         let slot = taps * bits;
         let count = in_passes * geom.chunks * out_ch;
         let (per_word, words) = kernel_packing(taps, bits, count);
-        let start = self.next_col.next_multiple_of(4);
+        // The first column (a multiple of 4) free in every processor of the layer's map;
+        // the other processors' columns are another layer's business (their windows are 0).
+        let start = (0..64)
+            .filter(|&q| l.processors >> q & 1 == 1)
+            .map(|q| self.proc_next[q])
+            .max()
+            .unwrap_or(0)
+            .next_multiple_of(4);
         if start + words > self.shape.kernel_words {
             return Err(self.err(
                 ll,
@@ -1082,7 +1126,10 @@ impl Loader<'_> {
                 ),
             ));
         }
-        self.next_col = start + words;
+        self.next_col = self.next_col.max(start + words);
+        for q in (0..64).filter(|&q| l.processors >> q & 1 == 1) {
+            self.proc_next[q] = start + words;
+        }
         let layout = KernelLayout {
             start,
             words,

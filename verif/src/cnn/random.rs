@@ -78,6 +78,9 @@ pub enum Res {
 /// Byte offset of a residual block's interleaved operands.
 const RES_OFFSET: u32 = 0x4000;
 
+/// Byte offset of the first streaming layer's rolling buffer (the next ones 0x100 apart).
+const STREAM_OFFSET: u32 = 0x1000;
+
 /// Pooling before the operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RandPool {
@@ -135,6 +138,8 @@ pub struct NetSpec {
     pub one_d: bool,
     /// The layers.
     pub layers: Vec<LayerSpec>,
+    /// The first this many layers stream (`streaming: true`; the input over the FIFOs).
+    pub stream: usize,
 }
 
 const ACTIVATIONS: [&str; 3] = ["None", "ReLU", "Abs"];
@@ -193,6 +198,8 @@ impl NetSpec {
             let out = match l.residual {
                 Some(Res::Skip) => RES_OFFSET,
                 Some(Res::Branch) => RES_OFFSET + 4,
+                // A streaming layer but the last writes a small rolling buffer (64 words).
+                _ if i + 1 < self.stream => STREAM_OFFSET + 0x100 * i as u32,
                 _ => plain(i),
             };
             y += &format!("    out_offset: 0x{out:04x}\n");
@@ -248,6 +255,9 @@ impl NetSpec {
             }
             if let Some(e) = l.eltwise {
                 y += &format!("    eltwise: {}\n    operands: {}\n", e.op, e.operands);
+            }
+            if i < self.stream {
+                y += "    streaming: true\n";
             }
             if i == 0 {
                 y += &format!(
@@ -650,6 +660,26 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
             layers.splice(at..at, [base, branch, sum]);
         }
     }
+    // The first layers streaming (the input over FIFO 0), from a stream of its own.
+    let mut st = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5743_ea11_0000_0004);
+    let mut stream = 0;
+    let mut in_ch = in_ch;
+    if hwc && layers[0].eltwise.is_none() && st.random_bool(0.4) {
+        let can = layers.iter().take_while(|l| streams(l)).count().min(3);
+        if can > 0 {
+            stream = st.random_range(1..=can);
+            layers[0].proc_start = 0;
+            // FIFO 0 carries four channels: a pass-through's channels follow.
+            in_ch = in_ch.min(4);
+            let mut c = in_ch;
+            for l in layers.iter_mut() {
+                if l.op == RandOp::Passthrough || l.residual == Some(Res::Branch) {
+                    l.out_ch = c;
+                }
+                c = l.out_ch;
+            }
+        }
+    }
     NetSpec {
         values_seed: rng.random(),
         one_d,
@@ -658,7 +688,17 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
         h,
         w,
         layers,
+        stream,
     }
+}
+
+/// Whether a layer can stream on the engine: a 2-D convolution or a passthrough, 8-bit
+/// output, no element-wise operands, not part of a residual block.
+fn streams(l: &LayerSpec) -> bool {
+    matches!(l.op, RandOp::Conv2d { .. } | RandOp::Passthrough)
+        && l.residual.is_none()
+        && !l.wide
+        && l.eltwise.is_none()
 }
 
 /// A network written out and read back by the kit: its files, the network, its input and
@@ -778,6 +818,7 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         for keep in 1..n {
             let mut s = spec.clone();
             s.layers.truncate(keep);
+            s.stream = s.stream.min(keep);
             if let Some(l) = s.layers.last_mut() {
                 l.wide = false;
             }
@@ -785,12 +826,25 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         }
         let mut s = spec.clone();
         s.layers.remove(0);
+        s.stream = match s.stream.saturating_sub(1) {
+            k if k > 0 && c_fits_fifo(spec.shapes()[1][0]) => {
+                s.layers[0].proc_start = 0;
+                k
+            }
+            _ => 0,
+        };
         let [c, h, w] = spec.shapes()[1];
         s.in_ch = c;
         s.h = h.max(1);
         s.w = w.max(1);
         s.hwc = !spec.one_d();
         v.push(s);
+    }
+    if spec.stream > 0 {
+        v.push(NetSpec {
+            stream: 0,
+            ..spec.clone()
+        });
     }
     if spec.in_ch > 1
         && spec
@@ -861,6 +915,11 @@ pub fn shrink_steps(spec: &NetSpec) -> Vec<NetSpec> {
         }
     }
     v
+}
+
+/// Whether `c` input channels fit the first FIFO (processors 0-3, HWC).
+fn c_fits_fifo(c: usize) -> bool {
+    c <= 4
 }
 
 /// Shrink a failing network: take the first smaller version that is still valid and still
