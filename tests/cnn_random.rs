@@ -56,6 +56,23 @@ fn a_hundred_random_networks_are_bit_exact_on_the_engine_rtl() {
         })
         .count();
     assert!(residual >= 10, "{residual} networks with a residual block");
+    // Streaming networks too: the input over the FIFO, the first layers in one-row slices,
+    // some of them writing a 64-word rolling buffer (at 0x1000) for the next.
+    let yamls: Vec<String> = (0..100)
+        .map(|i| std::fs::read_to_string(out.join(format!("{i:04}/network.yaml"))).unwrap())
+        .collect();
+    let streaming = yamls
+        .iter()
+        .filter(|y| y.contains("streaming: true"))
+        .count();
+    let rolling = yamls
+        .iter()
+        .filter(|y| y.contains("streaming: true") && y.contains("out_offset: 0x1000"))
+        .count();
+    assert!(
+        streaming >= 10 && rolling >= 3,
+        "{streaming} streaming, {rolling} rolling"
+    );
     // Each network is three files a user could give `cnn sim`, and the regression lists them.
     for n in ["0000", "0099"] {
         for f in ["network.yaml", "weights.npz", "input.npy"] {

@@ -579,3 +579,96 @@ fn an_element_wise_layer_reads_its_operands_interleaved_or_is_refused() {
         "{t}"
     );
 }
+
+/// A streaming network (izer's FIFO-streamed CIFAR test) with its input over the FIFOs'
+/// stream: bit-exact whether the beats come back to back or with gaps; every layer's cycles
+/// are the model's (a streaming layer's are its slices'), the run's grow with the gaps (the
+/// schedule waits for the rows); STREAM and the schedule read back through the host port.
+#[test]
+fn a_streaming_network_runs_as_its_input_arrives() {
+    use edgelearn_verif::rtl::cnn::FifoFeed;
+    let k = kat_cases()
+        .into_iter()
+        .find(|k| k.name == "t-fifostream-cifar-hwc")
+        .unwrap();
+    let c = kat_case(&k);
+    let shape = EngineShape::MAX78000;
+    let img = c.image(&shape).unwrap();
+    let st = img.stream.as_ref().expect("a streaming image");
+    assert_eq!(
+        (st.layers, st.fifos, st.schedule.len(), st.beats.len()),
+        (4, 1, 32 + 16 + 8 + 4, 32 * 32)
+    );
+    assert!(
+        img.data.is_empty(),
+        "the input streams, nothing is preloaded"
+    );
+    let mut b = bench(shape);
+    let mut reps = Vec::new();
+    for gap in [0.0, 0.7] {
+        b.set_feed(FifoFeed { gap, seed: 3 });
+        let rep = simulate(&mut b, &c.net, &c.inf, &img, Load::Backdoor).unwrap();
+        assert!(
+            rep.first_mismatch().is_none(),
+            "gap {gap}: {:?}",
+            rep.first_mismatch()
+        );
+        assert_eq!(&rep.output, c.inf.output());
+        for (l, r) in rep.layers.iter().zip(&img.layers) {
+            assert_eq!(
+                l.cycles,
+                engine::layer_cycles(r),
+                "gap {gap}, layer {}",
+                l.layer
+            );
+            assert!(l.words > 0, "gap {gap}, layer {}", l.layer);
+        }
+        reps.push(rep);
+    }
+    let (fast, slow) = (&reps[0], &reps[1]);
+    assert!(slow.input_done > fast.input_done && slow.cycles > fast.cycles);
+    println!(
+        "back to back: {} cycles, input in by {:?}; gaps 0.7: {} cycles, input in by {:?}",
+        fast.cycles, fast.input_done, slow.cycles, slow.input_done
+    );
+}
+
+/// A streaming layout the schedule cannot keep (a layer writing over the rows it still
+/// reads) is refused before the run, naming the layer and `out_offset`; `--fifo-gap` on a
+/// network that does not stream is an error too.
+#[test]
+fn a_streaming_layout_that_overwrites_its_input_is_refused() {
+    let kat = data("ai8x-kat/t-stream-cifar-hwc");
+    let yaml = std::fs::read_to_string(kat.join("test-stream-cifar-hwc.yaml")).unwrap();
+    // Layer 1 writes where layer 0 writes (0x2000), over the rows layer 1 itself reads.
+    let bad = yaml.replacen("    out_offset: 0\n", "    out_offset: 0x2000\n", 1);
+    assert_ne!(bad, yaml);
+    let dir = tmp("stream-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.yaml");
+    std::fs::write(&path, bad).unwrap();
+    let (_, e) = run_exit(
+        &argv(
+            "cnn load --network",
+            &[
+                s(&path),
+                "--checkpoint",
+                s(&data("ai8x-kat/checkpoints/test-cifar10.pth.tar")),
+                "--input",
+                s(&kat.join("input.npy")),
+                "--out",
+                s(&dir.join("img")),
+            ],
+        ),
+        2,
+    );
+    assert!(
+        e.contains("layer 0") && e.contains("`out_offset`") && e.contains("overwritten"),
+        "{e}"
+    );
+    let (_, e) = cnn_mnist("sim", &["--fifo-gap", "0.5"], 2);
+    assert!(
+        e.contains("--fifo-gap") && e.contains("does not stream"),
+        "{e}"
+    );
+}
