@@ -101,6 +101,77 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
         processors,
         if front_door { "host-port" } else { "backdoor" },
     );
+    print_layers(&network, &inf, &img, &rep);
+    eprintln!(
+        "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s{})",
+        rep.cycles,
+        cnn::latency::total_cycles(&network.desc, &inf.plan),
+        (rep.cycles * repeat as u64) as f64 / secs / 1e6,
+        secs,
+        if repeat > 1 {
+            format!(" for {repeat} inferences")
+        } else {
+            String::new()
+        }
+    );
+    print_gate_share(&ticks, edges);
+    if let Some(dir) = log_dir {
+        write_layer_logs(dir, &rep, &inf, force)?;
+    }
+    let final_layer = inf.plan.final_layer;
+    let result = json!({
+        "output_shape": inf.output_shape(),
+        "output": rep.output.data,
+        "wide": network.desc.layers[final_layer].output_width == 32,
+        "layer": final_layer,
+        "cycles": rep.cycles,
+        "izer_estimate": cnn::latency::total_cycles(&network.desc, &inf.plan),
+        "layer_cycles": rep
+            .layers
+            .iter()
+            .zip(&img.layers)
+            .map(|(l, r)| {
+                let izer = cnn::latency::layer_cycles(&network.desc, &inf.plan, l.layer);
+                let identity = network.desc.layers[l.layer].op == cnn::desc::Op::Passthrough;
+                json!({
+                    "layer": l.layer,
+                    "cycles": l.cycles,
+                    "izer_estimate": izer,
+                    "above_izer": cnn::engine::excess(r, izer, identity).map(|x| x.to_string()),
+                })
+            })
+            .collect::<Vec<_>>(),
+        "stream": img.stream.as_ref().map(|st| json!({
+            "layers": st.layers,
+            "entries": st.schedule.len(),
+            "beats": st.beats.len(),
+            "input_done": rep.input_done,
+        })),
+        "bit_exact": rep.first_mismatch().is_none(),
+    });
+    match output {
+        Some(p) => write(
+            p,
+            (serde_json::to_string_pretty(&result)? + "\n").as_bytes(),
+        )?,
+        None => println!("{}", serde_json::to_string(&result)?),
+    }
+    if let Some(d) = rep.first_mismatch() {
+        eprintln!("error: the engine differs from the golden model: {d}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The per-layer table on stderr: cycles, izer's estimate and the reason when above it,
+/// data-memory words compared and the verdict; then, for a streaming run, its schedule and
+/// input.
+fn print_layers(
+    network: &cnn::Network,
+    inf: &cnn::Inference,
+    img: &cnn::engine::EngineImage,
+    rep: &SimReport,
+) {
     eprintln!(
         "  {:>5}  {:<34} {:>10} {:>10} {:>8}  data memory",
         "layer", "operation", "cycles", "izer est.", "words"
@@ -133,20 +204,11 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
             st.fifos,
         );
     }
-    eprintln!(
-        "cycles per inference: {} (izer's estimate {}; {:.2} M simulated cycles/s, {:.2} s{})",
-        rep.cycles,
-        cnn::latency::total_cycles(&network.desc, &inf.plan),
-        (rep.cycles * repeat as u64) as f64 / secs / 1e6,
-        secs,
-        if repeat > 1 {
-            format!(" for {repeat} inferences")
-        } else {
-            String::new()
-        }
-    );
+}
+
+/// How often the simulation gates clocked the quads' halves (D-SIM-GATE).
+fn print_gate_share(ticks: &[(String, u64)], edges: u64) {
     if !ticks.is_empty() {
-        // Each gate counts the edges at which it clocked its half of a quad (D-SIM-GATE).
         let share = |half: &str| {
             let t: Vec<u64> = ticks
                 .iter()
@@ -163,46 +225,6 @@ pub fn sim(net: &CnnNet, o: &SimOptions) -> anyhow::Result<ExitCode> {
             share(".gather_gate")
         );
     }
-    if let Some(dir) = log_dir {
-        write_layer_logs(dir, &rep, &inf, force)?;
-    }
-    let final_layer = inf.plan.final_layer;
-    let result = json!({
-        "output_shape": inf.output_shape(),
-        "output": rep.output.data,
-        "wide": network.desc.layers[final_layer].output_width == 32,
-        "layer": final_layer,
-        "cycles": rep.cycles,
-        "izer_estimate": cnn::latency::total_cycles(&network.desc, &inf.plan),
-        "layer_cycles": rep
-            .layers
-            .iter()
-            .zip(&img.layers)
-            .map(|(l, r)| {
-                let izer = cnn::latency::layer_cycles(&network.desc, &inf.plan, l.layer);
-                let identity = network.desc.layers[l.layer].op == cnn::desc::Op::Passthrough;
-                json!({
-                    "layer": l.layer,
-                    "cycles": l.cycles,
-                    "izer_estimate": izer,
-                    "above_izer": cnn::engine::excess(r, izer, identity).map(|x| x.to_string()),
-                })
-            })
-            .collect::<Vec<_>>(),
-        "bit_exact": rep.first_mismatch().is_none(),
-    });
-    match output {
-        Some(p) => write(
-            p,
-            (serde_json::to_string_pretty(&result)? + "\n").as_bytes(),
-        )?,
-        None => println!("{}", serde_json::to_string(&result)?),
-    }
-    if let Some(d) = rep.first_mismatch() {
-        eprintln!("error: the engine differs from the golden model: {d}");
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `--log-dir`: every layer's output (`layerNN.npy`) and its data-memory words

@@ -538,6 +538,9 @@ pub fn unload(
     out
 }
 
+/// A layer as the bench saw it: words compared, the first mismatch, its output, its words.
+type Seen = (usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>);
+
 /// Runs one inference of `inf` on the engine: load `img` (`how`) and read its configuration
 /// back through the host port ([`CnnBench::verify_load`]), run, compare every layer with the
 /// golden model, unload the output.
@@ -552,7 +555,6 @@ pub fn simulate(
     bench.verify_load(img)?;
     let shape = bench.shape;
     let n = img.layers.len();
-    type Seen = (usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>);
     let mut results: Vec<Seen> = Vec::new();
     let budget = 200_000_000;
     let (entries, streamed, beats) = match &img.stream {
@@ -620,7 +622,7 @@ fn compare_streamed(
     img: &EngineImage,
     shape: &EngineShape,
     mem: &[Vec<u32>],
-) -> Vec<(usize, Option<Box<Divergence>>, Tensor, Vec<memory::Check>)> {
+) -> Vec<Seen> {
     use std::collections::BTreeMap;
     let st = img.stream.as_ref().expect("a streaming image");
     // (instance, word, lane) -> (layer position, value), the last write wins.

@@ -101,9 +101,10 @@ pub struct CnnEngine<const P: usize, const Q: usize, const G: usize, const QPG: 
     fifo_port: StreamSlice<32, 1>,
     fifo: FifoIn,
     sched: [SdpRam<SCHED_BITS, 32>; 3],
-    sched_sel: Signal<Local, Bits<32>>,
     row_last: Signal<Local, Bits<10>>,
     fifo_of_quad: [Constant<Bits<3>>; Q],
+    no_user: Constant<Bits<1>>,
+    no_last: Constant<Bit>,
     seq: LayerSeq,
     lregs: [SdpRam<5, 32>; LAYER_WORDS],
     cfg: [DFF<Bits<32>>; DECODED_WORDS],
@@ -164,8 +165,9 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> CnnEngine
             fifo_port: Default::default(),
             fifo: Default::default(),
             sched: array_init::array_init(|_| SdpRam::new(1 << SCHED_BITS)),
-            sched_sel: Default::default(),
             row_last: Default::default(),
+            no_user: Constant::new(0u64.into()),
+            no_last: Constant::new(false),
             fifo_of_quad: array_init::array_init(|q| {
                 Constant::new((if q % 4 == 0 { (q / 4) as u64 } else { 7 }).into())
             }),
@@ -244,6 +246,9 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             fifo.reset <= host.reset_q;
             fifo.start <= host.start;
             fifo.allow <= seq.allow;
+            fifo.stream <= host.stream;
+            fifo_port.s_tuser <= no_user;
+            fifo_port.s_tlast <= no_last;
             fifo.s_tdata <= fifo_port.m_tdata;
             fifo.s_tvalid <= fifo_port.m_tvalid;
             fifo_port.m_tready <= fifo.s_tready;
@@ -353,6 +358,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
         wires for k in (0..3) {
             sched[k].clock <= clock;
             sched[k].write_data <= host.wdata;
+            host.sched_rdata[k] <= sched[k].read_data;
         }
         wires for k in (0..DECODED_WORDS) {
             cfg[k].clock <= clock;
@@ -385,7 +391,6 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
             self.seq.stream_layers.next = self.host.stream.val().get_bits::<4>(0);
             // The streaming schedule: one RAM per entry word, read at the sequencer's entry
             // (the host's while idle).
-            self.sched_sel.next = self.sched[0].read_data.val();
             for k in 0..3 {
                 self.sched[k].write_enable.next = self.host.sched_we.val()
                     & (self.host.addr.val().get_bits::<2>(0) == self.word_index[k].val().get_bits::<2>(0));
@@ -395,17 +400,7 @@ impl<const P: usize, const Q: usize, const G: usize, const QPG: usize> Logic
                     self.sched[k].read_address.next =
                         self.host.addr.val().get_bits::<SCHED_BITS>(2);
                 }
-                if self.host.hr_addr.val().get_bits::<2>(0) == self.word_index[k].val().get_bits::<2>(0) {
-                    self.sched_sel.next = self.sched[k].read_data.val();
-                }
             }
-            self.host.sched_rdata.next = self.sched_sel.val();
-            // The input FIFOs' configuration (STREAM).
-            self.fifo.fifos.next = self.host.stream.val().get_bits::<3>(4);
-            self.fifo.chw.next = self.host.stream.val().get_bit(7);
-            self.fifo.width.next = self.host.stream.val().get_bits::<10>(8);
-            self.fifo_port.s_tuser.next = 0.into();
-            self.fifo_port.s_tlast.next = false;
             // The rows a layer runs: a schedule entry's, or all of them.
             self.row_last.next = self.decode.out_h.val() - 1;
             if self.seq.slice.val() {

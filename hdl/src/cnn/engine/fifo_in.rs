@@ -11,9 +11,7 @@
 //! | `clock` | in | 1 | rising-edge clock |
 //! | `reset` | in | 1 | synchronous: nothing taken, counters 0 |
 //! | `start` | in | 1 | a run starts: counters 0 |
-//! | `fifos` | in | 3 | FIFOs in use (0: the stream is not taken) |
-//! | `chw` | in | 1 | CHW words (four pixels each), else HWC (one pixel) |
-//! | `width` | in | 10 | input columns (at least 4) |
+//! | `stream` | in | 18 | the STREAM register: FIFOs in use (6:4; 0: the stream is not taken), CHW words of four pixels (7; else HWC, one pixel), input columns (17:8, at least 4) |
 //! | `allow` | in | 11 | rows that may be written: a beat of row `r` (CHW: `r` or `r + 1`) needs `r + chw < allow` |
 //! | `s_tdata`, `s_tvalid` | in | 32, 1 | the input stream (from the engine's port stage) |
 //! | `s_tready` | out | 1 | the beat is taken |
@@ -32,7 +30,7 @@ pub const LINE_BITS: usize = 11;
 pub const LINE_WORDS: usize = 1 << LINE_BITS;
 
 /// The input FIFOs' writer.
-#[derive(Clone, Debug, LogicBlock)]
+#[derive(Clone, Debug, Default, LogicBlock)]
 pub struct FifoIn {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
@@ -40,12 +38,8 @@ pub struct FifoIn {
     pub reset: Signal<In, Bit>,
     /// A run starts.
     pub start: Signal<In, Bit>,
-    /// FIFOs in use.
-    pub fifos: Signal<In, Bits<3>>,
-    /// CHW words.
-    pub chw: Signal<In, Bit>,
-    /// Input columns.
-    pub width: Signal<In, Bits<10>>,
+    /// The STREAM register.
+    pub stream: Signal<In, Bits<18>>,
     /// Rows that may be written.
     pub allow: Signal<In, Bits<11>>,
     /// Input beat.
@@ -72,6 +66,9 @@ pub struct FifoIn {
     wf_q: DFF<Bits<2>>,
     waddr_q: DFF<Bits<LINE_BITS>>,
     wdata_q: DFF<Bits<32>>,
+    fifos: Signal<Local, Bits<3>>,
+    chw: Signal<Local, Bit>,
+    width: Signal<Local, Bits<10>>,
     ready: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     ppw: Signal<Local, Bits<10>>,
@@ -80,46 +77,13 @@ pub struct FifoIn {
     last_fifo: Signal<Local, Bits<2>>,
 }
 
-impl Default for FifoIn {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            start: Default::default(),
-            fifos: Default::default(),
-            chw: Default::default(),
-            width: Default::default(),
-            allow: Default::default(),
-            s_tdata: Default::default(),
-            s_tvalid: Default::default(),
-            s_tready: Default::default(),
-            we: Default::default(),
-            wf: Default::default(),
-            waddr: Default::default(),
-            wdata: Default::default(),
-            rows: Default::default(),
-            f: Default::default(),
-            word: Default::default(),
-            pix: Default::default(),
-            rows_q: Default::default(),
-            we_q: Default::default(),
-            wf_q: Default::default(),
-            waddr_q: Default::default(),
-            wdata_q: Default::default(),
-            ready: Default::default(),
-            take: Default::default(),
-            ppw: Default::default(),
-            npix: Default::default(),
-            wrapped: Default::default(),
-            last_fifo: Default::default(),
-        }
-    }
-}
-
 impl Logic for FifoIn {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, f, word, pix, rows_q, we_q, wf_q, waddr_q, wdata_q);
+        self.fifos.next = self.stream.val().get_bits::<3>(4);
+        self.chw.next = self.stream.val().get_bit(7);
+        self.width.next = self.stream.val().get_bits::<10>(8);
         // Room: the row this beat belongs to (CHW: and the next, which a word may reach).
         self.ready.next = (self.fifos.val() != 0)
             & ((self.rows_q.q.val() + bit_cast::<11, 1>(self.chw.val().into())) < self.allow.val());
@@ -169,7 +133,7 @@ impl Logic for FifoIn {
 crate::dut_io! {
     impl[] FifoIn {
         clock: yes,
-        inputs: [reset, start, fifos, chw, width, allow, s_tdata, s_tvalid],
+        inputs: [reset, start, stream, allow, s_tdata, s_tvalid],
         outputs: [s_tready, we, wf, waddr, wdata, rows],
         notes: [],
     }

@@ -12,7 +12,7 @@
 //! | `host_addr` | in | 24 | word address |
 //! | `host_wdata` | in | 32 | write data |
 //! | `busy`, `done`, `layer`, `cycles` | in | 1, 1, 5, 32 | the sequencer's status |
-//! | `lc_rdata`, `lreg_rdata`, `bias_rdata`, `dm_rdata`, `k_rdata`, `sched_rdata` | in | 32, 16 x 32, 8, 32, 72, 32 | the memories' read data (each read one edge after its address, the host's while idle) |
+//! | `lc_rdata`, `lreg_rdata`, `bias_rdata`, `dm_rdata`, `k_rdata`, `sched_rdata` | in | 32, 16 x 32, 8, 32, 72, 3 x 32 | the memories' read data (each read one edge after its address, the host's while idle) |
 //! | `host_rdata` | out | 32 | the word read by the `host_re` two edges before |
 //! | `hr_addr` | out | 24 | the address of that read (selects the data memory and processor) |
 //! | `start` | out | 1 | CTRL written with bit 0 set |
@@ -67,8 +67,8 @@ pub struct HostPort {
     pub dm_rdata: Signal<In, Bits<32>>,
     /// A kernel word.
     pub k_rdata: Signal<In, Bits<72>>,
-    /// A schedule word.
-    pub sched_rdata: Signal<In, Bits<32>>,
+    /// The schedule entry's words.
+    pub sched_rdata: [Signal<In, Bits<32>>; 3],
     /// Read data.
     pub host_rdata: Signal<Out, Bits<32>>,
     /// Address of the last read.
@@ -291,7 +291,14 @@ impl Logic for HostPort {
         } else if self.read_region.val() == self.region_data.val() {
             self.host_rdata.next = self.dm_rdata.val();
         } else if self.read_region.val() == self.region_sched.val() {
-            self.host_rdata.next = self.sched_rdata.val();
+            self.host_rdata.next = self.sched_rdata[0].val();
+            for k in 0..3 {
+                if self.hr_addr_q.q.val().get_bits::<2>(0)
+                    == self.word_index[k].val().get_bits::<2>(0)
+                {
+                    self.host_rdata.next = self.sched_rdata[k].val();
+                }
+            }
         } else if self.read_region.val() == self.region_kernel.val() {
             self.host_rdata.next = bit_cast::<32, 8>(self.k_rdata.val().get_bits::<8>(64));
             if self.hr_addr_q.q.val().get_bits::<2>(0) == 0 {
@@ -356,8 +363,8 @@ pub struct HostPortBench {
     pub dm_rdata: Signal<In, Bits<32>>,
     /// A kernel word.
     pub k_rdata: Signal<In, Bits<72>>,
-    /// A schedule word.
-    pub sched_rdata: Signal<In, Bits<32>>,
+    /// The schedule entry's words, packed (word k in bits 32k + 31 : 32k).
+    pub sched_rdata: Signal<In, Bits<96>>,
     /// Read data.
     pub host_rdata: Signal<Out, Bits<32>>,
     /// Address of the last read.
@@ -450,7 +457,9 @@ impl Logic for HostPortBench {
         self.port.bias_rdata.next = self.bias_rdata.val();
         self.port.dm_rdata.next = self.dm_rdata.val();
         self.port.k_rdata.next = self.k_rdata.val();
-        self.port.sched_rdata.next = self.sched_rdata.val();
+        for k in 0..3 {
+            self.port.sched_rdata[k].next = self.sched_rdata.val().get_bits::<32>(32 * k);
+        }
         self.host_rdata.next = self.port.host_rdata.val();
         self.hr_addr.next = self.port.hr_addr.val();
         self.start.next = self.port.start.val();
@@ -480,7 +489,7 @@ crate::dut_io! {
             host_rdata, hr_addr, start, nlayers, stream, sched_we, lreg_we, bias_we, dm_we, k_we,
             k_wdata, reset_q, re, addr, wdata
         ],
-        notes: [lreg_rdata: (false, 16)],
+        notes: [lreg_rdata: (false, 16), sched_rdata: (false, 3)],
     }
 }
 

@@ -142,11 +142,9 @@ pub struct LayerSeq {
     fsm: DFF<SeqState>,
     sched_q: DFF<Bits<11>>,
     slice_q: DFF<Bit>,
-    end_q: DFF<Bit>,
-    row_first_q: DFF<Bits<10>>,
-    row_last_q: DFF<Bits<10>>,
-    pix_first_q: DFF<Bits<20>>,
-    allow_q: DFF<Bits<11>>,
+    w0_q: DFF<Bits<32>>,
+    w1_q: DFF<Bits<32>>,
+    w2_q: DFF<Bits<32>>,
     lacc: [DFF<Bits<32>>; MAX_STREAM_LAYERS],
     lacc_now: Signal<Local, Bits<32>>,
     slice_cycles: Signal<Local, Bits<32>>,
@@ -160,6 +158,7 @@ pub struct LayerSeq {
     loaded: DFF<Bit>,
     lcycles: SdpRam<5, 32>,
     last_layer: Signal<Local, Bit>,
+    stream_all: Signal<Local, Bit>,
     drain_count: Constant<Bits<4>>,
     one6: Constant<Bits<6>>,
     st_load: Constant<Bits<3>>,
@@ -203,11 +202,9 @@ impl Default for LayerSeq {
             fsm: Default::default(),
             sched_q: Default::default(),
             slice_q: Default::default(),
-            end_q: Default::default(),
-            row_first_q: Default::default(),
-            row_last_q: Default::default(),
-            pix_first_q: Default::default(),
-            allow_q: Default::default(),
+            w0_q: Default::default(),
+            w1_q: Default::default(),
+            w2_q: Default::default(),
             lacc: Default::default(),
             lacc_now: Default::default(),
             slice_cycles: Default::default(),
@@ -221,6 +218,7 @@ impl Default for LayerSeq {
             loaded: Default::default(),
             lcycles: SdpRam::new(32),
             last_layer: Default::default(),
+            stream_all: Default::default(),
             drain_count: Constant::new(DRAIN_COUNT.into()),
             one6: Constant::new(1u64.into()),
             st_load: Constant::new(1u64.into()),
@@ -233,177 +231,167 @@ impl Default for LayerSeq {
 }
 
 impl Logic for LayerSeq {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            fsm,
-            layer_q,
-            cnt,
-            cycles_q,
-            lstart,
-            done_q,
-            layer_done_q,
-            loaded,
-            sched_q,
-            slice_q,
-            end_q,
-            row_first_q,
-            row_last_q,
-            pix_first_q,
-            allow_q
-        );
-        for k in 0..MAX_STREAM_LAYERS {
-            self.lacc[k].clock.next = self.clock.val();
-            self.lacc[k].d.next = self.lacc[k].q.val();
-        }
-        self.lcycles.clock.next = self.clock.val();
-        self.lcycles.read_address.next = self.lc_raddr.val();
-        self.lcycles.write_enable.next = false;
-        self.lcycles.write_address.next = self.layer_q.q.val();
-        // A slice adds its cycles to its layer's.
-        self.lacc_now.next = 0.into();
-        for k in 0..MAX_STREAM_LAYERS {
-            if self.slice_q.q.val() & (self.layer_q.q.val() == self.stream_index[k].val()) {
-                self.lacc_now.next = self.lacc[k].q.val();
+    crate::wired_update! {
+            // Every plain connection, once (D-HDLGEN); `update` has what is more than a wire.
+            wires {
+                lcycles.clock <= clock;
+                lcycles.read_address <= lc_raddr;
+                lcycles.write_address <= layer_q.q;
+                cfg_load <= loaded.q;
+                layer <= layer_q.q;
+                done <= done_q.q;
+                layer_done <= layer_done_q.q;
+                cycles <= cycles_q.q;
+                lc_rdata <= lcycles.read_data;
+                sched_addr <= sched_q.q;
+                slice <= slice_q.q;
             }
-        }
-        self.slice_cycles.next =
-            self.lacc_now.val() + self.cycles_q.q.val() - self.lstart.q.val() + 1;
-        self.lcycles.write_data.next = self.slice_cycles.val();
-        self.layer_done_q.d.next = false;
-        self.loaded.d.next = false;
-        self.last_layer.next =
-            bit_cast::<6, 5>(self.layer_q.q.val()) == self.nlayers.val() - self.one6.val();
-        self.next_layer.next = self.layer_q.q.val();
-        self.state.next = 0.into();
-        if self.fsm.q.val() != SeqState::Idle {
-            self.cycles_q.d.next = self.cycles_q.q.val() + 1;
-        }
-        match self.fsm.q.val() {
-            SeqState::Idle => {
-                self.next_layer.next = 0.into();
-                if self.start.val() {
-                    self.fsm.d.next = SeqState::Load;
-                    self.layer_q.d.next = 0.into();
-                    self.done_q.d.next = false;
-                    self.cycles_q.d.next = 0.into();
-                    self.slice_q.d.next = false;
-                    self.sched_q.d.next = 0.into();
-                    self.allow_q.d.next = 0.into();
-                    for k in 0..MAX_STREAM_LAYERS {
-                        self.lacc[k].d.next = 0.into();
-                    }
-                    if self.stream_layers.val() != 0 {
-                        self.fsm.d.next = SeqState::Fetch;
-                        self.slice_q.d.next = true;
-                    }
+            wires for k in (0..MAX_STREAM_LAYERS) {
+                lacc[k].clock <= clock;
+            }
+            #[hdl_gen]
+            fn update(&mut self) {
+            dff_setup!(self, clock, fsm, layer_q, cnt, cycles_q, lstart);
+            dff_setup!(self, clock, done_q, layer_done_q, loaded, sched_q);
+            dff_setup!(self, clock, slice_q, w0_q, w1_q, w2_q);
+            for k in 0..MAX_STREAM_LAYERS {
+                self.lacc[k].d.next = self.lacc[k].q.val();
+            }
+            self.lcycles.write_enable.next = false;
+            // A slice adds its cycles to its layer's.
+            self.lacc_now.next = 0.into();
+            for k in 0..MAX_STREAM_LAYERS {
+                if self.slice_q.q.val() & (self.layer_q.q.val() == self.stream_index[k].val()) {
+                    self.lacc_now.next = self.lacc[k].q.val();
                 }
             }
-            SeqState::Load => {
-                self.state.next = self.st_load.val();
-                self.lstart.d.next = self.cycles_q.q.val();
-                self.loaded.d.next = true;
-                self.fsm.d.next = SeqState::Run;
+            self.slice_cycles.next =
+                self.lacc_now.val() + self.cycles_q.q.val() - self.lstart.q.val() + 1;
+            self.lcycles.write_data.next = self.slice_cycles.val();
+            self.layer_done_q.d.next = false;
+            self.loaded.d.next = false;
+            self.last_layer.next =
+                bit_cast::<6, 5>(self.layer_q.q.val()) == self.nlayers.val() - self.one6.val();
+            self.stream_all.next = bit_cast::<6, 4>(self.stream_layers.val()) == self.nlayers.val();
+            self.next_layer.next = self.layer_q.q.val();
+            self.state.next = 0.into();
+            if self.fsm.q.val() != SeqState::Idle {
+                self.cycles_q.d.next = self.cycles_q.q.val() + 1;
             }
-            SeqState::Run => {
-                self.state.next = self.st_run.val();
-                if self.layer_end.val() {
-                    self.fsm.d.next = SeqState::Drain;
-                    self.cnt.d.next = self.drain_count.val();
-                }
-            }
-            SeqState::Fetch => {
-                self.state.next = self.st_fetch.val();
-                self.fsm.d.next = SeqState::Wait;
-            }
-            SeqState::Wait => {
-                // The entry's words: its layer's registers are read for the LOAD.
-                self.state.next = self.st_wait.val();
-                self.next_layer.next = bit_cast::<5, 3>(self.sched_w0.val().get_bits::<3>(20));
-                self.layer_q.d.next = bit_cast::<5, 3>(self.sched_w0.val().get_bits::<3>(20));
-                self.row_first_q.d.next = self.sched_w0.val().get_bits::<10>(0);
-                self.row_last_q.d.next = self.sched_w0.val().get_bits::<10>(10);
-                self.end_q.d.next = self.sched_w0.val().get_bit(31);
-                self.allow_q.d.next = self.sched_w1.val().get_bits::<11>(16);
-                self.pix_first_q.d.next = self.sched_w2.val().get_bits::<20>(0);
-                if self.fifo_rows.val() >= self.sched_w1.val().get_bits::<11>(0) {
-                    self.fsm.d.next = SeqState::Load;
-                }
-            }
-            SeqState::Drain => {
-                self.state.next = self.st_drain.val();
-                self.next_layer.next = self.layer_q.q.val() + 1;
-                if self.slice_q.q.val() {
-                    self.next_layer.next = bit_cast::<5, 4>(self.stream_layers.val());
-                }
-                if self.cnt.q.val() == 0 {
-                    self.lcycles.write_enable.next = true;
-                    self.layer_done_q.d.next = true;
-                    for k in 0..MAX_STREAM_LAYERS {
-                        if self.slice_q.q.val()
-                            & (self.layer_q.q.val() == self.stream_index[k].val())
-                        {
-                            self.lacc[k].d.next = self.slice_cycles.val();
+            match self.fsm.q.val() {
+                SeqState::Idle => {
+                    self.next_layer.next = 0.into();
+                    if self.start.val() {
+                        self.fsm.d.next = SeqState::Load;
+                        self.layer_q.d.next = 0.into();
+                        self.done_q.d.next = false;
+                        self.cycles_q.d.next = 0.into();
+                        self.slice_q.d.next = false;
+                        self.sched_q.d.next = 0.into();
+                        self.w1_q.d.next = 0.into();
+                        for k in 0..MAX_STREAM_LAYERS {
+                            self.lacc[k].d.next = 0.into();
+                        }
+                        if self.stream_layers.val() != 0 {
+                            self.fsm.d.next = SeqState::Fetch;
+                            self.slice_q.d.next = true;
                         }
                     }
+                }
+                SeqState::Load => {
+                    self.state.next = self.st_load.val();
+                    self.lstart.d.next = self.cycles_q.q.val();
+                    self.loaded.d.next = true;
+                    self.fsm.d.next = SeqState::Run;
+                }
+                SeqState::Run => {
+                    self.state.next = self.st_run.val();
+                    if self.layer_end.val() {
+                        self.fsm.d.next = SeqState::Drain;
+                        self.cnt.d.next = self.drain_count.val();
+                    }
+                }
+                SeqState::Fetch => {
+                    self.state.next = self.st_fetch.val();
+                    self.fsm.d.next = SeqState::Wait;
+                }
+                SeqState::Wait => {
+                    // The entry (kept while it runs); its layer's registers are read for LOAD.
+                    self.state.next = self.st_wait.val();
+                    self.next_layer.next = bit_cast::<5, 3>(self.sched_w0.val().get_bits::<3>(20));
+                    self.layer_q.d.next = bit_cast::<5, 3>(self.sched_w0.val().get_bits::<3>(20));
+                    self.w0_q.d.next = self.sched_w0.val();
+                    self.w1_q.d.next = self.sched_w1.val();
+                    self.w2_q.d.next = self.sched_w2.val();
+                    if self.fifo_rows.val() >= self.sched_w1.val().get_bits::<11>(0) {
+                        self.fsm.d.next = SeqState::Load;
+                    }
+                }
+                SeqState::Drain => {
+                    self.state.next = self.st_drain.val();
+                    self.next_layer.next = self.layer_q.q.val() + 1;
                     if self.slice_q.q.val() {
-                        if !self.end_q.q.val() {
-                            self.sched_q.d.next = self.sched_q.q.val() + 1;
-                            self.fsm.d.next = SeqState::Fetch;
-                        } else if bit_cast::<6, 4>(self.stream_layers.val()) == self.nlayers.val() {
+                        self.next_layer.next = bit_cast::<5, 4>(self.stream_layers.val());
+                    }
+                    if self.cnt.q.val() == 0 {
+                        self.lcycles.write_enable.next = true;
+                        self.layer_done_q.d.next = true;
+                        for k in 0..MAX_STREAM_LAYERS {
+                            if self.slice_q.q.val()
+                                & (self.layer_q.q.val() == self.stream_index[k].val())
+                            {
+                                self.lacc[k].d.next = self.slice_cycles.val();
+                            }
+                        }
+                        if self.slice_q.q.val() {
+                            if !self.w0_q.q.val().get_bit(31) {
+                                self.sched_q.d.next = self.sched_q.q.val() + 1;
+                                self.fsm.d.next = SeqState::Fetch;
+                            } else if bit_cast::<6, 4>(self.stream_layers.val()) == self.nlayers.val() {
+                                self.fsm.d.next = SeqState::Idle;
+                                self.done_q.d.next = true;
+                            } else {
+                                self.slice_q.d.next = false;
+                                self.layer_q.d.next = bit_cast::<5, 4>(self.stream_layers.val());
+                                self.fsm.d.next = SeqState::Load;
+                            }
+                        } else if self.last_layer.val() {
                             self.fsm.d.next = SeqState::Idle;
                             self.done_q.d.next = true;
                         } else {
-                            self.slice_q.d.next = false;
-                            self.layer_q.d.next = bit_cast::<5, 4>(self.stream_layers.val());
+                            self.layer_q.d.next = self.layer_q.q.val() + 1;
                             self.fsm.d.next = SeqState::Load;
                         }
-                    } else if self.last_layer.val() {
-                        self.fsm.d.next = SeqState::Idle;
-                        self.done_q.d.next = true;
                     } else {
-                        self.layer_q.d.next = self.layer_q.q.val() + 1;
-                        self.fsm.d.next = SeqState::Load;
+                        self.cnt.d.next = self.cnt.q.val() - 1;
                     }
-                } else {
-                    self.cnt.d.next = self.cnt.q.val() - 1;
+                }
+                _ => {
+                    self.fsm.d.next = SeqState::Idle;
                 }
             }
-            _ => {
+            if self.reset.val() {
                 self.fsm.d.next = SeqState::Idle;
+                self.done_q.d.next = false;
+                self.layer_q.d.next = 0.into();
+                self.cycles_q.d.next = 0.into();
+                self.layer_done_q.d.next = false;
+                self.loaded.d.next = false;
+                self.slice_q.d.next = false;
+                self.w1_q.d.next = 0.into();
             }
+            self.busy.next = self.fsm.q.val() != SeqState::Idle;
+            self.load.next = self.fsm.q.val() == SeqState::Load;
+            self.run.next = self.fsm.q.val() == SeqState::Run;
+            self.row_first.next = 0.into();
+            self.pix_first.next = 0.into();
+            if self.slice_q.q.val() {
+                self.row_first.next = self.w0_q.q.val().get_bits::<10>(0);
+                self.pix_first.next = self.w2_q.q.val().get_bits::<20>(0);
+            }
+            self.row_last.next = self.w0_q.q.val().get_bits::<10>(10);
+            self.allow.next = self.w1_q.q.val().get_bits::<11>(16);
         }
-        if self.reset.val() {
-            self.fsm.d.next = SeqState::Idle;
-            self.done_q.d.next = false;
-            self.layer_q.d.next = 0.into();
-            self.cycles_q.d.next = 0.into();
-            self.layer_done_q.d.next = false;
-            self.loaded.d.next = false;
-            self.slice_q.d.next = false;
-            self.allow_q.d.next = 0.into();
-        }
-        self.busy.next = self.fsm.q.val() != SeqState::Idle;
-        self.load.next = self.fsm.q.val() == SeqState::Load;
-        self.run.next = self.fsm.q.val() == SeqState::Run;
-        self.cfg_load.next = self.loaded.q.val();
-        self.layer.next = self.layer_q.q.val();
-        self.done.next = self.done_q.q.val();
-        self.layer_done.next = self.layer_done_q.q.val();
-        self.cycles.next = self.cycles_q.q.val();
-        self.lc_rdata.next = self.lcycles.read_data.val();
-        self.sched_addr.next = self.sched_q.q.val();
-        self.slice.next = self.slice_q.q.val();
-        self.row_first.next = 0.into();
-        self.pix_first.next = 0.into();
-        if self.slice_q.q.val() {
-            self.row_first.next = self.row_first_q.q.val();
-            self.pix_first.next = self.pix_first_q.q.val();
-        }
-        self.row_last.next = self.row_last_q.q.val();
-        self.allow.next = self.allow_q.q.val();
     }
 }
 

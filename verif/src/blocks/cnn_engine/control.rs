@@ -14,7 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 port_row!(WindowCtlIn => reset, load, run, gather_end, gather_buf, mac_end, mac_buf);
 
-port_row!(FifoInIn => reset, start, fifos, chw, width, allow, s_tdata, s_tvalid);
+port_row!(FifoInIn => reset, start, stream, allow, s_tdata, s_tvalid);
 port_row!(SeqIn => reset, start, nlayers, layer_end, lc_raddr, stream_layers, sched_w0, sched_w1, sched_w2, fifo_rows);
 
 port_row!(MacCtlIn => reset, load, load_kstart, run, full, out_ch, kstart, kpw, kslot, out_thresh, out_map, in_passes, chunks, out_w, row_first, row_last, pix_first);
@@ -368,7 +368,10 @@ pub fn host_port_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
             .set("bias_rdata", rng.random_range(0..256u32))?
             .set("dm_rdata", rng.random::<u32>())?
             .set("k_rdata", kword)?
-            .set("sched_rdata", rng.random::<u32>())?
+            .set(
+                "sched_rdata",
+                BigUint::from(rng.random::<u64>()) | BigUint::from(rng.random::<u32>()) << 64,
+            )?
             .push()?;
     }
     Ok(s)
@@ -405,7 +408,10 @@ pub fn host_port_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
                 bias: v.unsigned(c, "bias_rdata") as u8,
                 dm: v.unsigned(c, "dm_rdata") as u32,
                 kword: v.wide(c, "k_rdata"),
-                sched: v.unsigned(c, "sched_rdata") as u32,
+                sched: {
+                    let l = v.lanes(c, "sched_rdata");
+                    [l[0] as u32, l[1] as u32, l[2] as u32]
+                },
             },
         );
         let (reset, _, re, addr, wdata) = h.stage;
@@ -452,9 +458,7 @@ pub fn fifo_in_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<
             s.row()
                 .bit("reset", run == 6 && k == 50)?
                 .bit("start", k == 0 || rng.random_range(0..400) == 0)?
-                .set("fifos", fifos)?
-                .bit("chw", chw)?
-                .set("width", width)?
+                .set("stream", fifos << 4 | u32::from(chw) << 7 | width << 8)?
                 .set("allow", allow.min(2047))?
                 .set("s_tdata", rng.random::<u32>())?
                 .bit("s_tvalid", rng.random_range(0..4) != 0)?

@@ -578,8 +578,8 @@ pub struct HostReadData {
     pub dm: u32,
     /// A kernel word (72 bits).
     pub kword: u128,
-    /// A schedule word.
-    pub sched: u32,
+    /// The schedule entry's words.
+    pub sched: [u32; 3],
 }
 
 /// The host port (`HostPort`, the map `hdl/regs/cnn_engine.toml`): each input registered
@@ -652,7 +652,8 @@ impl HostRegs {
             x if x == regs::LAYER_REGS >> 20 => rd.lregs[(r & 15) as usize],
             x if x == regs::BIAS >> 20 => rd.bias as u32,
             x if x == regs::DATA >> 20 => rd.dm,
-            x if x == regs::SCHEDULE >> 20 => rd.sched,
+            // Word k of an entry (k = 3 reads word 0, as no word matches).
+            x if x == regs::SCHEDULE >> 20 => rd.sched[(r & 3) as usize % 3],
             x if x == regs::KERNEL >> 20 => match r & 3 {
                 0 => rd.kword as u32,
                 1 => (rd.kword >> 32) as u32,
@@ -723,12 +724,8 @@ pub struct FifoInIn {
     pub reset: bool,
     /// A run starts.
     pub start: bool,
-    /// FIFOs in use.
-    pub fifos: u32,
-    /// CHW words (four pixels each).
-    pub chw: bool,
-    /// Input columns.
-    pub width: u32,
+    /// The STREAM register: FIFOs 6:4, CHW 7, input columns 17:8.
+    pub stream: u32,
     /// Rows that may be written.
     pub allow: u32,
     /// The beat.
@@ -757,23 +754,34 @@ pub struct FifoWriter {
 impl FifoWriter {
     /// `s_tready` in this cycle.
     pub fn ready(&self, i: &FifoInIn) -> bool {
-        i.fifos % 8 != 0 && (self.rows + i.chw as u32) % 2048 < i.allow % 2048
+        let (fifos, chw, _) = Self::config(i);
+        fifos != 0 && (self.rows + chw as u32) % 2048 < i.allow % 2048
+    }
+
+    /// FIFOs, CHW and input columns from STREAM.
+    fn config(i: &FifoInIn) -> (u32, bool, u32) {
+        (
+            (i.stream >> 4) & 7,
+            i.stream >> 7 & 1 == 1,
+            (i.stream >> 8) & 0x3ff,
+        )
     }
 
     /// One edge.
     pub fn step(&mut self, i: &FifoInIn) {
         let take = self.ready(i) && i.s_tvalid;
+        let (fifos, chw, width) = Self::config(i);
         self.write = (take, self.f, self.word, i.s_tdata);
         if take {
-            let last = ((i.fifos % 4) + 3) % 4;
+            let last = ((fifos % 4) + 3) % 4;
             if self.f != last {
                 self.f = (self.f + 1) % 4;
             } else {
                 self.f = 0;
                 self.word = (self.word + 1) % 2048;
-                let npix = (self.pix + if i.chw { 4 } else { 1 }) % 2048;
-                if npix >= i.width % 1024 {
-                    self.pix = (npix + 2048 - i.width % 1024) % 1024;
+                let npix = (self.pix + if chw { 4 } else { 1 }) % 2048;
+                if npix >= width {
+                    self.pix = (npix + 2048 - width) % 1024;
                     self.rows = (self.rows + 1) % 2048;
                 } else {
                     self.pix = npix % 1024;
