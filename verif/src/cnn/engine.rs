@@ -377,14 +377,18 @@ impl EngineImage {
 /// drain).
 /// A streaming layer's cycles are the sum of its schedule entries', each a run of one row.
 pub fn layer_cycles(r: &LayerRegs) -> u64 {
+    sliced(r, false)
+}
+
+/// [`cycles_of`] over the whole layer, or summed over its schedule entries' rows.
+fn sliced(r: &LayerRegs, ideal_gather: bool) -> u64 {
     if r.slices.is_empty() {
-        cycles_of(r, false, None)
-    } else {
-        r.slices
-            .iter()
-            .map(|&row| cycles_of(r, false, Some(row)))
-            .sum()
+        return cycles_of(r, ideal_gather, None);
     }
+    r.slices
+        .iter()
+        .map(|&row| cycles_of(r, ideal_gather, Some(row)))
+        .sum()
 }
 
 /// The cycles after a layer's last MAC issue: register load and pipeline drain.

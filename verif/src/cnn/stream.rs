@@ -68,16 +68,6 @@ impl Stream {
     pub fn register(&self) -> u32 {
         self.layers as u32 | (self.fifos as u32) << 4 | u32::from(self.chw) << 7 | self.width << 8
     }
-
-    /// Input rows.
-    pub fn rows(&self) -> u32 {
-        let per_row = if self.chw {
-            self.width.div_ceil(4)
-        } else {
-            self.width
-        } as usize;
-        (self.beats.len() / self.fifos.max(1) / per_row.max(1)) as u32
-    }
 }
 
 /// The input rows output row `row` of a layer reads: `(lowest, highest)`.
@@ -123,7 +113,7 @@ fn check(
             None => true,
             Some(s) => pos > 0 && s[..] == [layers[pos - 1].layer as isize],
         };
-        if plan.order[pos] != ll || !reads_prev {
+        if !reads_prev {
             return fail(
                 "in_sequences",
                 "a streaming layer reads the streaming layer before it, in order",
@@ -354,7 +344,9 @@ fn schedule(net: &NetworkDesc, layers: &[LayerRegs], n: usize, chw: bool) -> Res
     Ok(out)
 }
 
-/// Words a row of layer `k` covers in its buffer: `(instance mask, first word, words)`.
+/// The data-memory words (in each instance of the layer's output map) that output row
+/// `row` of a layer writes: `words_per_row` words from the row's offset, in a rolling
+/// buffer of `2^roll` words (`roll` 0: the whole frame).
 fn row_span(r: &LayerRegs, row: u32, roll: u32, words_per_row: u32) -> Vec<usize> {
     let mask = if roll == 0 { u32::MAX } else { (1 << roll) - 1 };
     (row * words_per_row..(row + 1) * words_per_row)
@@ -420,4 +412,53 @@ fn verify(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(in_h: u32, pool: u32, kh: u32, pad: u32) -> LayerRegs {
+        let mut r = LayerRegs::default();
+        (r.in_h, r.pool_h, r.stride_y) = (in_h, pool, pool);
+        (r.pooled_h, r.kh, r.dil, r.pad_y) = (in_h / pool, kh, 1, pad);
+        r
+    }
+
+    #[test]
+    fn rows_read_cover_the_window_through_pooling_and_padding() {
+        // 3x3, pad 1, no pooling: rows r-1..r+1, clipped at the edges.
+        let c = layer(8, 1, 3, 1);
+        assert_eq!(rows_read(&c, 0), (0, 1));
+        assert_eq!(rows_read(&c, 3), (2, 4));
+        assert_eq!(rows_read(&c, 7), (6, 7));
+        // 2x2/2 pooling first: pooled rows r-1..r+1 are input rows 2(r-1)..2(r+1)+1.
+        let p = layer(8, 2, 3, 1);
+        assert_eq!(rows_read(&p, 0), (0, 3));
+        assert_eq!(rows_read(&p, 1), (0, 5));
+        assert_eq!(rows_read(&p, 3), (4, 7));
+        // 1x1: the row itself.
+        assert_eq!(rows_read(&layer(5, 1, 1, 0), 4), (4, 4));
+    }
+
+    #[test]
+    fn an_entry_packs_its_fields_as_the_sequencer_reads_them() {
+        let e = Entry {
+            pos: 5,
+            row: 0x3ff,
+            need: 0x7ff,
+            allow: 0x155,
+            pix_first: 0xf_ffff,
+            end: true,
+        };
+        let [w0, w1, w2] = e.words();
+        assert_eq!(
+            (w0 & 0x3ff, (w0 >> 10) & 0x3ff, (w0 >> 20) & 7, w0 >> 31),
+            (0x3ff, 0x3ff, 5, 1)
+        );
+        assert_eq!((w1 & 0x7ff, (w1 >> 16) & 0x7ff), (0x7ff, 0x155));
+        assert_eq!(w2, 0xf_ffff);
+        assert_eq!(line_rows(128, false), 16);
+        assert_eq!(line_rows(168, true), 47);
+    }
 }
