@@ -202,10 +202,13 @@ proptest! {
         let k = layout.decode(&img.kernels);
         prop_assert_eq!((k.out_ch, k.in_ch, k.kh, k.kw), (k0.out_ch, k0.in_ch, k0.kh, k0.kw));
         prop_assert_eq!(&k.w, &w);
-        // Re-encoding into zeroed columns gives the loader's words.
-        let mut mem: Vec<Vec<u128>> = img.kernels.iter().map(|c| {
+        // Re-encoding into zeroed columns gives the loader's words. The layer owns its
+        // columns in the processors of its map only (others may hold another layer's).
+        let mut mem: Vec<Vec<u128>> = img.kernels.iter().enumerate().map(|(q, c)| {
             let mut c = c.clone();
-            for v in c.iter_mut().skip(layout.start).take(layout.words) { *v = 0; }
+            if layout.processors >> q & 1 == 1 {
+                for v in c.iter_mut().skip(layout.start).take(layout.words) { *v = 0; }
+            }
             c
         }).collect();
         layout.encode(&Kernels { w: w.clone(), ..k }, &mut mem);

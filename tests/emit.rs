@@ -337,7 +337,7 @@ fn blocks_json_is_the_registry() {
     assert_eq!(e["processors"], 64);
     assert_eq!(
         e["states"],
-        serde_json::json!(["IDLE", "LOAD", "RUN", "DRAIN"])
+        serde_json::json!(["IDLE", "LOAD", "RUN", "DRAIN", "FETCH", "WAIT"])
     );
     assert_eq!(e["register_map"], "hdl/regs/cnn_engine.toml");
 }
