@@ -19,9 +19,7 @@ pub enum Load {
 }
 
 struct Ports {
-    fifo_tdata: PortId,
     fifo_tvalid: PortId,
-    fifo_tready: PortId,
     reset: PortId,
     we: PortId,
     re: PortId,
@@ -54,17 +52,6 @@ impl Default for FifoFeed {
     fn default() -> Self {
         FifoFeed { gap: 0.0, seed: 1 }
     }
-}
-
-/// The input stream while a run lasts.
-struct Feeder {
-    beats: Vec<u32>,
-    next: usize,
-    offered: bool,
-    gap: f64,
-    rng: rand_xoshiro::Xoshiro256PlusPlus,
-    /// The cycle the last beat moved.
-    last: Option<u64>,
 }
 
 /// One layer's result.
@@ -117,9 +104,7 @@ impl CnnBench {
             rdata: d.port("host_rdata")?,
             done: d.port("done")?,
             layer_done: d.port("layer_done")?,
-            fifo_tdata: d.port("fifo_tdata")?,
             fifo_tvalid: d.port("fifo_tvalid")?,
-            fifo_tready: d.port("fifo_tready")?,
         };
         let mut b = CnnBench {
             dut,
@@ -325,15 +310,24 @@ impl CnnBench {
         max_cycles: u64,
         mut on_layer: impl FnMut(usize, &mut CnnBench) -> Result<()>,
     ) -> Result<(u64, Option<u64>)> {
-        use rand::SeedableRng;
-        let mut feed = Feeder {
-            beats: beats.to_vec(),
-            next: 0,
-            offered: false,
-            gap: self.feed.gap,
-            rng: rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(self.feed.seed),
-            last: None,
+        use edgelearn_sim::tb::{self, Gaps, ProtocolMonitor, StreamPorts, StreamSource};
+        let ports = StreamPorts::new(
+            &*self.dut,
+            "fifo",
+            "fifo_tvalid",
+            Some("fifo_tready"),
+            &["fifo_tdata"],
+        )?;
+        let gaps = match self.feed.gap {
+            g if g > 0.0 => Gaps::Anywhere(g),
+            _ => Gaps::None,
         };
+        let mut monitor = ProtocolMonitor::new(&*self.dut, vec![ports.clone()]);
+        let mut feed = StreamSource::new(ports, gaps, self.feed.seed);
+        for &b in beats {
+            feed.push(vec![u64::from(b)]);
+        }
+        let mut last = None;
         self.write(host::NLAYERS, layers as u32)?;
         self.write(host::CTRL, 1)?;
         let start = self.dut.cycle();
@@ -362,15 +356,15 @@ impl CnnBench {
                 return Err(RtlError::Stuck {
                     block: self.dut.name().to_string(),
                     waiting_for: "done".into(),
-                    state: format!(
-                        "layer {k}, input beat {} of {}",
-                        feed.next,
-                        feed.beats.len()
-                    ),
+                    state: format!("layer {k}, input beat {} of {}", feed.sent(), beats.len()),
                     cycles: max_cycles,
                 });
             }
-            self.feed_step(&mut feed)?;
+            let sent = feed.sent();
+            tb::cycle(&mut *self.dut, &mut [&mut feed, &mut monitor])?;
+            if feed.sent() > sent {
+                last = Some(self.dut.cycle());
+            }
         }
         self.dut.poke(self.p.fifo_tvalid, 0)?;
         if k != ends {
@@ -378,11 +372,11 @@ impl CnnBench {
                 "the engine finished after {k} layer ends, {ends} were expected"
             )));
         }
-        if feed.next != feed.beats.len() {
+        if feed.sent() != beats.len() {
             return Err(RtlError::Other(format!(
                 "the engine finished having taken {} of the {} input beats",
-                feed.next,
-                feed.beats.len()
+                feed.sent(),
+                beats.len()
             )));
         }
         // The status a driver polls: CTRL done and not busy, LAYER the last layer, NLAYERS
@@ -403,29 +397,8 @@ impl CnnBench {
         }
         Ok((
             self.read(host::CYCLES)? as u64,
-            feed.last.map(|c| c - start),
+            last.map(|c: u64| c - start),
         ))
-    }
-
-    /// One cycle with the input stream driven: a beat offered (after a seeded gap) is held
-    /// until `fifo_tready` takes it, as AXI-Stream requires.
-    fn feed_step(&mut self, f: &mut Feeder) -> Result<()> {
-        use rand::RngExt;
-        if !f.offered && f.next < f.beats.len() && !(f.gap > 0.0 && f.rng.random_bool(f.gap)) {
-            f.offered = true;
-        }
-        self.dut.poke(self.p.fifo_tvalid, f.offered as u64)?;
-        if f.offered {
-            self.dut.poke(self.p.fifo_tdata, f.beats[f.next] as u64)?;
-        }
-        let ready = self.dut.peek(self.p.fifo_tready)? == 1;
-        self.dut.step()?;
-        if f.offered && ready {
-            f.next += 1;
-            f.offered = false;
-            f.last = Some(self.dut.cycle());
-        }
-        Ok(())
     }
 
     /// The cycles of each of the first `layers` layers of the last run.
