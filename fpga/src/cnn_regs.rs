@@ -736,7 +736,7 @@ mod tests {
     #[test]
     fn the_description_places_every_field() {
         let m = map();
-        assert_eq!(m.decoded_words().unwrap(), 14);
+        assert_eq!(m.decoded_words().unwrap(), 15);
         let p = m.placed().unwrap();
         let in_map = p.iter().find(|p| p.field.name == "IN_MAP").unwrap();
         assert_eq!((in_map.word, in_map.lsb, in_map.width), (10, 0, 64));
