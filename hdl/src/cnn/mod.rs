@@ -188,10 +188,11 @@ mod tests {
         assert!(EngineShape::with_processors(12).check().is_err());
         assert!(EngineShape::with_processors(64).check().is_ok());
         let mut d = engine("cnn_engine_p16", &EngineShape::with_processors(16));
-        // 16 layer-register words, the bias, 4 data memories, 16 kernel memories, the
-        // accumulators, the layers' cycle counts.
+        // 16 layer-register words, the bias, 4 data memories, 4 line buffers (one word deep
+        // in quads without a FIFO), 16 kernel memories, the accumulators, the layers' cycle
+        // counts, the schedule's 3 words.
         let mems = d.memories();
-        assert_eq!(mems.len(), 16 + 1 + 4 + 16 + 1 + 1);
+        assert_eq!(mems.len(), 16 + 1 + 4 + 4 + 16 + 1 + 1 + 3);
         for (name, width, depth) in [
             (memories::data(3), 32, DATA_WORDS),
             (memories::kernel(13), 72, 768),
