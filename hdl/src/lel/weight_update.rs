@@ -19,9 +19,14 @@
 //! on `weight_out` right after edge c+2; one row per cycle (T:1049-1050). P(update) =
 //! p / 16384 = |g_real| * lr (eq 3.14). The sign is + because the error carries eq 4.1's
 //! "target - output" sign (§7-9); sign(0) = 0 never updates (p = 0). Saturation at +-31.
+//!
+//! The compare is rearranged for timing (docs/decisions.md D-WU-COMPARE): `rnd < |g| >> lr`
+//! holds exactly when `t = (rnd + 1) << lr <= |g|`, and `t` needs only `rnd` and `lr`, so
+//! stage 1 computes it beside the multiplier and stage 2 is one compare of the signed
+//! product with `t` (or with `2^16 - t` when the product is negative): no absolute value and
+//! no shifter after the product register.
 //! Golden: `edgelearn_verif::golden::weight_update`. Tests: `tests/weight_update.rs`.
 
-use crate::arith::abs::AbsVal;
 use crate::arith::lane_join::LaneJoin;
 use crate::arith::lane_split::LaneSplit;
 use crate::arith::mul::MulSigned;
@@ -60,12 +65,18 @@ pub struct WeightUpdate<const LANES: usize, const WT: usize, const ET: usize, co
     mul: [MulSigned<8, 8, 16>; LANES],
     g_s1: [DFF<Bits<16>>; LANES],
     w_s1: [DFF<Bits<6>>; LANES],
-    rnd_ext: [ZeroExtend<14, 16>; LANES],
-    rnd_s1: [DFF<Bits<16>>; LANES],
-    lr_s1: DFF<Bits<3>>,
+    rnd_ext: [ZeroExtend<14, 24>; LANES],
+    /// `(rnd + 1) << lr`, at most 2^21.
+    thr: [Signal<Local, Bits<24>>; LANES],
+    thr_lo: [Signal<Local, Bits<16>>; LANES],
+    /// The threshold's low 16 bits, and `2^16 -` them, for a negative product.
+    thr_s1: [DFF<Bits<16>>; LANES],
+    nthr_s1: [DFF<Bits<16>>; LANES],
+    /// The threshold is 2^15 or more: no product reaches it (|g| <= 2^14).
+    big_s1: [DFF<Bit>; LANES],
     instr_s1: DFF<Bit>,
-    abs: [AbsVal<16>; LANES],
-    prob: [Signal<Local, Bits<16>>; LANES],
+    g_neg: [Signal<Local, Bit>; LANES],
+    hit: [Signal<Local, Bit>; LANES],
     w_ext: [SignExtend<6, 7>; LANES],
     stepped: [Signal<Local, Bits<7>>; LANES],
     sat: [Saturate<7, 6>; LANES],
@@ -73,6 +84,8 @@ pub struct WeightUpdate<const LANES: usize, const WT: usize, const ET: usize, co
     w_join: LaneJoin<6, LANES, WT>,
     out_q: DFF<Bits<WT>>,
     one7: Constant<Bits<7>>,
+    one24: Constant<Bits<24>>,
+    zero16: Constant<Bits<16>>,
 }
 
 impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Default
@@ -100,11 +113,14 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Defa
             g_s1: array_init::array_init(|_| Default::default()),
             w_s1: array_init::array_init(|_| Default::default()),
             rnd_ext: array_init::array_init(|_| Default::default()),
-            rnd_s1: array_init::array_init(|_| Default::default()),
-            lr_s1: Default::default(),
+            thr: array_init::array_init(|_| Default::default()),
+            thr_lo: array_init::array_init(|_| Default::default()),
+            thr_s1: array_init::array_init(|_| Default::default()),
+            nthr_s1: array_init::array_init(|_| Default::default()),
+            big_s1: array_init::array_init(|_| Default::default()),
             instr_s1: Default::default(),
-            abs: array_init::array_init(|_| Default::default()),
-            prob: array_init::array_init(|_| Default::default()),
+            g_neg: array_init::array_init(|_| Default::default()),
+            hit: array_init::array_init(|_| Default::default()),
             w_ext: array_init::array_init(|_| Default::default()),
             stepped: array_init::array_init(|_| Default::default()),
             sat: array_init::array_init(|_| Saturate::symmetric()),
@@ -112,6 +128,8 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Defa
             w_join: Default::default(),
             out_q: Default::default(),
             one7: Constant::new(Bits::<7>::from(1u64)),
+            one24: Constant::new(Bits::<24>::from(1u64)),
+            zero16: Constant::new(Bits::<16>::from(0u64)),
         }
     }
 }
@@ -121,12 +139,11 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Logi
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, lr_s1, instr_s1, out_q);
-        // Stage 1: gradients g = X * E.
+        dff_setup!(self, clock, instr_s1, out_q);
+        // Stage 1: gradients g = X * E, and the thresholds t = (rnd + 1) << lr.
         self.err_split.word.next = self.err.val();
         self.w_split.word.next = self.weight_in.val();
         self.rnd_split.word.next = self.rnd.val();
-        self.lr_s1.d.next = self.lr_shift.val();
         self.instr_s1.d.next = self.instr.val();
         for i in 0..LANES {
             self.mul[i].a.next = self.data_in.val();
@@ -135,22 +152,33 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Logi
             self.g_s1[i].d.next = self.mul[i].p.val();
             self.w_s1[i].clock.next = self.clock.val();
             self.w_s1[i].d.next = self.w_split.lanes[i].val();
-            self.rnd_s1[i].clock.next = self.clock.val();
             self.rnd_ext[i].data_in.next = self.rnd_split.lanes[i].val();
-            self.rnd_s1[i].d.next = self.rnd_ext[i].data_out.val();
+            self.thr[i].next =
+                (self.rnd_ext[i].data_out.val() + self.one24.val()) << self.lr_shift.val();
+            self.thr_lo[i].next = self.thr[i].val().get_bits::<16>(0);
+            self.thr_s1[i].clock.next = self.clock.val();
+            self.thr_s1[i].d.next = self.thr_lo[i].val();
+            self.nthr_s1[i].clock.next = self.clock.val();
+            self.nthr_s1[i].d.next = self.zero16.val() - self.thr_lo[i].val();
+            self.big_s1[i].clock.next = self.clock.val();
+            self.big_s1[i].d.next = self.thr[i].val().get_bits::<9>(15).any();
         }
-        // Stage 2: p = |g| >> lr, update when rnd < p, w <- sat6(w + sign(g)).
+        // Stage 2: update when |g| >= t, w <- sat6(w + sign(g)). A negative g (16-bit two's
+        // complement u = 2^16 - |g|) reaches t when u <= 2^16 - t.
         for i in 0..LANES {
-            self.abs[i].data_in.next = self.g_s1[i].q.val();
-            self.prob[i].next = self.abs[i].magnitude.val() >> self.lr_s1.q.val();
+            self.g_neg[i].next = self.g_s1[i].q.val().get_bit(15);
+            self.hit[i].next = !(self.g_s1[i].q.val() < self.thr_s1[i].q.val());
+            if self.g_neg[i].val() {
+                self.hit[i].next = !(self.nthr_s1[i].q.val() < self.g_s1[i].q.val());
+            }
             self.w_ext[i].data_in.next = self.w_s1[i].q.val();
             self.stepped[i].next = self.w_ext[i].data_out.val() + self.one7.val();
-            if self.abs[i].negative.val() {
+            if self.g_neg[i].val() {
                 self.stepped[i].next = self.w_ext[i].data_out.val() - self.one7.val();
             }
             self.sat[i].data_in.next = self.stepped[i].val();
             self.w_new[i].next = self.w_s1[i].q.val();
-            if self.instr_s1.q.val() & (self.rnd_s1[i].q.val() < self.prob[i].val()) {
+            if self.instr_s1.q.val() & self.hit[i].val() & !self.big_s1[i].q.val() {
                 self.w_new[i].next = self.sat[i].data_out.val();
             }
             self.w_join.lanes[i].next = self.w_new[i].val();
