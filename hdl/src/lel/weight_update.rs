@@ -167,9 +167,9 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Logi
         // complement u = 2^16 - |g|) reaches t when u <= 2^16 - t.
         for i in 0..LANES {
             self.g_neg[i].next = self.g_s1[i].q.val().get_bit(15);
-            self.hit[i].next = !(self.g_s1[i].q.val() < self.thr_s1[i].q.val());
+            self.hit[i].next = self.g_s1[i].q.val() >= self.thr_s1[i].q.val();
             if self.g_neg[i].val() {
-                self.hit[i].next = !(self.nthr_s1[i].q.val() < self.g_s1[i].q.val());
+                self.hit[i].next = self.nthr_s1[i].q.val() >= self.g_s1[i].q.val();
             }
             self.w_ext[i].data_in.next = self.w_s1[i].q.val();
             self.stepped[i].next = self.w_ext[i].data_out.val() + self.one7.val();
