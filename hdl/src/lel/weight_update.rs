@@ -75,7 +75,6 @@ pub struct WeightUpdate<const LANES: usize, const WT: usize, const ET: usize, co
     /// The threshold is 2^15 or more: no product reaches it (|g| <= 2^14).
     big_s1: [DFF<Bit>; LANES],
     instr_s1: DFF<Bit>,
-    g_neg: [Signal<Local, Bit>; LANES],
     hit: [Signal<Local, Bit>; LANES],
     w_ext: [SignExtend<6, 7>; LANES],
     stepped: [Signal<Local, Bits<7>>; LANES],
@@ -119,7 +118,6 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Defa
             nthr_s1: array_init::array_init(|_| Default::default()),
             big_s1: array_init::array_init(|_| Default::default()),
             instr_s1: Default::default(),
-            g_neg: array_init::array_init(|_| Default::default()),
             hit: array_init::array_init(|_| Default::default()),
             w_ext: array_init::array_init(|_| Default::default()),
             stepped: array_init::array_init(|_| Default::default()),
@@ -164,16 +162,17 @@ impl<const LANES: usize, const WT: usize, const ET: usize, const RT: usize> Logi
             self.big_s1[i].d.next = self.thr[i].val().get_bits::<9>(15).any();
         }
         // Stage 2: update when |g| >= t, w <- sat6(w + sign(g)). A negative g (16-bit two's
-        // complement u = 2^16 - |g|) reaches t when u <= 2^16 - t.
+        // complement u = 2^16 - |g|) reaches t when u <= 2^16 - t. The sign is read from the
+        // register directly: a local copy read by two `if`s makes Verilator 5.006 see a loop
+        // through the saturation (UNOPTFLAT).
         for i in 0..LANES {
-            self.g_neg[i].next = self.g_s1[i].q.val().get_bit(15);
             self.hit[i].next = self.g_s1[i].q.val() >= self.thr_s1[i].q.val();
-            if self.g_neg[i].val() {
+            if self.g_s1[i].q.val().get_bit(15) {
                 self.hit[i].next = self.nthr_s1[i].q.val() >= self.g_s1[i].q.val();
             }
             self.w_ext[i].data_in.next = self.w_s1[i].q.val();
             self.stepped[i].next = self.w_ext[i].data_out.val() + self.one7.val();
-            if self.g_neg[i].val() {
+            if self.g_s1[i].q.val().get_bit(15) {
                 self.stepped[i].next = self.w_ext[i].data_out.val() - self.one7.val();
             }
             self.sat[i].data_in.next = self.stepped[i].val();
