@@ -1052,6 +1052,10 @@ pub struct CnnRandomArgs {
     /// Layers per network at most.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub layers: u32,
+    /// Input rows and columns at most (a 1-D input has up to twice as many samples): larger
+    /// maps reach the address bits and layer-register fields that small ones leave at zero.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=128))]
+    pub side: u32,
     /// Run every network on the engine RTL (Verilator, in-process) against the golden model.
     #[arg(long)]
     pub run: bool,

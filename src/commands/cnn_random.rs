@@ -34,7 +34,7 @@ pub fn run(a: &CnnRandomArgs) -> anyhow::Result<ExitCode> {
     let lim = Limits {
         processors: a.processors,
         layers: a.layers as usize,
-        ..Limits::default()
+        side: a.side as usize,
     };
     let mut bench = match a.run {
         true => {
