@@ -126,6 +126,8 @@ fn the_same_seed_writes_the_same_networks_and_outputs_are_not_overwritten() {
     let c = d.join("c");
     let (_, e) = run_exit(&argv("cnn random --processors 5 --out", &[s(&c)]), 2);
     assert!(e.contains("--processors"), "{e}");
+    let (_, e) = run_exit(&argv("cnn random --side 2 --out", &[s(&c)]), 2);
+    assert!(e.contains("--side"), "{e}");
 }
 
 /// A failure planted in the predicate: "a layer averages pools and has more than one output

@@ -952,6 +952,30 @@ pub fn shrink(
 mod tests {
     use super::*;
 
+    /// `Limits::side` bounds the drawn input: 2-D inputs stay within it in both dimensions,
+    /// 1-D ones within twice it, and a larger limit draws larger maps than the default.
+    #[test]
+    fn the_side_limit_bounds_and_widens_the_input() {
+        let widest = |side: usize| {
+            let lim = Limits {
+                side,
+                ..Limits::default()
+            };
+            (0..100)
+                .map(|seed| {
+                    let spec = draw(seed, &lim);
+                    let [_, h, w] = spec.shapes()[0];
+                    let most = if spec.one_d() { 2 * side } else { side };
+                    assert!(h <= most && w <= most, "seed {seed}: {h} x {w} over {side}");
+                    h.max(w)
+                })
+                .max()
+                .unwrap()
+        };
+        let (small, large) = (widest(12), widest(64));
+        assert!(large > 24 && large > small, "{small} {large}");
+    }
+
     /// A seed whose network has a residual block: its three layers are in order, the block
     /// keeps its input's shape, and shrinking can drop the block as a whole but never leaves
     /// the element-wise layer without its two operands.
