@@ -1054,7 +1054,8 @@ pub struct CnnRandomArgs {
     pub layers: u32,
     /// Input rows and columns at most (a 1-D input has up to twice as many samples): larger
     /// maps reach the address bits and layer-register fields that small ones leave at zero.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=128))]
+    /// A map the engine cannot hold is drawn again (counted as refused in the report).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=512))]
     pub side: u32,
     /// Run every network on the engine RTL (Verilator, in-process) against the golden model.
     #[arg(long)]

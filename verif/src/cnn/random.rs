@@ -745,6 +745,9 @@ impl Candidate {
         let tensor = weights::load_input(&input)?;
         let opts = RunOptions::default();
         let inf = net.infer(&tensor, &opts, None)?;
+        if let Some(why) = overwrites_streamed_input(&net, &inf.plan) {
+            return Err(CnnError::new(why));
+        }
         let image = engine::build(&net.desc, &net.weights, &inf.plan, &tensor, &opts, shape)?;
         Ok(Candidate {
             spec: spec.clone(),
@@ -757,6 +760,41 @@ impl Candidate {
             image,
         })
     }
+}
+
+/// The first layer that reads a streaming layer's output and writes its own output over that
+/// input in a data-memory instance both use. izer checks nothing against a streaming layer's
+/// output and the kit accepts what izer accepts (`plan.rs`), and real networks rely on it
+/// (ai8x's facedet-tinierssd writes behind its read position); but an output that outruns
+/// the read (a 32-bit output four times its input's size, say) overwrites input the engine
+/// has yet to read, and the golden model, which reads the input as it was, disagrees. Such
+/// a network is the user's error, not the engine's, so the generator does not draw one
+/// (docs/decisions.md D-CNN-RANDOM).
+fn overwrites_streamed_input(net: &Network, plan: &super::plan::Plan) -> Option<String> {
+    let per = net.device.procs_per_instance;
+    let instances = |map: u64| -> u64 {
+        (0..64)
+            .filter(|p| map >> p & 1 == 1)
+            .fold(0, |m, p| m | 1 << (p / per))
+    };
+    let mut prev: Option<usize> = None;
+    for &i in &plan.order {
+        let Some(l) = plan.layers[i].as_ref() else {
+            continue;
+        };
+        if prev.is_some_and(|p| net.desc.layers[p].streaming) {
+            let (i0, i1) = (l.in_offset as usize, l.in_offset as usize + l.in_bytes);
+            let o0 = net.desc.layers[i].out_offset as usize;
+            let o1 = o0 + l.out_bytes;
+            if instances(l.in_map) & instances(l.out_map) != 0 && o0 < i1 && i0 < o1 {
+                return Some(format!(
+                    "layer {i}: its output (0x{o0:04x} to 0x{o1:04x}) lands on its input (0x{i0:04x} to 0x{i1:04x}), the output of a streaming layer"
+                ));
+            }
+        }
+        prev = Some(i);
+    }
+    None
 }
 
 /// How many draws a network may take before the generator gives up on it.
@@ -951,6 +989,33 @@ pub fn shrink(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A drawn network whose layer after a streaming one writes over that layer's output
+    /// (its own input) is refused, though izer and the loader accept it: the engine would
+    /// overwrite input it has not read (found by `cnn random --side 512`, seed 4).
+    #[test]
+    fn an_output_over_a_streamed_input_is_not_drawn() {
+        let shape = EngineShape::with_processors(16);
+        let lim = Limits {
+            side: 64,
+            layers: 2,
+            ..Limits::default()
+        };
+        let dir = std::env::temp_dir().join(format!("edgelearn-random-{}", std::process::id()));
+        let refused = (0..2000u64).find_map(|seed| {
+            let spec = draw(seed, &lim);
+            if spec.stream == 0 {
+                return None;
+            }
+            match Candidate::check(&spec, &dir, "t", &shape) {
+                Err(e) if e.to_string().contains("the output of a streaming layer") => Some(e),
+                _ => None,
+            }
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        let e = refused.expect("a draw whose output lands on its streamed input");
+        assert!(e.to_string().contains("lands on its input"), "{e}");
+    }
 
     /// `Limits::side` bounds the drawn input: 2-D inputs stay within it in both dimensions,
     /// 1-D ones within twice it, and a larger limit draws larger maps than the default.
