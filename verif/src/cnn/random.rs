@@ -75,6 +75,9 @@ pub enum Res {
     Sum,
 }
 
+/// Streaming layers at most: the engine's sequencer keeps a cycle account per streaming layer.
+const MAX_STREAM: usize = edgelearn_hdl::cnn::engine::layer_seq::MAX_STREAM_LAYERS;
+
 /// Byte offset of a residual block's interleaved operands.
 const RES_OFFSET: u32 = 0x4000;
 
@@ -665,7 +668,11 @@ pub fn draw(seed: u64, lim: &Limits) -> NetSpec {
     let mut stream = 0;
     let mut in_ch = in_ch;
     if hwc && layers[0].eltwise.is_none() && st.random_bool(0.4) {
-        let can = layers.iter().take_while(|l| streams(l)).count().min(3);
+        let can = layers
+            .iter()
+            .take_while(|l| streams(l))
+            .count()
+            .min(MAX_STREAM);
         if can > 0 {
             stream = st.random_range(1..=can);
             layers[0].proc_start = 0;
