@@ -960,6 +960,14 @@ fn output_memory(
     Ok(out_bytes)
 }
 
+/// The data-memory instances (bit k: instance k) that the processors of `map` use, `per`
+/// processors to an instance.
+pub(crate) fn instances(map: u64, per: usize) -> u64 {
+    (0..64)
+        .filter(|p| map >> p & 1 == 1)
+        .fold(0, |m, p| m | 1 << (p / per))
+}
+
 /// The layer's output must not overlap its own input in a data-memory instance both use
 /// (spec §2.7, item 17: the output would overwrite input not yet read), unless the device
 /// allows it (ai8x `--overlap-data`) or the layer streams. Key `out_offset`. As izer's
@@ -976,12 +984,7 @@ fn check_overlap(
         return Ok(());
     }
     let per = dev.procs_per_instance;
-    let instances = |map: u64| -> u64 {
-        (0..64)
-            .filter(|p| map >> p & 1 == 1)
-            .fold(0, |m, p| m | 1 << (p / per))
-    };
-    let shared = instances(l.processors) & instances(out_map);
+    let shared = instances(l.processors, per) & instances(out_map, per);
     let (i0, i1) = (in_offset as usize, in_offset as usize + in_bytes);
     let (o0, o1) = (l.out_offset as usize, l.out_offset as usize + out_bytes);
     if shared == 0 || o1 <= i0 || i1 <= o0 {

@@ -779,11 +779,7 @@ impl Candidate {
 /// (docs/decisions.md D-CNN-RANDOM).
 fn overwrites_streamed_input(net: &Network, plan: &super::plan::Plan) -> Option<String> {
     let per = net.device.procs_per_instance;
-    let instances = |map: u64| -> u64 {
-        (0..64)
-            .filter(|p| map >> p & 1 == 1)
-            .fold(0, |m, p| m | 1 << (p / per))
-    };
+    let instances = |map: u64| super::plan::instances(map, per);
     let mut prev: Option<usize> = None;
     for &i in &plan.order {
         let Some(l) = plan.layers[i].as_ref() else {
