@@ -11,10 +11,14 @@
 //! | `write_bank` | in | SB | the bank written (a bank >= B writes nothing) |
 //! | `write_index` | in | SI | the word written (an index >= N writes nothing) |
 //! | `write_data` | in | W | the word |
+//! | `shift` | in | 1 | at this edge word k of bank `shift_to` takes word k + 1 of bank `shift_from` (k < N - 1) |
+//! | `shift_from`, `shift_to` | in | SB, SB | the banks of the shift (a bank >= B: no shift) |
 //! | `read_bank` | in | SB | the bank read (a bank >= B reads 0) |
 //! | `read_data` | out | N x W | bank `read_bank`, word k in bits `W (k+1) - 1 : W k`; combinational |
 //!
-//! Words start at zero. No testbench backdoor (the banks are separate arrays). Indexed writes go to the arrays directly (one store per cycle, not a
+//! An indexed write at the same edge as a shift wins over it (the CNN engine's window
+//! slide: the columns an output pixel shares with its left neighbour move over, the new
+//! column is written by the gather). Words start at zero. No testbench backdoor (the banks are separate arrays). Indexed writes go to the arrays directly (one store per cycle, not a
 //! comparison per word), which is also what the simulators evaluate cheaply. Parameters:
 //! `NW = N x W` (stable Rust cannot compute it), SB and SI the index widths.
 //! Golden: `B` arrays (`edgelearn_verif::golden::cnn_engine::WindowPair` for the windows).
@@ -42,6 +46,12 @@ pub struct BankFile<
     pub write_index: Signal<In, Bits<SI>>,
     /// Data written.
     pub write_data: Signal<In, Bits<W>>,
+    /// Shift strobe.
+    pub shift: Signal<In, Bit>,
+    /// Bank shifted from.
+    pub shift_from: Signal<In, Bits<SB>>,
+    /// Bank shifted into.
+    pub shift_to: Signal<In, Bits<SB>>,
     /// Bank read.
     pub read_bank: Signal<In, Bits<SB>>,
     /// The bank, packed.
@@ -69,6 +79,9 @@ impl<
             write_bank: Default::default(),
             write_index: Default::default(),
             write_data: Default::default(),
+            shift: Default::default(),
+            shift_from: Default::default(),
+            shift_to: Default::default(),
             read_bank: Default::default(),
             read_data: Default::default(),
             _words: vec![Bits::<W>::default(); B * N],
@@ -109,6 +122,13 @@ impl<
     > Logic for BankFile<B, N, W, NW, SB, SI>
 {
     fn update(&mut self) {
+        if self.clock.pos_edge() && self.shift.val() {
+            let (f, t) = (self.shift_from.val().index(), self.shift_to.val().index());
+            if f < B && t < B {
+                let from: Vec<Bits<W>> = self._words[f * N..(f + 1) * N].to_vec();
+                self._words[t * N..t * N + N - 1].copy_from_slice(&from[1..]);
+            }
+        }
         if self.clock.pos_edge() && self.write_enable.val() {
             let (b, i) = (
                 self.write_bank.val().index(),
@@ -134,7 +154,19 @@ impl<
         for b in 0..B {
             v += &format!("   for (i = 0; i < {N}; i = i + 1) bank{b}[i] = {W}'d0;\n");
         }
-        v += "end\n`endif\n\nalways @(posedge clock) begin\n   if (write_enable";
+        v += "end\n`endif\n\nalways @(posedge clock) begin\n";
+        for t in 0..B {
+            for f in 0..B {
+                v += &format!(
+                    "   if (shift && (shift_from == {SB}'d{f}) && (shift_to == {SB}'d{t})) begin\n"
+                );
+                for k in 0..N - 1 {
+                    v += &format!("      bank{t}[{k}] <= bank{f}[{}];\n", k + 1);
+                }
+                v += "   end\n";
+            }
+        }
+        v += "   if (write_enable";
         v += &format!(" && (write_index < {N})) begin\n");
         for b in 0..B {
             v += &format!(
@@ -159,6 +191,9 @@ impl<
                 "write_bank".into(),
                 "write_index".into(),
                 "write_data".into(),
+                "shift".into(),
+                "shift_from".into(),
+                "shift_to".into(),
             ],
             outputs: vec![],
         }]

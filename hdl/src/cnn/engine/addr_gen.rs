@@ -25,7 +25,7 @@
 //! | `iter_end` | out | 1 | it is the iteration's last |
 //! | `fill_buf` | out | 1 | the window the gather fills |
 //! | `word` | out | 13 | the data-memory word of the item |
-//! | `item` | out | 13 | the item ([`super::quad::item`]: valid, pad, inner/outer first and last, lane, tap, window), registered by the quads at G1 |
+//! | `item` | out | 14 | the item ([`super::quad::item`]: valid, pad, inner/outer first and last, lane, tap, window, slide), registered by the quads at G1 |
 //!
 //! An item is issued while `run`, the layer is not gathered in full, and the window is
 //! neither full nor pending. Tap `t` (row `t / kw`, column `t % kw`) of output pixel (oy,
@@ -36,6 +36,10 @@
 //! `in_base + ((pixel passes + e) operands + o)` (HWC) or `in_base + pixel / 4` (CHW), the
 //! offset taken modulo `2^in_roll` in a rolling buffer (a streaming layer's). The rows run
 //! are `row_first..=row_last` (a streaming layer's slice; the whole layer is `0..=` its output rows `- 1`).
+//! A sliding iteration (D-CNN-SLIDE: a 3x3 window kernel, one pass, one chunk, not the
+//! row's first pixel) walks only the kernel's right column (taps 2, 5, 8); its first item
+//! carries the slide flag, which moves the window's other two columns over from the left
+//! neighbour's window.
 //! The address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
 //! lane are used. Latency 0 (combinational from the counters); one item per cycle.
 //! Sub-blocks: [`TapPos`] (the tap's position) and [`ElemWalk`] (the tap's items); the
@@ -117,7 +121,7 @@ pub struct AddrGen {
     /// The item's data-memory word.
     pub word: Signal<Out, Bits<13>>,
     /// The item.
-    pub item: Signal<Out, Bits<13>>,
+    pub item: Signal<Out, Bits<14>>,
     oy: DFF<Bits<10>>,
     ox: DFF<Bits<10>>,
     e: DFF<Bits<5>>,
@@ -129,6 +133,8 @@ pub struct AddrGen {
     fx: DFF<Bits<10>>,
     gbuf: DFF<Bit>,
     done: DFF<Bit>,
+    sl: DFF<Bit>,
+    fresh: DFF<Bit>,
     tap: TapPos,
     walk: ElemWalk,
     py_sy: MulUnsigned<10, 5, 16>,
@@ -145,7 +151,9 @@ pub struct AddrGen {
     in_mask: Signal<Local, Bits<16>>,
     window_free: Signal<Local, Bit>,
     taken: Signal<Local, Bits<2>>,
-    item_bits: Signal<Local, Bits<13>>,
+    item_bits: Signal<Local, Bits<14>>,
+    slide_ok: Signal<Local, Bit>,
+    f_slide: Signal<Local, Bit>,
     f_valid: Signal<Local, Bit>,
     f_pad: Signal<Local, Bit>,
     one4: Constant<Bits<4>>,
@@ -201,6 +209,8 @@ impl Default for AddrGen {
             fx: Default::default(),
             gbuf: Default::default(),
             done: Default::default(),
+            sl: Default::default(),
+            fresh: Default::default(),
             tap: Default::default(),
             walk: Default::default(),
             py_sy: Default::default(),
@@ -218,6 +228,8 @@ impl Default for AddrGen {
             window_free: Default::default(),
             taken: Default::default(),
             item_bits: Default::default(),
+            slide_ok: Default::default(),
+            f_slide: Default::default(),
             f_valid: Default::default(),
             f_pad: Default::default(),
             one4: Constant::new(1u64.into()),
@@ -230,7 +242,7 @@ impl Default for AddrGen {
 impl Logic for AddrGen {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, fy, fx, gbuf, done);
+        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, fy, fx, gbuf, done, sl, fresh);
         clock!(self, clock, walk);
         // Issue while the layer lasts and the window is free.
         self.taken.next = self.full.val() | self.pend.val();
@@ -288,6 +300,16 @@ impl Logic for AddrGen {
             self.in_base.val() + bit_cast::<14, 16>(self.offset.val() & self.in_mask.val());
         self.last.next =
             self.walk.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
+        // A pixel after the row's first slides its window when the kernel is 3x3 and an
+        // iteration is a whole pixel (D-CNN-SLIDE).
+        self.slide_ok.next = (self.mode.val() == 0)
+            & (self.in_passes.val() == 1)
+            & (self.chunks.val() == 1)
+            & (self.kw.val() == 3)
+            & (self.taps.val() == 9);
+        if self.go.val() {
+            self.fresh.d.next = false;
+        }
         // The next tap (and at the iteration's end the next chunk, pass, pixel).
         if self.go.val() & self.walk.tap_end.val() {
             if self.fx.q.val() == self.pooled_w.val() - self.one10.val() {
@@ -303,11 +325,18 @@ impl Logic for AddrGen {
                 self.tx.d.next = self.tx.q.val() + 1;
             }
             self.t.d.next = self.t.q.val() + 1;
+            if self.sl.q.val() {
+                // A sliding iteration walks the right column only.
+                self.tx.d.next = self.tx.q.val();
+                self.t.d.next = self.t.q.val() + 3;
+            }
             if self.last.val() {
                 // Next iteration (chunk, pass, pixel) into the other window.
                 self.t.d.next = 0.into();
                 self.ty.d.next = 0.into();
                 self.tx.d.next = 0.into();
+                self.sl.d.next = false;
+                self.fresh.d.next = true;
                 self.gbuf.d.next = !self.gbuf.q.val();
                 if self.ch.q.val() != self.chunks.val() - self.one5.val() {
                     self.ch.d.next = self.ch.q.val() + 1;
@@ -321,6 +350,11 @@ impl Logic for AddrGen {
                         self.e.d.next = 0.into();
                         if self.ox.q.val() != self.out_w.val() - self.one10.val() {
                             self.ox.d.next = self.ox.q.val() + 1;
+                            if self.slide_ok.val() {
+                                self.sl.d.next = true;
+                                self.t.d.next = 2.into();
+                                self.tx.d.next = 2.into();
+                            }
                         } else {
                             self.ox.d.next = 0.into();
                             if self.oy.q.val() != self.row_last.val() {
@@ -345,21 +379,25 @@ impl Logic for AddrGen {
             self.fx.d.next = 0.into();
             self.gbuf.d.next = false;
             self.done.d.next = false;
+            self.sl.d.next = false;
+            self.fresh.d.next = true;
         }
         // The item, as the quads register it at G1 (bits: docs of `quad::item`). Each flag
         // settles in a one-bit signal first: a `~` inside the widening would be taken at
         // the wider width in Verilog.
         self.f_valid.next = self.go.val() & !self.reset.val();
         self.f_pad.next = !self.tap.in_bounds.val();
-        self.item_bits.next = bit_cast::<13, 1>(self.f_valid.val().into())
-            | (bit_cast::<13, 1>(self.f_pad.val().into()) << 1)
-            | (bit_cast::<13, 1>(self.walk.ifirst.val().into()) << 2)
-            | (bit_cast::<13, 1>(self.walk.ilast.val().into()) << 3)
-            | (bit_cast::<13, 1>(self.walk.ofirst.val().into()) << 4)
-            | (bit_cast::<13, 1>(self.walk.olast.val().into()) << 5)
-            | (bit_cast::<13, 2>(self.pixel.val().get_bits::<2>(0)) << 6)
-            | (bit_cast::<13, 4>(self.t.q.val()) << 8)
-            | (bit_cast::<13, 1>(self.gbuf.q.val().into()) << 12);
+        self.f_slide.next = self.sl.q.val() & self.fresh.q.val();
+        self.item_bits.next = bit_cast::<14, 1>(self.f_valid.val().into())
+            | (bit_cast::<14, 1>(self.f_pad.val().into()) << 1)
+            | (bit_cast::<14, 1>(self.walk.ifirst.val().into()) << 2)
+            | (bit_cast::<14, 1>(self.walk.ilast.val().into()) << 3)
+            | (bit_cast::<14, 1>(self.walk.ofirst.val().into()) << 4)
+            | (bit_cast::<14, 1>(self.walk.olast.val().into()) << 5)
+            | (bit_cast::<14, 2>(self.pixel.val().get_bits::<2>(0)) << 6)
+            | (bit_cast::<14, 4>(self.t.q.val()) << 8)
+            | (bit_cast::<14, 1>(self.gbuf.q.val().into()) << 12)
+            | (bit_cast::<14, 1>(self.f_slide.val().into()) << 13);
         self.issue.next = self.go.val();
         self.iter_end.next = self.last.val();
         self.fill_buf.next = self.gbuf.q.val();

@@ -18,13 +18,16 @@
 //! | `g_ofirst`, `g_olast` | in | 1 | it starts / ends a sequence of the outer unit |
 //! | `g_tap` | in | 4 | the window tap it fills |
 //! | `g_buf` | in | 1 | the window it fills |
+//! | `g_slide` | in | 1 | the item starts a sliding iteration: the window slides when it reaches the window stage (D-CNN-SLIDE) |
 //! | `m_buf` | in | 1 | the window read (the MAC's, M1) |
 //! | `window` | out | 72 | the taps of window `m_buf` (combinational, [`WindowBuf`]) |
 //!
 //! The item's value (`data`, or 0 for padding and unused processors) goes through the inner
 //! unit (latency 1) and the outer unit (latency 1) into the window (one [`AvgDiv`] serves the
 //! unit that pools): the window value of a tap is written three edges after its last item
-//! (G1 -> inner -> outer -> window). With no valid item for three edges nothing here changes.
+//! (G1 -> inner -> outer -> window). A sliding item's slide ([`WindowBuf`]) takes effect at
+//! the same stage, so it follows every write of the iteration before and precedes those of
+//! its own. With no valid item for three edges nothing here changes.
 //! Golden: the gather half of `edgelearn_verif::golden::cnn_engine::ProcessorModel` (over
 //! `Reduce`, `avg_div` and `WindowPair`). Tests: `tests/cnn_engine_blocks.rs` (through
 //! `cnn_processor`), `tests/cnn_rtl.rs`.
@@ -73,6 +76,8 @@ pub struct GatherUnit {
     pub g_tap: Signal<In, Bits<4>>,
     /// The window it fills.
     pub g_buf: Signal<In, Bit>,
+    /// The item starts a sliding iteration.
+    pub g_slide: Signal<In, Bit>,
     /// The window read.
     pub m_buf: Signal<In, Bit>,
     /// The taps of the window read.
@@ -87,6 +92,9 @@ pub struct GatherUnit {
     a_buf: DFF<Bit>,
     b_tap: DFF<Bits<4>>,
     b_buf: DFF<Bit>,
+    a_slide: DFF<Bit>,
+    b_slide: DFF<Bit>,
+    b_sbuf: DFF<Bit>,
     value: Signal<Local, Bits<18>>,
     inner_value: Signal<Local, Bits<18>>,
     sign8: Constant<Bits<8>>,
@@ -114,6 +122,7 @@ impl Default for GatherUnit {
             g_olast: Default::default(),
             g_tap: Default::default(),
             g_buf: Default::default(),
+            g_slide: Default::default(),
             m_buf: Default::default(),
             window: Default::default(),
             inner: Default::default(),
@@ -126,6 +135,9 @@ impl Default for GatherUnit {
             a_buf: Default::default(),
             b_tap: Default::default(),
             b_buf: Default::default(),
+            a_slide: Default::default(),
+            b_slide: Default::default(),
+            b_sbuf: Default::default(),
             value: Default::default(),
             inner_value: Default::default(),
             sign8: Constant::new(0x80u64.into()),
@@ -137,7 +149,9 @@ impl Default for GatherUnit {
 impl Logic for GatherUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, a_ofirst, a_olast, a_tap, a_buf, b_tap, b_buf);
+        dff_setup!(
+            self, clock, a_ofirst, a_olast, a_tap, a_buf, b_tap, b_buf, a_slide, b_slide, b_sbuf
+        );
         // G1: the item's value, 0 for padding and for a processor the layer does not use.
         self.value.next = 0.into();
         if !self.g_pad.val() & self.en.val() {
@@ -168,6 +182,7 @@ impl Logic for GatherUnit {
         self.a_olast.d.next = self.g_olast.val();
         self.a_tap.d.next = self.g_tap.val();
         self.a_buf.d.next = self.g_buf.val();
+        self.a_slide.d.next = self.g_slide.val() & self.g_valid.val();
         self.inner_value.next = bit_cast::<18, 8>(self.inner.result.val());
         if (self.inner.result.val() & self.sign8.val()).any() {
             self.inner_value.next = bit_cast::<18, 8>(self.inner.result.val()) | self.ext18.val();
@@ -183,10 +198,16 @@ impl Logic for GatherUnit {
             self.b_tap.d.next = self.a_tap.q.val();
             self.b_buf.d.next = self.a_buf.q.val();
         }
-        // G3: the window.
+        self.b_slide.d.next = self.a_slide.q.val();
+        self.b_sbuf.d.next = self.a_buf.q.val();
+        // G3: the window (a slide's window is its item's; a write at that edge is the item's own).
         self.win.clock.next = self.clock.val();
         self.win.write.next = self.outer.out_valid.val();
+        self.win.slide.next = self.b_slide.q.val();
         self.win.write_buf.next = self.b_buf.q.val();
+        if self.b_slide.q.val() {
+            self.win.write_buf.next = self.b_sbuf.q.val();
+        }
         self.win.tap.next = self.b_tap.q.val();
         self.win.value.next = self.outer.result.val();
         self.win.read_buf.next = self.m_buf.val();

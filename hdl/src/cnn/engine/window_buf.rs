@@ -10,11 +10,17 @@
 //! | `write_buf` | in | 1 | the window written |
 //! | `tap` | in | 4 | the tap (0..8; 9 and above write nothing) |
 //! | `value` | in | 8 | the value |
+//! | `slide` | in | 1 | slide into window `write_buf` at this edge: its taps 0..7 take taps 1..8 of the other window |
 //! | `read_buf` | in | 1 | the window read |
 //! | `window` | out | 72 | the taps of window `read_buf`, tap t in bits `8t+7 : 8t` (combinational) |
 //!
 //! The windows are a [`BankFile`] (two banks of nine bytes): an indexed write is one store,
-//! not a comparison per register. No reset: a window is written in full before it is read
+//! not a comparison per register. A slide is the banks' shift (D-CNN-SLIDE): for a 3x3
+//! kernel the left two columns of an output pixel's window are the right two of its left
+//! neighbour's, so taps 0, 1, 3, 4, 6, 7 are copied and the gather writes only 2, 5 and 8
+//! (taps 2 and 5 take a value of the wrong column, which the gather overwrites: its
+//! writes of an iteration come at or after the slide, and a write at the same edge wins).
+//! No reset: a window is written in full before it is read
 //! (a tap in the padding writes 0). Read latency 0.
 //! Golden: two `[i8; 9]` (`edgelearn_verif::golden::cnn_engine::WindowPair`). Tests:
 //! `tests/cnn_engine_blocks.rs`.
@@ -38,6 +44,8 @@ pub struct WindowBuf {
     pub tap: Signal<In, Bits<4>>,
     /// Value written.
     pub value: Signal<In, Bits<8>>,
+    /// Slide into window `write_buf`.
+    pub slide: Signal<In, Bit>,
     /// Window read.
     pub read_buf: Signal<In, Bit>,
     /// The taps of the window read.
@@ -53,6 +61,9 @@ impl Logic for WindowBuf {
         self.banks.write_bank.next = self.write_buf.val().into();
         self.banks.write_index.next = self.tap.val();
         self.banks.write_data.next = self.value.val();
+        self.banks.shift.next = self.slide.val();
+        self.banks.shift_to.next = self.write_buf.val().into();
+        self.banks.shift_from.next = (!self.write_buf.val()).into();
         self.banks.read_bank.next = self.read_buf.val().into();
         self.window.next = self.banks.read_data.val();
     }
@@ -61,7 +72,7 @@ impl Logic for WindowBuf {
 crate::dut_io! {
     impl[] WindowBuf {
         clock: yes,
-        inputs: [write, write_buf, tap, value, read_buf],
+        inputs: [write, write_buf, tap, value, slide, read_buf],
         outputs: [window],
         notes: [value: (true, 1), window: (true, 9)],
     }

@@ -232,7 +232,8 @@ pub fn reduce_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     e
 }
 
-/// `cnn_window_buf`: random writes (taps 0..15) into either window, reads of either.
+/// `cnn_window_buf`: random writes (taps 0..15) into either window, slides into either
+/// (with and without a write at the same edge), reads of either.
 pub fn window_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<Stimulus> {
     let mut s = Stimulus::new(crate::rtl::designs::name::CNN_WINDOW_BUF, ports);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -252,6 +253,7 @@ pub fn window_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
                 "value",
                 CORNER_BYTES[k % 8].wrapping_add(rng.random_range(0..2)) as u32,
             )?
+            .bit("slide", k >= 40 && rng.random_range(0..5) == 0)?
             .bit("read_buf", rng.random())?
             .push()?;
     }
@@ -264,6 +266,7 @@ pub fn window_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut w = WindowPair::default();
     for c in 0..stim.len() {
+        w.slide(v.bit(c, "slide"), v.bit(c, "write_buf") as usize);
         w.write(
             v.bit(c, "write"),
             v.bit(c, "write_buf") as usize,

@@ -178,6 +178,8 @@ pub struct ProcIn {
     pub g_tap: u32,
     /// Window written.
     pub g_buf: bool,
+    /// The item starts a sliding iteration.
+    pub g_slide: bool,
     /// Window the MAC reads.
     pub m_buf: bool,
     /// The kernel's bit offset in the word read.
@@ -208,6 +210,8 @@ pub struct ProcessorModel {
     pub a: (bool, bool, u32, bool),
     /// G3: the tap and window the outer unit's result goes to.
     pub b: (u32, bool),
+    /// G2 and G3: a slide (the item's window at G3).
+    pub slide: (bool, bool, bool),
     /// The two windows.
     pub win: WindowPair,
     /// The kernel memory.
@@ -226,6 +230,7 @@ impl ProcessorModel {
             outer: Reduce::default(),
             a: (false, false, 0, false),
             b: (0, false),
+            slide: (false, false, false),
             win: WindowPair::default(),
             kmem: vec![0; kernel_words],
             kread: 0,
@@ -273,10 +278,15 @@ impl ProcessorModel {
         // The MAC reads the windows and the kernel word as they are before the edge.
         let window = crate::golden::arith::bytes9(self.win.read(i.m_buf as usize));
         let dot = tap_mac(&window, self.kread, i.kshift, i.wbits, i.taps);
-        // The window takes the outer unit's result of the last edge.
+        // The window slides, then takes the outer unit's result of the last edge.
+        // (A write at a slide's edge goes to the slide's window: in the engine the write is
+        // the sliding item's own.)
+        self.win.slide(self.slide.1, self.slide.2 as usize);
+        let wbuf = if self.slide.1 { self.slide.2 } else { self.b.1 };
+        self.slide = (i.g_slide && i.g_valid, self.slide.0, self.a.3);
         self.win.write(
             self.outer.out_valid(),
-            self.b.1 as usize,
+            wbuf as usize,
             self.b.0 as usize,
             self.outer.result(),
         );

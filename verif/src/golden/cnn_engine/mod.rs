@@ -269,6 +269,15 @@ impl WindowPair {
         }
     }
 
+    /// One edge's slide into window `buf` (D-CNN-SLIDE): its taps 0..7 take taps 1..8 of
+    /// the other window (before a write at the same edge, which wins).
+    pub fn slide(&mut self, slide: bool, buf: usize) {
+        if slide {
+            let from = self.win[(buf & 1) ^ 1];
+            self.win[buf & 1][..8].copy_from_slice(&from[1..]);
+        }
+    }
+
     /// The taps of window `buf`, packed as the RTL's 72-bit bus.
     pub fn read(&self, buf: usize) -> u128 {
         self.win[buf & 1]
@@ -385,10 +394,12 @@ pub struct GatherItem {
     pub tap: u32,
     /// The iteration's last item.
     pub iter_end: bool,
+    /// The first item of a sliding iteration (D-CNN-SLIDE).
+    pub slide: bool,
 }
 
 impl GatherItem {
-    /// The 13-bit item bus with `valid` and window `buf` (`hdl::cnn::engine::quad::item`).
+    /// The 14-bit item bus with `valid` and window `buf` (`hdl::cnn::engine::quad::item`).
     pub fn bus(&self, valid: bool, buf: bool) -> u32 {
         valid as u32
             | (self.pad as u32) << 1
@@ -399,7 +410,29 @@ impl GatherItem {
             | (self.lane & 3) << 6
             | (self.tap & 15) << 8
             | (buf as u32) << 12
+            | (self.slide as u32) << 13
     }
+}
+
+impl AddrGenCfg {
+    /// The layer's iterations after a row's first pixel slide their windows (D-CNN-SLIDE):
+    /// a 3x3 window kernel, one input pass, one chunk. A sliding iteration gathers only the
+    /// kernel's right column (taps 2, 5, 8) and moves the other two over from the left
+    /// neighbour's window.
+    pub fn slides(&self) -> bool {
+        slides(self.mode, self.in_passes, self.chunks, self.kw, self.taps)
+    }
+}
+
+/// [`AddrGenCfg::slides`] from the layer's fields.
+pub fn slides(mode: u32, in_passes: u32, chunks: u32, kw: u32, taps: u32) -> bool {
+    mode == 0 && in_passes == 1 && chunks == 1 && kw == 3 && taps == 9
+}
+
+/// Whether tap `t` is gathered in an iteration of output column `ox` (all taps, or only the
+/// kernel's right column of a sliding iteration).
+pub fn gathers_tap(slide: bool, ox: u32, t: u32) -> bool {
+    !slide || ox == 0 || t % 3 == 2
 }
 
 /// Every item of a layer, in the order the gather issues them: per output pixel, input
@@ -414,11 +447,13 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
     } else {
         (1 << f.in_roll) - 1
     };
+    let slide = f.slides();
     for oy in f.row_first..=f.row_last {
         for ox in 0..f.out_w {
+            let first = out.len();
             for e in 0..f.in_passes {
                 for ch in 0..f.chunks {
-                    for t in 0..f.taps {
+                    for t in (0..f.taps).filter(|&t| gathers_tap(slide, ox, t)) {
                         let (ty, tx) = (t / f.kw.max(1), t % f.kw.max(1));
                         let pos = f.taps * ch + t;
                         let (fy, fx) = (pos / f.pooled_w.max(1), pos % f.pooled_w.max(1));
@@ -477,6 +512,9 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                         }
                     }
                 }
+            }
+            if slide && ox > 0 {
+                out[first].slide = true;
             }
         }
     }
