@@ -25,7 +25,7 @@
 //! | `iter_end` | out | 1 | it is the iteration's last |
 //! | `fill_buf` | out | 1 | the window the gather fills |
 //! | `word` | out | 13 | the data-memory word of the item |
-//! | `item` | out | 14 | the item ([`super::quad::item`]: valid, pad, inner/outer first and last, lane, tap, window, slide), registered by the quads at G1 |
+//! | `item` | out | 15 | the item ([`super::quad::item`]: valid, pad, inner/outer first and last, lane, tap, window, slide and its source), registered by the quads at G1 |
 //!
 //! An item is issued while `run`, the layer is not gathered in full, and the window is
 //! neither full nor pending. Tap `t` (row `t / kw`, column `t % kw`) of output pixel (oy,
@@ -36,10 +36,11 @@
 //! `in_base + ((pixel passes + e) operands + o)` (HWC) or `in_base + pixel / 4` (CHW), the
 //! offset taken modulo `2^in_roll` in a rolling buffer (a streaming layer's). The rows run
 //! are `row_first..=row_last` (a streaming layer's slice; the whole layer is `0..=` its output rows `- 1`).
-//! A sliding iteration (D-CNN-SLIDE: a 3x3 window kernel, one pass, one chunk, not the
-//! row's first pixel) walks only the kernel's right column (taps 2, 5, 8); its first item
-//! carries the slide flag, which moves the window's other two columns over from the left
-//! neighbour's window.
+//! A sliding iteration (D-CNN-SLIDE: a 3x3 window or transposed kernel, one or two passes,
+//! one chunk, not the row's first pixel) walks only the kernel's right column (taps 2, 5,
+//! 8); its first item carries the slide flag, which moves the window's other two columns
+//! over from the left neighbour's window (the other window with one pass, the same with two:
+//! the neighbour's iteration of the same pass is one or two back).
 //! The address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
 //! lane are used. Latency 0 (combinational from the counters); one item per cycle.
 //! Sub-blocks: [`TapPos`] (the tap's position) and [`ElemWalk`] (the tap's items); the
@@ -121,7 +122,7 @@ pub struct AddrGen {
     /// The item's data-memory word.
     pub word: Signal<Out, Bits<13>>,
     /// The item.
-    pub item: Signal<Out, Bits<14>>,
+    pub item: Signal<Out, Bits<15>>,
     oy: DFF<Bits<10>>,
     ox: DFF<Bits<10>>,
     e: DFF<Bits<5>>,
@@ -151,9 +152,11 @@ pub struct AddrGen {
     in_mask: Signal<Local, Bits<16>>,
     window_free: Signal<Local, Bit>,
     taken: Signal<Local, Bits<2>>,
-    item_bits: Signal<Local, Bits<14>>,
+    item_bits: Signal<Local, Bits<15>>,
     slide_ok: Signal<Local, Bit>,
+    two_passes: Signal<Local, Bit>,
     f_slide: Signal<Local, Bit>,
+    f_same: Signal<Local, Bit>,
     f_valid: Signal<Local, Bit>,
     f_pad: Signal<Local, Bit>,
     one4: Constant<Bits<4>>,
@@ -229,7 +232,9 @@ impl Default for AddrGen {
             taken: Default::default(),
             item_bits: Default::default(),
             slide_ok: Default::default(),
+            two_passes: Default::default(),
             f_slide: Default::default(),
+            f_same: Default::default(),
             f_valid: Default::default(),
             f_pad: Default::default(),
             one4: Constant::new(1u64.into()),
@@ -300,10 +305,12 @@ impl Logic for AddrGen {
             self.in_base.val() + bit_cast::<14, 16>(self.offset.val() & self.in_mask.val());
         self.last.next =
             self.walk.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
-        // A pixel after the row's first slides its window when the kernel is 3x3 and an
-        // iteration is a whole pixel (D-CNN-SLIDE).
-        self.slide_ok.next = (self.mode.val() == 0)
-            & (self.in_passes.val() == 1)
+        // A pixel after the row's first slides its window when the kernel is 3x3 (window or
+        // transposed) and its left neighbour's window of the same pass is still there: one
+        // or two passes, one chunk (D-CNN-SLIDE).
+        self.two_passes.next = self.in_passes.val() == 2;
+        self.slide_ok.next = ((self.mode.val() == 0) | (self.mode.val() == 2))
+            & ((self.in_passes.val() == 1) | self.two_passes.val())
             & (self.chunks.val() == 1)
             & (self.kw.val() == 3)
             & (self.taps.val() == 9);
@@ -346,6 +353,11 @@ impl Logic for AddrGen {
                     self.fx.d.next = 0.into();
                     if self.e.q.val() != self.in_passes.val() - self.one5.val() {
                         self.e.d.next = self.e.q.val() + 1;
+                        if self.slide_ok.val() & (self.ox.q.val() != 0) {
+                            self.sl.d.next = true;
+                            self.t.d.next = 2.into();
+                            self.tx.d.next = 2.into();
+                        }
                     } else {
                         self.e.d.next = 0.into();
                         if self.ox.q.val() != self.out_w.val() - self.one10.val() {
@@ -388,16 +400,18 @@ impl Logic for AddrGen {
         self.f_valid.next = self.go.val() & !self.reset.val();
         self.f_pad.next = !self.tap.in_bounds.val();
         self.f_slide.next = self.sl.q.val() & self.fresh.q.val();
-        self.item_bits.next = bit_cast::<14, 1>(self.f_valid.val().into())
-            | (bit_cast::<14, 1>(self.f_pad.val().into()) << 1)
-            | (bit_cast::<14, 1>(self.walk.ifirst.val().into()) << 2)
-            | (bit_cast::<14, 1>(self.walk.ilast.val().into()) << 3)
-            | (bit_cast::<14, 1>(self.walk.ofirst.val().into()) << 4)
-            | (bit_cast::<14, 1>(self.walk.olast.val().into()) << 5)
-            | (bit_cast::<14, 2>(self.pixel.val().get_bits::<2>(0)) << 6)
-            | (bit_cast::<14, 4>(self.t.q.val()) << 8)
-            | (bit_cast::<14, 1>(self.gbuf.q.val().into()) << 12)
-            | (bit_cast::<14, 1>(self.f_slide.val().into()) << 13);
+        self.f_same.next = self.f_slide.val() & self.two_passes.val();
+        self.item_bits.next = bit_cast::<15, 1>(self.f_valid.val().into())
+            | (bit_cast::<15, 1>(self.f_pad.val().into()) << 1)
+            | (bit_cast::<15, 1>(self.walk.ifirst.val().into()) << 2)
+            | (bit_cast::<15, 1>(self.walk.ilast.val().into()) << 3)
+            | (bit_cast::<15, 1>(self.walk.ofirst.val().into()) << 4)
+            | (bit_cast::<15, 1>(self.walk.olast.val().into()) << 5)
+            | (bit_cast::<15, 2>(self.pixel.val().get_bits::<2>(0)) << 6)
+            | (bit_cast::<15, 4>(self.t.q.val()) << 8)
+            | (bit_cast::<15, 1>(self.gbuf.q.val().into()) << 12)
+            | (bit_cast::<15, 1>(self.f_slide.val().into()) << 13)
+            | (bit_cast::<15, 1>(self.f_same.val().into()) << 14);
         self.issue.next = self.go.val();
         self.iter_end.next = self.last.val();
         self.fill_buf.next = self.gbuf.q.val();

@@ -123,7 +123,7 @@ pub struct CnnEngine<const P: usize, const Q: usize, const G: usize, const QPG: 
     active_new: Signal<Local, Bits<16>>,
     inner_op: Signal<Local, Bits<3>>,
     outer_op: Signal<Local, Bits<3>>,
-    g_item: Signal<Local, Bits<14>>,
+    g_item: Signal<Local, Bits<15>>,
     dm_rd: Signal<Local, Bits<14>>,
     m_item: Signal<Local, Bits<8>>,
     k_rd: Signal<Local, Bits<13>>,

@@ -19,6 +19,7 @@
 //! | `g_tap` | in | 4 | the window tap it fills |
 //! | `g_buf` | in | 1 | the window it fills |
 //! | `g_slide` | in | 1 | the item starts a sliding iteration: the window slides when it reaches the window stage (D-CNN-SLIDE) |
+//! | `g_slide_same` | in | 1 | the slide's source is the window it fills (two passes), else the other |
 //! | `m_buf` | in | 1 | the window read (the MAC's, M1) |
 //! | `window` | out | 72 | the taps of window `m_buf` (combinational, [`WindowBuf`]) |
 //!
@@ -78,6 +79,8 @@ pub struct GatherUnit {
     pub g_buf: Signal<In, Bit>,
     /// The item starts a sliding iteration.
     pub g_slide: Signal<In, Bit>,
+    /// The slide's source is the window it fills.
+    pub g_slide_same: Signal<In, Bit>,
     /// The window read.
     pub m_buf: Signal<In, Bit>,
     /// The taps of the window read.
@@ -95,6 +98,8 @@ pub struct GatherUnit {
     a_slide: DFF<Bit>,
     b_slide: DFF<Bit>,
     b_sbuf: DFF<Bit>,
+    a_same: DFF<Bit>,
+    b_same: DFF<Bit>,
     value: Signal<Local, Bits<18>>,
     inner_value: Signal<Local, Bits<18>>,
     sign8: Constant<Bits<8>>,
@@ -123,6 +128,7 @@ impl Default for GatherUnit {
             g_tap: Default::default(),
             g_buf: Default::default(),
             g_slide: Default::default(),
+            g_slide_same: Default::default(),
             m_buf: Default::default(),
             window: Default::default(),
             inner: Default::default(),
@@ -138,6 +144,8 @@ impl Default for GatherUnit {
             a_slide: Default::default(),
             b_slide: Default::default(),
             b_sbuf: Default::default(),
+            a_same: Default::default(),
+            b_same: Default::default(),
             value: Default::default(),
             inner_value: Default::default(),
             sign8: Constant::new(0x80u64.into()),
@@ -150,7 +158,8 @@ impl Logic for GatherUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, a_ofirst, a_olast, a_tap, a_buf, b_tap, b_buf, a_slide, b_slide, b_sbuf
+            self, clock, a_ofirst, a_olast, a_tap, a_buf, b_tap, b_buf, a_slide, b_slide, b_sbuf,
+            a_same, b_same
         );
         // G1: the item's value, 0 for padding and for a processor the layer does not use.
         self.value.next = 0.into();
@@ -183,6 +192,7 @@ impl Logic for GatherUnit {
         self.a_tap.d.next = self.g_tap.val();
         self.a_buf.d.next = self.g_buf.val();
         self.a_slide.d.next = self.g_slide.val() & self.g_valid.val();
+        self.a_same.d.next = self.g_slide_same.val();
         self.inner_value.next = bit_cast::<18, 8>(self.inner.result.val());
         if (self.inner.result.val() & self.sign8.val()).any() {
             self.inner_value.next = bit_cast::<18, 8>(self.inner.result.val()) | self.ext18.val();
@@ -200,10 +210,12 @@ impl Logic for GatherUnit {
         }
         self.b_slide.d.next = self.a_slide.q.val();
         self.b_sbuf.d.next = self.a_buf.q.val();
+        self.b_same.d.next = self.a_same.q.val();
         // G3: the window (a slide's window is its item's; a write at that edge is the item's own).
         self.win.clock.next = self.clock.val();
         self.win.write.next = self.outer.out_valid.val();
         self.win.slide.next = self.b_slide.q.val();
+        self.win.slide_same.next = self.b_same.q.val();
         self.win.write_buf.next = self.b_buf.q.val();
         if self.b_slide.q.val() {
             self.win.write_buf.next = self.b_sbuf.q.val();

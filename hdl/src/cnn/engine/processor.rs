@@ -20,6 +20,7 @@
 //! | `g_tap` | in | 4 | the window tap it fills |
 //! | `g_buf` | in | 1 | the window it fills |
 //! | `g_slide` | in | 1 | the item starts a sliding iteration (D-CNN-SLIDE) |
+//! | `g_slide_same` | in | 1 | the slide's source is the window it fills (two passes) |
 //! | `m_buf` | in | 1 | the window the MAC reads (M1) |
 //! | `kshift` | in | 7 | the kernel's bit offset in the word read (M1) |
 //! | `k_re`, `k_raddr` | in | 1, 10 | kernel-memory read (M0 for the MAC, or the host's) |
@@ -92,6 +93,8 @@ pub struct Processor {
     pub g_buf: Signal<In, Bit>,
     /// The item starts a sliding iteration.
     pub g_slide: Signal<In, Bit>,
+    /// The slide's source is the window it fills.
+    pub g_slide_same: Signal<In, Bit>,
     /// The window the MAC reads.
     pub m_buf: Signal<In, Bit>,
     /// The kernel's offset in the word.
@@ -143,6 +146,7 @@ impl Processor {
             g_tap: Default::default(),
             g_buf: Default::default(),
             g_slide: Default::default(),
+            g_slide_same: Default::default(),
             m_buf: Default::default(),
             kshift: Default::default(),
             k_re: Default::default(),
@@ -180,6 +184,7 @@ impl Logic for Processor {
             gather.g_tap <= g_tap;
             gather.g_buf <= g_buf;
             gather.g_slide <= g_slide;
+            gather.g_slide_same <= g_slide_same;
             gather.m_buf <= m_buf;
             mac.clock <= clock;
             mac.window <= gather.window;
@@ -211,7 +216,7 @@ crate::dut_io! {
         clock: yes,
         inputs: [
             en, data, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, pool_first, wbits,
-            taps, g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast, g_tap, g_buf, g_slide, m_buf,
+            taps, g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast, g_tap, g_buf, g_slide, g_slide_same, m_buf,
             kshift, k_re, k_raddr, k_we, k_waddr, k_wdata
         ],
         outputs: [k_rdata, psum],

@@ -11,7 +11,7 @@
 //! | `cfg_chw` | in | 1 | CHW input: every processor takes the item's byte lane (else its own) |
 //! | `cfg_en` | in | 4 | processors the layer uses |
 //! | `cfg_inner_op`, `cfg_outer_op`, `cfg_avg_round`, `cfg_avg_d`, `cfg_avg_m`, `cfg_avg_sh`, `cfg_pool_first`, `cfg_wbits`, `cfg_taps` | in | | the processors' configuration ([`super::processor::Processor`]) |
-//! | `g_item` | in | 14 | a gather item at G0 ([`item`]: valid, pad, inner/outer first/last, lane, tap, window, slide) |
+//! | `g_item` | in | 15 | a gather item at G0 ([`item`]: valid, pad, inner/outer first/last, lane, tap, window, slide and its source) |
 //! | `dm_rd` | in | 14 | data-memory read at G0 (or the host's): bits 12:0 word, bit 13 enable |
 //! | `dm_we` | in | 4 | data-memory byte-lane write strobes (the output stage or the host; ungated) |
 //! | `dm_waddr`, `dm_wdata` | in | 13, 32 | data-memory write address and data |
@@ -90,8 +90,10 @@ pub mod item {
     pub const BUF: usize = 12;
     /// The first item of a sliding iteration (D-CNN-SLIDE).
     pub const SLIDE: usize = 13;
+    /// The slide's source is the window it fills (a layer of two passes), else the other.
+    pub const SLIDE_SAME: usize = 14;
     /// Width of the bus.
-    pub const WIDTH: usize = 14;
+    pub const WIDTH: usize = 15;
 }
 
 /// The gather side of a quad, behind the gather gate: its data memory, the configuration
@@ -123,7 +125,7 @@ pub struct QuadGather {
     /// The inner unit pools.
     pub cfg_pool_first: Signal<In, Bit>,
     /// Gather item at G0.
-    pub g_item: Signal<In, Bits<14>>,
+    pub g_item: Signal<In, Bits<15>>,
     /// Data-memory read.
     pub dm_rd: Signal<In, Bits<14>>,
     /// Data-memory lane write strobes.
@@ -160,7 +162,7 @@ pub struct QuadGather {
     avg_m: DFF<Bits<18>>,
     avg_sh: DFF<Bits<5>>,
     pool_first: DFF<Bit>,
-    g1: DFF<Bits<14>>,
+    g1: DFF<Bits<15>>,
     lane: Signal<Local, Bits<2>>,
     lane_byte: Signal<Local, Bits<8>>,
     proc_index: [Constant<Bits<2>>; PROCS],
@@ -291,6 +293,7 @@ impl Logic for QuadGather {
             self.units[p].g_tap.next = self.g1.q.val().get_bits::<4>(8);
             self.units[p].g_buf.next = self.g1.q.val().get_bit(12);
             self.units[p].g_slide.next = self.g1.q.val().get_bit(13);
+            self.units[p].g_slide_same.next = self.g1.q.val().get_bit(14);
             self.units[p].m_buf.next = self.m_buf.val();
             self.window[p].next = self.units[p].window.val();
         }
@@ -448,7 +451,7 @@ pub struct Quad {
     /// Taps.
     pub cfg_taps: Signal<In, Bits<4>>,
     /// Gather item at G0.
-    pub g_item: Signal<In, Bits<14>>,
+    pub g_item: Signal<In, Bits<15>>,
     /// Data-memory read.
     pub dm_rd: Signal<In, Bits<14>>,
     /// Data-memory lane write strobes.
@@ -481,7 +484,7 @@ pub struct Quad {
     pub k_rdata: Signal<Out, Bits<72>>,
     /// Sum of the processors' sums.
     pub qsum: Signal<Out, Bits<22>>,
-    gather_gate: SimGate<14, 14, 1, 1>,
+    gather_gate: SimGate<15, 14, 1, 1>,
     mac_gate: SimGate<12, 13, 1, 1>,
     gather: QuadGather,
     mac: QuadMac,

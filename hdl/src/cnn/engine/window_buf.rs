@@ -11,6 +11,7 @@
 //! | `tap` | in | 4 | the tap (0..8; 9 and above write nothing) |
 //! | `value` | in | 8 | the value |
 //! | `slide` | in | 1 | slide into window `write_buf` at this edge: its taps 0..7 take taps 1..8 of the other window |
+//! | `slide_same` | in | 1 | the slide's source is window `write_buf` itself (a layer of two passes) |
 //! | `read_buf` | in | 1 | the window read |
 //! | `window` | out | 72 | the taps of window `read_buf`, tap t in bits `8t+7 : 8t` (combinational) |
 //!
@@ -46,6 +47,8 @@ pub struct WindowBuf {
     pub value: Signal<In, Bits<8>>,
     /// Slide into window `write_buf`.
     pub slide: Signal<In, Bit>,
+    /// The slide's source is window `write_buf`.
+    pub slide_same: Signal<In, Bit>,
     /// Window read.
     pub read_buf: Signal<In, Bit>,
     /// The taps of the window read.
@@ -64,6 +67,9 @@ impl Logic for WindowBuf {
         self.banks.shift.next = self.slide.val();
         self.banks.shift_to.next = self.write_buf.val().into();
         self.banks.shift_from.next = (!self.write_buf.val()).into();
+        if self.slide_same.val() {
+            self.banks.shift_from.next = self.write_buf.val().into();
+        }
         self.banks.read_bank.next = self.read_buf.val().into();
         self.window.next = self.banks.read_data.val();
     }
@@ -72,7 +78,7 @@ impl Logic for WindowBuf {
 crate::dut_io! {
     impl[] WindowBuf {
         clock: yes,
-        inputs: [write, write_buf, tap, value, slide, read_buf],
+        inputs: [write, write_buf, tap, value, slide, slide_same, read_buf],
         outputs: [window],
         notes: [value: (true, 1), window: (true, 9)],
     }

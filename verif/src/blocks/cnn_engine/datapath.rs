@@ -207,6 +207,7 @@ pub fn processor_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
         let en = rng.random_range(0..8) != 0;
         let buf = it % 2 == 1;
         let slide = it > 0 && rng.random_range(0..2) == 0;
+        let slide_same = rng.random_range(0..3) == 0;
         for t in 0..taps {
             for o in 0..n_out {
                 for k in 0..n_in {
@@ -233,6 +234,7 @@ pub fn processor_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
                         .set("g_tap", t)?
                         .bit("g_buf", buf)?
                         .bit("g_slide", slide && t == 0 && o == 0 && k == 0)?
+                        .bit("g_slide_same", slide_same)?
                         .bit("m_buf", !buf)?
                         .set("kshift", rng.random_range(0..per_word) * wbits * taps)?
                         .bit("k_re", rng.random_range(0..3) != 0)?
@@ -266,6 +268,7 @@ pub fn processor_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Resul
             .set("g_tap", rng.random_range(0..16u32))?
             .bit("g_buf", rng.random())?
             .bit("g_slide", rng.random_range(0..4) == 0)?
+            .bit("g_slide_same", rng.random())?
             .bit("m_buf", rng.random())?
             .set("kshift", rng.random_range(0..72u32))?
             .bit("k_re", rng.random())?
@@ -308,6 +311,7 @@ pub fn processor_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
             g_tap: v.unsigned(c, "g_tap") as u32,
             g_buf: v.bit(c, "g_buf"),
             g_slide: v.bit(c, "g_slide"),
+            g_slide_same: v.bit(c, "g_slide_same"),
             m_buf: v.bit(c, "m_buf"),
             kshift: v.unsigned(c, "kshift") as u32,
             k_re: v.bit(c, "k_re"),

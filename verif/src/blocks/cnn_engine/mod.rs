@@ -254,6 +254,7 @@ pub fn window_stimulus(ports: &[PortSpec], seed: u64, cycles: usize) -> Result<S
                 CORNER_BYTES[k % 8].wrapping_add(rng.random_range(0..2)) as u32,
             )?
             .bit("slide", k >= 40 && rng.random_range(0..5) == 0)?
+            .bit("slide_same", rng.random())?
             .bit("read_buf", rng.random())?
             .push()?;
     }
@@ -266,7 +267,11 @@ pub fn window_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
     let mut e = blank(ports, stim);
     let mut w = WindowPair::default();
     for c in 0..stim.len() {
-        w.slide(v.bit(c, "slide"), v.bit(c, "write_buf") as usize);
+        w.slide(
+            v.bit(c, "slide"),
+            v.bit(c, "write_buf") as usize,
+            v.bit(c, "slide_same"),
+        );
         w.write(
             v.bit(c, "write"),
             v.bit(c, "write_buf") as usize,
@@ -334,6 +339,13 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             row_last: 2,
             out_w: 6,
             in_base: 0x1ff0,
+            ..base
+        },
+        // Conv 3x3 of three passes: its windows do not slide (the neighbour's window of
+        // the same pass is three iterations back, overwritten).
+        AddrGenCfg {
+            in_passes: 3,
+            row_last: 1,
             ..base
         },
         // Three operands, pooled 2x2 stride 1 after the element-wise operation.

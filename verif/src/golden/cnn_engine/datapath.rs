@@ -180,6 +180,8 @@ pub struct ProcIn {
     pub g_buf: bool,
     /// The item starts a sliding iteration.
     pub g_slide: bool,
+    /// The slide's source is the window it fills.
+    pub g_slide_same: bool,
     /// Window the MAC reads.
     pub m_buf: bool,
     /// The kernel's bit offset in the word read.
@@ -210,8 +212,10 @@ pub struct ProcessorModel {
     pub a: (bool, bool, u32, bool),
     /// G3: the tap and window the outer unit's result goes to.
     pub b: (u32, bool),
-    /// G2 and G3: a slide (the item's window at G3).
+    /// G2 and G3: a slide (the item's window at G3), and G2 and G3 its source flag.
     pub slide: (bool, bool, bool),
+    /// See `slide`.
+    pub slide_same: (bool, bool),
     /// The two windows.
     pub win: WindowPair,
     /// The kernel memory.
@@ -231,6 +235,7 @@ impl ProcessorModel {
             a: (false, false, 0, false),
             b: (0, false),
             slide: (false, false, false),
+            slide_same: (false, false),
             win: WindowPair::default(),
             kmem: vec![0; kernel_words],
             kread: 0,
@@ -281,9 +286,11 @@ impl ProcessorModel {
         // The window slides, then takes the outer unit's result of the last edge.
         // (A write at a slide's edge goes to the slide's window: in the engine the write is
         // the sliding item's own.)
-        self.win.slide(self.slide.1, self.slide.2 as usize);
+        self.win
+            .slide(self.slide.1, self.slide.2 as usize, self.slide_same.1);
         let wbuf = if self.slide.1 { self.slide.2 } else { self.b.1 };
         self.slide = (i.g_slide && i.g_valid, self.slide.0, self.a.3);
+        self.slide_same = (i.g_slide_same, self.slide_same.0);
         self.win.write(
             self.outer.out_valid(),
             wbuf as usize,

@@ -270,10 +270,11 @@ impl WindowPair {
     }
 
     /// One edge's slide into window `buf` (D-CNN-SLIDE): its taps 0..7 take taps 1..8 of
-    /// the other window (before a write at the same edge, which wins).
-    pub fn slide(&mut self, slide: bool, buf: usize) {
+    /// the other window, or of itself with `same` (before a write at the same edge, which
+    /// wins).
+    pub fn slide(&mut self, slide: bool, buf: usize, same: bool) {
         if slide {
-            let from = self.win[(buf & 1) ^ 1];
+            let from = self.win[(buf & 1) ^ usize::from(!same)];
             self.win[buf & 1][..8].copy_from_slice(&from[1..]);
         }
     }
@@ -396,10 +397,12 @@ pub struct GatherItem {
     pub iter_end: bool,
     /// The first item of a sliding iteration (D-CNN-SLIDE).
     pub slide: bool,
+    /// The slide's source is the window it fills (two passes).
+    pub slide_same: bool,
 }
 
 impl GatherItem {
-    /// The 14-bit item bus with `valid` and window `buf` (`hdl::cnn::engine::quad::item`).
+    /// The 15-bit item bus with `valid` and window `buf` (`hdl::cnn::engine::quad::item`).
     pub fn bus(&self, valid: bool, buf: bool) -> u32 {
         valid as u32
             | (self.pad as u32) << 1
@@ -411,14 +414,16 @@ impl GatherItem {
             | (self.tap & 15) << 8
             | (buf as u32) << 12
             | (self.slide as u32) << 13
+            | (self.slide_same as u32) << 14
     }
 }
 
 impl AddrGenCfg {
     /// The layer's iterations after a row's first pixel slide their windows (D-CNN-SLIDE):
-    /// a 3x3 window kernel, one input pass, one chunk. A sliding iteration gathers only the
-    /// kernel's right column (taps 2, 5, 8) and moves the other two over from the left
-    /// neighbour's window.
+    /// a 3x3 window or transposed kernel, one or two input passes, one chunk. A sliding
+    /// iteration gathers only the kernel's right column (taps 2, 5, 8) and moves the other
+    /// two over from the left neighbour's window of the same pass (the other window with one
+    /// pass, its own with two).
     pub fn slides(&self) -> bool {
         slides(self.mode, self.in_passes, self.chunks, self.kw, self.taps)
     }
@@ -426,7 +431,7 @@ impl AddrGenCfg {
 
 /// [`AddrGenCfg::slides`] from the layer's fields.
 pub fn slides(mode: u32, in_passes: u32, chunks: u32, kw: u32, taps: u32) -> bool {
-    mode == 0 && in_passes == 1 && chunks == 1 && kw == 3 && taps == 9
+    (mode == 0 || mode == 2) && (in_passes == 1 || in_passes == 2) && chunks == 1 && kw == 3 && taps == 9
 }
 
 /// Whether tap `t` is gathered in an iteration of output column `ox` (all taps, or only the
@@ -450,8 +455,8 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
     let slide = f.slides();
     for oy in f.row_first..=f.row_last {
         for ox in 0..f.out_w {
-            let first = out.len();
             for e in 0..f.in_passes {
+                let first = out.len();
                 for ch in 0..f.chunks {
                     for t in (0..f.taps).filter(|&t| gathers_tap(slide, ox, t)) {
                         let (ty, tx) = (t / f.kw.max(1), t % f.kw.max(1));
@@ -512,9 +517,10 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                         }
                     }
                 }
-            }
-            if slide && ox > 0 {
-                out[first].slide = true;
+                if slide && ox > 0 {
+                    out[first].slide = true;
+                    out[first].slide_same = f.in_passes == 2;
+                }
             }
         }
     }
