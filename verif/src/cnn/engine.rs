@@ -19,7 +19,7 @@ use super::ops::{Kernels, Tensor};
 use super::plan::{flatten_chunks, kernel_packing, LayerPlan, Plan};
 use super::run::{RunOptions, Semantics};
 use super::weights::{LayerWeights, NetworkWeights};
-use crate::golden::cnn_engine::{gathers_tap, slides};
+use crate::golden::cnn_engine::Slide;
 use edgelearn_hdl::cnn::engine::regs::LayerFields;
 use edgelearn_hdl::cnn::{EngineShape, LAYER_WORDS, MAX_LAYERS, MAX_OUT_CHANNELS};
 
@@ -535,14 +535,16 @@ fn cycles_of(r: &LayerRegs, ideal_gather: bool, row: Option<u32>) -> u64 {
     // (gather end, MAC end) of the last two iterations
     let (mut g_prev, mut m_prev, mut m_prev2) = (None::<u64>, None::<u64>, None::<u64>);
     let rows = row.map_or(0..r.out_h, |y| y..y + 1);
-    // A 3x3 kernel's iterations after a row's first gather only its right column (D-CNN-SLIDE).
-    let slide = slides(r.mode, r.in_passes, r.chunks, r.kw, r.taps);
+    // A sliding iteration gathers only the taps its neighbour does not share (D-CNN-SLIDE).
+    let slide = Slide::of(r.mode, r.in_passes, r.chunks, r.kw, r.taps, r.out_w, r.dil);
+    let first = row.unwrap_or(0);
     for oy in rows {
         for ox in 0..r.out_w {
             for _e in 0..r.in_passes {
                 for k in 0..r.chunks {
                     let mut items = 0u64;
-                    for t in (0..r.taps).filter(|&t| gathers_tap(slide, ox, t)) {
+                    let sliding = slide.at(oy, ox, first);
+                    for t in (0..r.taps).filter(|&t| slide.gathers(sliding, t, r.taps)) {
                         let (ty, tx) = (t / r.kw, t % r.kw);
                         let valid = match r.mode {
                             1 => 9 * k + t < hw,

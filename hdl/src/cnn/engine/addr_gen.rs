@@ -36,11 +36,13 @@
 //! `in_base + ((pixel passes + e) operands + o)` (HWC) or `in_base + pixel / 4` (CHW), the
 //! offset taken modulo `2^in_roll` in a rolling buffer (a streaming layer's). The rows run
 //! are `row_first..=row_last` (a streaming layer's slice; the whole layer is `0..=` its output rows `- 1`).
-//! A sliding iteration (D-CNN-SLIDE: a 3x3 window or transposed kernel, one or two passes,
-//! one chunk, not the row's first pixel) walks only the kernel's right column (taps 2, 5,
-//! 8); its first item carries the slide flag, which moves the window's other two columns
-//! over from the left neighbour's window (the other window with one pass, the same with two:
-//! the neighbour's iteration of the same pass is one or two back).
+//! A sliding iteration (D-CNN-SLIDE; one or two passes, one chunk) walks only the taps its
+//! neighbour's window does not hold: with a 3x3 window or transposed kernel, after a row's
+//! first pixel, the kernel's right column (taps 2, 5, 8); with a Conv1d kernel of
+//! dilation 1 on a one-column input, after the run's first row, its last tap. Its first item
+//! carries the slide flag, which moves the neighbour's window one tap over (the other window
+//! with one pass, the same with two: the neighbour's iteration of the same pass is one or
+//! two back).
 //! The address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
 //! lane are used. Latency 0 (combinational from the counters); one item per cycle.
 //! Sub-blocks: [`TapPos`] (the tap's position) and [`ElemWalk`] (the tap's items); the
@@ -136,6 +138,7 @@ pub struct AddrGen {
     done: DFF<Bit>,
     sl: DFF<Bit>,
     fresh: DFF<Bit>,
+    moved: DFF<Bit>,
     tap: TapPos,
     walk: ElemWalk,
     py_sy: MulUnsigned<10, 5, 16>,
@@ -154,6 +157,12 @@ pub struct AddrGen {
     taken: Signal<Local, Bits<2>>,
     item_bits: Signal<Local, Bits<15>>,
     slide_ok: Signal<Local, Bit>,
+    slide_cols: Signal<Local, Bit>,
+    slide_rows: Signal<Local, Bit>,
+    nslide: Signal<Local, Bit>,
+    sl_t: Signal<Local, Bits<4>>,
+    sl_ty: Signal<Local, Bits<4>>,
+    sl_tx: Signal<Local, Bits<4>>,
     two_passes: Signal<Local, Bit>,
     f_slide: Signal<Local, Bit>,
     f_same: Signal<Local, Bit>,
@@ -214,6 +223,7 @@ impl Default for AddrGen {
             done: Default::default(),
             sl: Default::default(),
             fresh: Default::default(),
+            moved: Default::default(),
             tap: Default::default(),
             walk: Default::default(),
             py_sy: Default::default(),
@@ -232,6 +242,12 @@ impl Default for AddrGen {
             taken: Default::default(),
             item_bits: Default::default(),
             slide_ok: Default::default(),
+            slide_cols: Default::default(),
+            slide_rows: Default::default(),
+            nslide: Default::default(),
+            sl_t: Default::default(),
+            sl_ty: Default::default(),
+            sl_tx: Default::default(),
             two_passes: Default::default(),
             f_slide: Default::default(),
             f_same: Default::default(),
@@ -247,7 +263,7 @@ impl Default for AddrGen {
 impl Logic for AddrGen {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, fy, fx, gbuf, done, sl, fresh);
+        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, fy, fx, gbuf, done, sl, fresh, moved);
         clock!(self, clock, walk);
         // Issue while the layer lasts and the window is free.
         self.taken.next = self.full.val() | self.pend.val();
@@ -305,15 +321,34 @@ impl Logic for AddrGen {
             self.in_base.val() + bit_cast::<14, 16>(self.offset.val() & self.in_mask.val());
         self.last.next =
             self.walk.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
-        // A pixel after the row's first slides its window when the kernel is 3x3 (window or
-        // transposed) and its left neighbour's window of the same pass is still there: one
-        // or two passes, one chunk (D-CNN-SLIDE).
+        // An iteration slides its window when its neighbour's window of the same pass is
+        // still there (one or two passes, one chunk) and shares all but one column (a 3x3
+        // window or transposed kernel: the left neighbour) or all but one tap (a Conv1d
+        // kernel of dilation 1 on one column: the row above) (D-CNN-SLIDE).
         self.two_passes.next = self.in_passes.val() == 2;
-        self.slide_ok.next = ((self.mode.val() == 0) | (self.mode.val() == 2))
-            & ((self.in_passes.val() == 1) | self.two_passes.val())
-            & (self.chunks.val() == 1)
+        self.slide_ok.next =
+            ((self.in_passes.val() == 1) | self.two_passes.val()) & (self.chunks.val() == 1);
+        self.slide_cols.next = self.slide_ok.val()
+            & ((self.mode.val() == 0) | (self.mode.val() == 2))
             & (self.kw.val() == 3)
             & (self.taps.val() == 9);
+        self.slide_rows.next = self.slide_ok.val()
+            & (self.mode.val() == 0)
+            & (self.kw.val() == 1)
+            & (self.out_w.val() == 1)
+            & (self.dil.val() == 1)
+            & (self.taps.val() != 0)
+            & (self.taps.val() != 1);
+        // Its first tap: the right column's top, or the kernel's last.
+        self.sl_t.next = 2.into();
+        self.sl_ty.next = 0.into();
+        self.sl_tx.next = 2.into();
+        if self.slide_rows.val() {
+            self.sl_t.next = self.taps.val() - self.one4.val();
+            self.sl_ty.next = self.taps.val() - self.one4.val();
+            self.sl_tx.next = 0.into();
+        }
+        self.nslide.next = false;
         if self.go.val() {
             self.fresh.d.next = false;
         }
@@ -353,24 +388,19 @@ impl Logic for AddrGen {
                     self.fx.d.next = 0.into();
                     if self.e.q.val() != self.in_passes.val() - self.one5.val() {
                         self.e.d.next = self.e.q.val() + 1;
-                        if self.slide_ok.val() & (self.ox.q.val() != 0) {
-                            self.sl.d.next = true;
-                            self.t.d.next = 2.into();
-                            self.tx.d.next = 2.into();
-                        }
+                        self.nslide.next = (self.slide_cols.val() & (self.ox.q.val() != 0))
+                            | (self.slide_rows.val() & self.moved.q.val());
                     } else {
                         self.e.d.next = 0.into();
                         if self.ox.q.val() != self.out_w.val() - self.one10.val() {
                             self.ox.d.next = self.ox.q.val() + 1;
-                            if self.slide_ok.val() {
-                                self.sl.d.next = true;
-                                self.t.d.next = 2.into();
-                                self.tx.d.next = 2.into();
-                            }
+                            self.nslide.next = self.slide_cols.val();
                         } else {
                             self.ox.d.next = 0.into();
                             if self.oy.q.val() != self.row_last.val() {
                                 self.oy.d.next = self.oy.q.val() + 1;
+                                self.moved.d.next = true;
+                                self.nslide.next = self.slide_rows.val();
                             } else {
                                 self.done.d.next = true;
                             }
@@ -379,8 +409,15 @@ impl Logic for AddrGen {
                 }
             }
         }
+        if self.nslide.val() {
+            self.sl.d.next = true;
+            self.t.d.next = self.sl_t.val();
+            self.ty.d.next = self.sl_ty.val();
+            self.tx.d.next = self.sl_tx.val();
+        }
         if self.load.val() {
             self.oy.d.next = self.row_first.val();
+            self.moved.d.next = false;
             self.ox.d.next = 0.into();
             self.e.d.next = 0.into();
             self.ch.d.next = 0.into();

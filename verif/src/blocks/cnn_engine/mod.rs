@@ -414,6 +414,23 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             in_base: 0x200,
             ..base
         },
+        // Conv1d: kernel 4, dilation 1, pad 1, two passes, rows 1..=6: after the run's
+        // first row each iteration reads only its last tap (its windows slide along rows).
+        AddrGenCfg {
+            in_w: 1,
+            in_passes: 2,
+            pooled_h: 8,
+            pooled_w: 1,
+            kw: 1,
+            taps: 4,
+            dil: 1,
+            pad_y: 1,
+            pad_x: 0,
+            row_first: 1,
+            row_last: 6,
+            out_w: 1,
+            ..base
+        },
         // Conv1d: kernel 5 along the rows with dilation 2, pad 2.
         AddrGenCfg {
             in_w: 1,

@@ -419,25 +419,76 @@ impl GatherItem {
 }
 
 impl AddrGenCfg {
-    /// The layer's iterations after a row's first pixel slide their windows (D-CNN-SLIDE):
-    /// a 3x3 window or transposed kernel, one or two input passes, one chunk. A sliding
-    /// iteration gathers only the kernel's right column (taps 2, 5, 8) and moves the other
-    /// two over from the left neighbour's window of the same pass (the other window with one
-    /// pass, its own with two).
-    pub fn slides(&self) -> bool {
-        slides(self.mode, self.in_passes, self.chunks, self.kw, self.taps)
+    /// How the layer's windows slide (D-CNN-SLIDE).
+    pub fn slide(&self) -> Slide {
+        Slide::of(
+            self.mode,
+            self.in_passes,
+            self.chunks,
+            self.kw,
+            self.taps,
+            self.out_w,
+            self.dil,
+        )
     }
 }
 
-/// [`AddrGenCfg::slides`] from the layer's fields.
-pub fn slides(mode: u32, in_passes: u32, chunks: u32, kw: u32, taps: u32) -> bool {
-    (mode == 0 || mode == 2) && (in_passes == 1 || in_passes == 2) && chunks == 1 && kw == 3 && taps == 9
+/// How a layer's windows slide (D-CNN-SLIDE): an iteration whose neighbour's window of the
+/// same pass is still in a window (one or two input passes, one chunk: one or two
+/// iterations back) gathers only the taps that neighbour does not share, and moves the
+/// neighbour's window one tap over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slide {
+    /// Every iteration gathers its whole window.
+    None,
+    /// A 3x3 window or transposed kernel: after a row's first pixel, the right column
+    /// (taps 2, 5, 8); the other two are the left neighbour's.
+    Columns,
+    /// A Conv1d kernel of dilation 1 on a one-column input: after the run's first row, the
+    /// last tap; the others are the row above's.
+    Rows,
 }
 
-/// Whether tap `t` is gathered in an iteration of output column `ox` (all taps, or only the
-/// kernel's right column of a sliding iteration).
-pub fn gathers_tap(slide: bool, ox: u32, t: u32) -> bool {
-    !slide || ox == 0 || t % 3 == 2
+impl Slide {
+    /// From the layer's fields.
+    pub fn of(
+        mode: u32,
+        in_passes: u32,
+        chunks: u32,
+        kw: u32,
+        taps: u32,
+        out_w: u32,
+        dil: u32,
+    ) -> Slide {
+        if !(in_passes == 1 || in_passes == 2) || chunks != 1 {
+            Slide::None
+        } else if (mode == 0 || mode == 2) && kw == 3 && taps == 9 {
+            Slide::Columns
+        } else if mode == 0 && kw == 1 && out_w == 1 && dil == 1 && taps >= 2 {
+            Slide::Rows
+        } else {
+            Slide::None
+        }
+    }
+
+    /// Whether the iteration of output pixel (`oy`, `ox`) in a run from row `first` slides.
+    pub fn at(self, oy: u32, ox: u32, first: u32) -> bool {
+        match self {
+            Slide::None => false,
+            Slide::Columns => ox > 0,
+            Slide::Rows => oy > first,
+        }
+    }
+
+    /// Whether an iteration (`sliding` or not) gathers tap `t` of `taps`.
+    pub fn gathers(self, sliding: bool, t: u32, taps: u32) -> bool {
+        !sliding
+            || match self {
+                Slide::None => true,
+                Slide::Columns => t % 3 == 2,
+                Slide::Rows => t + 1 == taps,
+            }
+    }
 }
 
 /// Every item of a layer, in the order the gather issues them: per output pixel, input
@@ -452,13 +503,14 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
     } else {
         (1 << f.in_roll) - 1
     };
-    let slide = f.slides();
+    let slide = f.slide();
     for oy in f.row_first..=f.row_last {
         for ox in 0..f.out_w {
+            let sliding = slide.at(oy, ox, f.row_first);
             for e in 0..f.in_passes {
                 let first = out.len();
                 for ch in 0..f.chunks {
-                    for t in (0..f.taps).filter(|&t| gathers_tap(slide, ox, t)) {
+                    for t in (0..f.taps).filter(|&t| slide.gathers(sliding, t, f.taps)) {
                         let (ty, tx) = (t / f.kw.max(1), t % f.kw.max(1));
                         let pos = f.taps * ch + t;
                         let (fy, fx) = (pos / f.pooled_w.max(1), pos % f.pooled_w.max(1));
@@ -517,7 +569,7 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                         }
                     }
                 }
-                if slide && ox > 0 {
+                if sliding {
                     out[first].slide = true;
                     out[first].slide_same = f.in_passes == 2;
                 }
