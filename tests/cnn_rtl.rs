@@ -703,3 +703,49 @@ fn a_streaming_layout_that_overwrites_its_input_is_refused() {
         "{e}"
     );
 }
+
+/// Found by `cnn random` (seed 1, network 158): when every layer streams, the schedule can
+/// end on a row of an earlier layer that no later row reads (here the fifth row of layer 0,
+/// which layer 1's 2x2 stride-2 pool drops), and `LAYER` then names that layer, as the
+/// engine ran it last. The bench expected the last layer and called a bit-exact run wrong.
+#[test]
+fn a_schedule_that_ends_on_an_earlier_layers_row_runs_and_reports_that_layer() {
+    use edgelearn_verif::cnn::random::{Candidate, LayerSpec, NetSpec, RandOp, RandPool};
+    let conv = |k, pad, out_ch, pool| LayerSpec {
+        op: RandOp::Conv2d { k, pad },
+        out_ch,
+        pool,
+        act: 1,
+        bits: 8,
+        bias: false,
+        shift: 0,
+        proc_start: 0,
+        wide: false,
+        eltwise: None,
+        residual: None,
+    };
+    let pool = RandPool {
+        avg: false,
+        size: 2,
+        stride: 2,
+    };
+    let spec = NetSpec {
+        values_seed: 158,
+        hwc: true,
+        in_ch: 2,
+        h: 7,
+        w: 7,
+        one_d: false,
+        layers: vec![conv(3, 0, 4, None), conv(3, 1, 2, Some(pool))],
+        stream: 2,
+    };
+    let shape = EngineShape::with_processors(16);
+    let c = Candidate::check(&spec, &tmp("schedule-end"), "end", &shape).unwrap();
+    let st = c.image.stream.as_ref().expect("a streaming image");
+    let end = st.schedule.last().unwrap();
+    assert!(end.end && (end.pos, end.row) == (0, 4), "{end:?}");
+    let mut b = bench(shape);
+    let rep = simulate(&mut b, &c.net, &c.inf, &c.image, Load::Backdoor).unwrap();
+    assert!(rep.first_mismatch().is_none());
+    assert_eq!(b.read(host::LAYER).unwrap(), 0);
+}

@@ -58,11 +58,20 @@ pub fn run(a: &CnnRandomArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("network {name}"))?;
         refused += r;
         if let Some(b) = bench.as_mut() {
-            let rep = simulate(b, &c.net, &c.inf, &c.image, Load::Backdoor)
-                .with_context(|| format!("network {name} on the engine RTL"))?;
-            cycles += rep.cycles;
-            if let Some(d) = rep.first_mismatch() {
-                let divergence = d.to_string();
+            // A run that differs from the model, or that the bench finds wrong otherwise
+            // (stuck, a status register), is a failure to shrink.
+            let failed = match simulate(b, &c.net, &c.inf, &c.image, Load::Backdoor) {
+                Ok(rep) => {
+                    cycles += rep.cycles;
+                    rep.first_mismatch().map(|d| d.to_string())
+                }
+                Err(e) => {
+                    b.reset()
+                        .context("resetting the engine after a failed run")?;
+                    Some(e.to_string())
+                }
+            };
+            if let Some(divergence) = failed {
                 eprintln!("cnn random: {name} diverges: {divergence}; shrinking");
                 failures.push(shrink_failure(b, &c, &a.out, &name, divergence, &shape)?);
             }
@@ -94,9 +103,14 @@ fn shrink_failure(
     shape: &EngineShape,
 ) -> anyhow::Result<Failure> {
     let scratch = out.join("failures").join(".shrinking");
-    let mut fails = |c: &Candidate| {
-        simulate(bench, &c.net, &c.inf, &c.image, Load::Backdoor)
-            .map_or(true, |r| r.first_mismatch().is_some())
+    let mut fails = |c: &Candidate| match simulate(bench, &c.net, &c.inf, &c.image, Load::Backdoor)
+    {
+        Ok(r) => r.first_mismatch().is_some(),
+        Err(_) => {
+            // A run that went wrong leaves the engine mid-run: start the next from IDLE.
+            let _ = bench.reset();
+            true
+        }
     };
     let (spec, steps) = random::shrink(&c.spec, &scratch, shape, &mut fails);
     let _ = std::fs::remove_dir_all(&scratch);

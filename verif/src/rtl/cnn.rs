@@ -112,11 +112,18 @@ impl CnnBench {
             p,
             feed: FifoFeed::default(),
         };
-        b.dut.poke(b.p.reset, 1)?;
-        b.dut.steps(2)?;
-        b.dut.poke(b.p.reset, 0)?;
-        b.dut.step()?;
+        b.reset()?;
         Ok(b)
+    }
+
+    /// Resets the engine (its memories keep their words): after a run that went wrong, so
+    /// the next one starts from IDLE.
+    pub fn reset(&mut self) -> Result<()> {
+        self.dut.poke(self.p.reset, 1)?;
+        self.dut.steps(2)?;
+        self.dut.poke(self.p.reset, 0)?;
+        self.dut.step()?;
+        Ok(())
     }
 
     /// How a streaming network's input stream is fed.
@@ -295,16 +302,20 @@ impl CnnBench {
         max_cycles: u64,
         on_layer: impl FnMut(usize, &mut CnnBench) -> Result<()>,
     ) -> Result<u64> {
-        self.run_streaming(layers, layers, &[], max_cycles, on_layer)
+        self.run_streaming(layers, layers - 1, layers, &[], max_cycles, on_layer)
             .map(|(c, _)| c)
     }
 
     /// [`Self::run`] for a run whose layers end `ends` times (a streaming layer once per
-    /// schedule entry), the input stream `beats` fed as [`FifoFeed`] says. Returns the
-    /// engine's cycles and the cycle the last beat moved.
+    /// schedule entry), the input stream `beats` fed as [`FifoFeed`] says. `last_layer` is the
+    /// layer that runs last, which `LAYER` shows after the run: the last layer, or when
+    /// every layer streams the END entry's (the schedule may end on a row of an earlier
+    /// layer that no later row reads, such as the last row a stride-2 pool drops).
+    /// Returns the engine's cycles and the cycle the last beat moved.
     pub fn run_streaming(
         &mut self,
         layers: usize,
+        last_layer: usize,
         ends: usize,
         beats: &[u32],
         max_cycles: u64,
@@ -395,7 +406,7 @@ impl CnnBench {
         // as written.
         let status = [
             ("CTRL", host::CTRL, 0b10),
-            ("LAYER", host::LAYER, layers as u32 - 1),
+            ("LAYER", host::LAYER, last_layer as u32),
             ("NLAYERS", host::NLAYERS, layers as u32),
         ];
         for (name, addr, want) in status {
@@ -547,7 +558,11 @@ pub fn simulate(
         None => (0, 0, &[][..]),
     };
     let ends = entries + n - streamed;
-    let (cycles, input_done) = bench.run_streaming(n, ends, beats, budget, |k, b| {
+    let last = match img.stream.as_ref().and_then(|st| st.schedule.last()) {
+        Some(end) if streamed == n => end.pos,
+        _ => n - 1,
+    };
+    let (cycles, input_done) = bench.run_streaming(n, last, ends, beats, budget, |k, b| {
         // A schedule entry's end: nothing to compare until the last one, when every
         // streaming layer has written what it writes.
         if k + 1 < entries {
