@@ -368,7 +368,8 @@ impl Logic for AddrGen {
             }
             self.t.d.next = self.t.q.val() + 1;
             if self.sl.q.val() {
-                // A sliding iteration walks the right column only.
+                // A sliding iteration walks the right column only (a Conv1d one has only
+                // its last tap, which ends it).
                 self.tx.d.next = self.tx.q.val();
                 self.t.d.next = self.t.q.val() + 3;
             }

@@ -216,7 +216,8 @@ crate::dut_io! {
         clock: yes,
         inputs: [
             en, data, inner_op, outer_op, avg_round, avg_d, avg_m, avg_sh, pool_first, wbits,
-            taps, g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast, g_tap, g_buf, g_slide, g_slide_same, m_buf,
+            taps, g_valid, g_pad, g_ifirst, g_ilast, g_ofirst, g_olast, g_tap, g_buf, g_slide,
+            g_slide_same, m_buf,
             kshift, k_re, k_raddr, k_we, k_waddr, k_wdata
         ],
         outputs: [k_rdata, psum],

@@ -321,6 +321,35 @@ mod tests {
         assert_eq!(reduce(op::ADD, &[100, 100], |_| 0), 127);
         assert_eq!(reduce(op::SUB, &[-100, 100], |_| 0), -128);
     }
+
+    #[test]
+    fn windows_slide_only_where_the_neighbours_window_is_kept() {
+        // (mode, passes, chunks, kw, taps, out_w, dil)
+        let of = |m, p, c, kw, t, w, d| Slide::of(m, p, c, kw, t, w, d);
+        assert_eq!(of(0, 1, 1, 3, 9, 8, 1), Slide::Columns);
+        assert_eq!(of(2, 2, 1, 3, 9, 8, 1), Slide::Columns); // transposed, two passes
+        assert_eq!(of(0, 2, 1, 3, 9, 8, 2), Slide::Columns); // row dilation keeps columns
+        assert_eq!(of(0, 3, 1, 3, 9, 8, 1), Slide::None); // three passes: overwritten
+        assert_eq!(of(1, 1, 3, 3, 9, 1, 1), Slide::None); // flatten
+        assert_eq!(of(0, 1, 1, 1, 1, 8, 1), Slide::None); // 1x1
+        assert_eq!(of(0, 1, 1, 1, 5, 1, 1), Slide::Rows); // Conv1d
+        assert_eq!(of(0, 1, 1, 1, 5, 1, 2), Slide::None); // Conv1d with dilation
+        assert_eq!(of(0, 1, 1, 1, 5, 2, 1), Slide::None); // more than one column
+        // The taps a sliding iteration gathers, and which iterations slide.
+        let taps = |s: Slide| (0..9).filter(|&t| s.gathers(true, t, 9)).collect::<Vec<_>>();
+        assert_eq!(taps(Slide::Columns), [2, 5, 8]);
+        assert_eq!(taps(Slide::Rows), [8]);
+        assert!(!Slide::Columns.at(3, 0, 0) && Slide::Columns.at(3, 1, 0));
+        assert!(!Slide::Rows.at(3, 0, 3) && Slide::Rows.at(4, 0, 3));
+        // A slide moves the neighbour's taps 1..8 to 0..7, from the other window or its own.
+        let mut w = WindowPair {
+            win: [[0, 1, 2, 3, 4, 5, 6, 7, 8], [-1; 9]],
+        };
+        w.slide(true, 1, false);
+        assert_eq!(w.win[1], [1, 2, 3, 4, 5, 6, 7, 8, -1]);
+        w.slide(true, 0, true);
+        assert_eq!(w.win[0], [1, 2, 3, 4, 5, 6, 7, 8, 8]);
+    }
 }
 
 /// What the address generator reads of a layer's registers (`AddrGen`'s inputs).
