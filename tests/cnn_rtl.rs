@@ -749,3 +749,48 @@ fn a_schedule_that_ends_on_an_earlier_layers_row_runs_and_reports_that_layer() {
     assert!(rep.first_mismatch().is_none());
     assert_eq!(b.read(host::LAYER).unwrap(), 0);
 }
+
+/// A 32-bit element-wise result (issue 31, item 2): XOR and OR of 8-bit values stay 8-bit,
+/// so the engine writes them as the raw 32-bit words the model computes; an unsaturated sum
+/// or difference does not fit the engine's 8-bit element-wise unit and is refused naming
+/// the layer and `output_width`. (A 32-bit passthrough without an operation is refused by
+/// the model itself, as izer refuses it.)
+#[test]
+fn a_32_bit_element_wise_or_and_xor_run_and_a_sum_is_refused() {
+    let dir = tmp("eltwise32");
+    let wide = |name: &str, yaml: &str| {
+        let kat = data(&format!("ai8x-kat/{name}"));
+        let text = std::fs::read_to_string(kat.join(yaml)).unwrap();
+        let text = text.replace(
+            "    out_offset: 0x2000\n",
+            "    out_offset: 0x2000\n    output_width: 32\n",
+        );
+        assert!(text.contains("output_width: 32"), "{name}");
+        let y = dir.join(format!("{name}.yaml"));
+        std::fs::write(&y, text).unwrap();
+        case(
+            &y,
+            &kat.join("weights_source.npy"),
+            None,
+            &kat.join("input.npy"),
+            RunOptions::default(),
+            None,
+            Device::max78000(),
+        )
+    };
+    for (name, yaml) in [
+        ("t-eltwise-xor", "test-eltwisexor.yaml"),
+        ("t-eltwise-or", "test-eltwiseor.yaml"),
+    ] {
+        let c = wide(name, yaml);
+        let rep = run(&c, EngineShape::MAX78000, Load::Backdoor)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(rep.layers[0].words > 0, "{name}");
+    }
+    let c = wide("t-eltwise-add", "test-eltwiseadd.yaml");
+    let e = run(&c, EngineShape::MAX78000, Load::Backdoor).unwrap_err();
+    assert!(
+        e.contains("not supported") && e.contains("layer 0") && e.contains("output_width"),
+        "{e}"
+    );
+}

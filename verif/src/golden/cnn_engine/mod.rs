@@ -335,8 +335,12 @@ mod tests {
         assert_eq!(of(0, 1, 1, 1, 5, 1, 1), Slide::Rows); // Conv1d
         assert_eq!(of(0, 1, 1, 1, 5, 1, 2), Slide::None); // Conv1d with dilation
         assert_eq!(of(0, 1, 1, 1, 5, 2, 1), Slide::None); // more than one column
-        // The taps a sliding iteration gathers, and which iterations slide.
-        let taps = |s: Slide| (0..9).filter(|&t| s.gathers(true, t, 9)).collect::<Vec<_>>();
+                                                          // The taps a sliding iteration gathers, and which iterations slide.
+        let taps = |s: Slide| {
+            (0..9)
+                .filter(|&t| s.gathers(true, t, 9))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(taps(Slide::Columns), [2, 5, 8]);
         assert_eq!(taps(Slide::Rows), [8]);
         assert!(!Slide::Columns.at(3, 0, 0) && Slide::Columns.at(3, 1, 0));
