@@ -290,31 +290,7 @@ pub fn window_expected(ports: &[PortSpec], stim: &Stimulus) -> Expected {
 /// Layers for the address generator's bench: every tap mode, HWC and CHW, pooling before
 /// and after the element-wise operation, strides, dilation, padding, passes, chunks.
 pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
-    let base = AddrGenCfg {
-        mode: 0,
-        chw: false,
-        pool_first: false,
-        in_w: 6,
-        in_passes: 1,
-        operands: 1,
-        in_base: 0x40,
-        pool_h: 1,
-        pool_w: 1,
-        stride_y: 1,
-        stride_x: 1,
-        pooled_h: 6,
-        pooled_w: 6,
-        kw: 3,
-        dil: 1,
-        pad_y: 1,
-        pad_x: 1,
-        row_first: 0,
-        row_last: 3,
-        out_w: 5,
-        chunks: 1,
-        taps: 9,
-        in_roll: 0,
-    };
+    let base = addr_gen_base();
     vec![
         // Conv 3x3 pad 1 on a CHW input (MNIST's first layer, smaller).
         AddrGenCfg {
@@ -397,6 +373,45 @@ pub fn addr_gen_layers() -> Vec<AddrGenCfg> {
             out_w: 6,
             ..base
         },
+    ]
+    .into_iter()
+    .chain(addr_gen_slices_and_1d())
+    .collect()
+}
+
+/// The layer the address generator's bench varies: conv 3x3 pad 1 on a 6 x 6 HWC input.
+fn addr_gen_base() -> AddrGenCfg {
+    AddrGenCfg {
+        mode: 0,
+        chw: false,
+        pool_first: false,
+        in_w: 6,
+        in_passes: 1,
+        operands: 1,
+        in_base: 0x40,
+        pool_h: 1,
+        pool_w: 1,
+        stride_y: 1,
+        stride_x: 1,
+        pooled_h: 6,
+        pooled_w: 6,
+        kw: 3,
+        dil: 1,
+        pad_y: 1,
+        pad_x: 1,
+        row_first: 0,
+        row_last: 3,
+        out_w: 5,
+        chunks: 1,
+        taps: 9,
+        in_roll: 0,
+    }
+}
+
+/// More layers for the address generator's bench: a streaming slice, Conv1d kernels.
+fn addr_gen_slices_and_1d() -> Vec<AddrGenCfg> {
+    let base = addr_gen_base();
+    vec![
         // A streaming slice: rows 2..=4 of a max 2x2/2, conv 3x3 pad 1 layer reading a
         // rolling buffer of 64 words (the words wrap at 64).
         AddrGenCfg {
