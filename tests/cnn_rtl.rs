@@ -750,47 +750,68 @@ fn a_schedule_that_ends_on_an_earlier_layers_row_runs_and_reports_that_layer() {
     assert_eq!(b.read(host::LAYER).unwrap(), 0);
 }
 
-/// A 32-bit element-wise result (issue 31, item 2): XOR and OR of 8-bit values stay 8-bit,
-/// so the engine writes them as the raw 32-bit words the model computes; an unsaturated sum
-/// or difference does not fit the engine's 8-bit element-wise unit and is refused naming
-/// the layer and `output_width`. (A 32-bit passthrough without an operation is refused by
-/// the model itself, as izer refuses it.)
+/// 32-bit results the MAX78000 cannot use (issue 31, item 2; D-CNN-WIDE). A 32-bit
+/// element-wise result is a 32-bit passthrough, which izer's backend refuses ("The
+/// passthrough operator requires an output width of 8"), so the model refuses it naming the
+/// layer and `output_width`. A layer reading a 32-bit output runs in the model, which passes
+/// the unclipped values on as izer's simulator does (izer only warns), but the silicon's
+/// processors read bytes, so the engine refuses it naming the reading layer and the key.
 #[test]
-fn a_32_bit_element_wise_or_and_xor_run_and_a_sum_is_refused() {
-    let dir = tmp("eltwise32");
-    let wide = |name: &str, yaml: &str| {
+fn a_32_bit_element_wise_result_and_a_read_of_a_32_bit_output_are_refused() {
+    let dir = tmp("wide-refused");
+    let widened = |name: &str, yaml: &str, after: &str| {
         let kat = data(&format!("ai8x-kat/{name}"));
         let text = std::fs::read_to_string(kat.join(yaml)).unwrap();
-        let text = text.replace(
-            "    out_offset: 0x2000\n",
-            "    out_offset: 0x2000\n    output_width: 32\n",
-        );
-        assert!(text.contains("output_width: 32"), "{name}");
+        let text = text.replacen(after, &format!("{after}    output_width: 32\n"), 1);
+        assert!(text.contains("output_width: 32\n    processors"), "{name}");
         let y = dir.join(format!("{name}.yaml"));
         std::fs::write(&y, text).unwrap();
-        case(
-            &y,
-            &kat.join("weights_source.npy"),
-            None,
-            &kat.join("input.npy"),
-            RunOptions::default(),
-            None,
-            Device::max78000(),
-        )
+        (kat, y)
     };
     for (name, yaml) in [
         ("t-eltwise-xor", "test-eltwisexor.yaml"),
-        ("t-eltwise-or", "test-eltwiseor.yaml"),
+        ("t-eltwise-add", "test-eltwiseadd.yaml"),
     ] {
-        let c = wide(name, yaml);
-        let rep = run(&c, EngineShape::MAX78000, Load::Backdoor)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(rep.layers[0].words > 0, "{name}");
+        let (kat, y) = widened(name, yaml, "    out_offset: 0x2000\n");
+        let net = Network::load(
+            &y,
+            &kat.join("weights_source.npy"),
+            None,
+            Device::max78000(),
+        )
+        .unwrap();
+        let input = cnn::weights::load_input(&kat.join("input.npy")).unwrap();
+        let e = net
+            .infer(&input, &RunOptions::default(), None)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("layer 0")
+                && e.contains("output_width")
+                && e.contains("requires an output width of 8"),
+            "{name}: {e}"
+        );
     }
-    let c = wide("t-eltwise-add", "test-eltwiseadd.yaml");
+    let (kat, y) = widened(
+        "t-flatten-bias",
+        "test-flatten-bias.yaml",
+        "    out_offset: 0x0000\n",
+    );
+    let c = case(
+        &y,
+        &kat.join("weights_source.npy"),
+        Some(&kat.join("bias_source.npy")),
+        &kat.join("input.npy"),
+        RunOptions::default(),
+        None,
+        Device::max78000(),
+    );
     let e = run(&c, EngineShape::MAX78000, Load::Backdoor).unwrap_err();
     assert!(
-        e.contains("not supported") && e.contains("layer 0") && e.contains("output_width"),
+        e.contains("layer 1")
+            && e.contains("output_width")
+            && e.contains("reads the 32-bit output of layer 0"),
         "{e}"
     );
 }

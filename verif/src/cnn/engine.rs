@@ -817,27 +817,13 @@ impl Loader<'_> {
         Ok(())
     }
 
-    /// What the engine cannot run (yet): a 32-bit element-wise sum or difference, 8-bit
-    /// reads of a 32-bit output, a re-view that changes the channel count, processors the
-    /// engine lacks, too many output channels and unaligned offsets.
+    /// What the engine cannot run: reads of a 32-bit output (D-CNN-WIDE), a re-view that
+    /// changes the channel count, processors the engine lacks, too many output channels and
+    /// unaligned offsets.
     fn check_layer(&self, pos: usize, ll: usize) -> Result<()> {
         let l = &self.net.layers[ll];
         let p = self.plan.layer(ll);
         let p_n = self.shape.processors;
-        // A 32-bit passthrough writes its identity kernel's raw sum, the 8-bit value itself;
-        // an element-wise OR or XOR of 8-bit values stays 8-bit, but an unsaturated sum or
-        // difference does not, and the engine's element-wise unit saturates to 8 bits.
-        let sums = matches!(
-            l.eltwise.unwrap_or(Eltwise::Add),
-            Eltwise::Add | Eltwise::Sub
-        );
-        if l.op == Op::Passthrough && l.output_width == 32 && l.operands > 1 && sums {
-            return Err(self.err(
-                ll,
-                "output_width",
-                "a 32-bit element-wise sum or difference (unsaturated) is not supported by the engine: its element-wise unit saturates to 8 bits".into(),
-            ));
-        }
         self.check_sources(pos, ll)?;
         for (m, key) in [
             (l.processors, "processors"),
@@ -887,7 +873,7 @@ impl Loader<'_> {
             return Err(self.err(
                 ll,
                 "output_width",
-                format!("the layer reads the 32-bit output of layer {s}; the engine's processors read 8-bit data"),
+                format!("the layer reads the 32-bit output of layer {s}, which the MAX78000 cannot: its processors read bytes, while izer's model passes the unclipped 32-bit values on (izer warns that `output_width` should be 8 for intermediate layers)"),
             ));
         }
         if self.opts.legacy_test && pos > 0 && l.operands > 1 {

@@ -197,8 +197,8 @@ pub fn pool2d(
 }
 
 /// Applies an element-wise operation to `operands` (all the same shape), evaluated left to
-/// right in wide integers, then (unless `wide`) saturated once to [-128, 127].
-pub fn eltwise(operands: &[Tensor], op: Eltwise, wide: bool) -> Tensor {
+/// right in wide integers, then saturated once to [-128, 127].
+pub fn eltwise(operands: &[Tensor], op: Eltwise) -> Tensor {
     let mut out = operands[0].clone();
     for x in &operands[1..] {
         for (o, &v) in out.data.iter_mut().zip(&x.data) {
@@ -210,10 +210,8 @@ pub fn eltwise(operands: &[Tensor], op: Eltwise, wide: bool) -> Tensor {
             };
         }
     }
-    if !wide {
-        for o in &mut out.data {
-            *o = (*o).clamp(-128, 127);
-        }
+    for o in &mut out.data {
+        *o = (*o).clamp(-128, 127);
     }
     out
 }

@@ -669,8 +669,8 @@ fn check_channels(layer: Layer, in_ch: usize, out_ch: usize, dev: &Device) -> Re
 }
 
 /// Checks the rules of passthrough layers (spec §1.14, §1.9, §3.2 `output_shift`, §3.3
-/// item 7): no activation (key `activate`), no `output_shift`, and, unless the layer does an
-/// element-wise operation, 8-bit output (key `output_width`).
+/// item 7): no activation (key `activate`), no `output_shift`, and 8-bit output (key
+/// `output_width`), element-wise or not, as izer's backend refuses it (D-CNN-WIDE).
 fn check_passthrough(layer: Layer) -> Result<()> {
     let l = layer.desc;
     if l.op != Op::Passthrough {
@@ -685,7 +685,7 @@ fn check_passthrough(layer: Layer) -> Result<()> {
             "`output_shift` must be zero for passthrough layers",
         ));
     }
-    if l.eltwise.is_none() && l.output_width != 8 {
+    if l.output_width != 8 {
         return Err(layer.key_err(
             "output_width",
             "the passthrough operator requires an output width of 8",
@@ -1427,10 +1427,11 @@ mod tests {
         let n = net(&[
             "processors: 0x1; op: passthrough",
             "processors: 0x1; activate: ReLU; output_shift: 2",
-            "processors: 0x1; op: add; output_width: 32",
+            "processors: 0x1; op: add",
             "processors: 0x1; op: passthrough; activate: ReLU",
             "processors: 0x1; op: passthrough; output_shift: 1",
             "processors: 0x1; op: passthrough; output_width: 32",
+            "processors: 0x1; op: xor; output_width: 32",
         ]);
         let at = |i| Layer::new(&n, i);
         for i in 0..3 {
@@ -1443,11 +1444,13 @@ mod tests {
             e.message,
             "`output_shift` must be zero for passthrough layers"
         );
-        let e = expect_err(check_passthrough(at(5)), at(5), Some("output_width"), "");
-        assert_eq!(
-            e.message,
-            "the passthrough operator requires an output width of 8"
-        );
+        for i in 5..7 {
+            let e = expect_err(check_passthrough(at(i)), at(i), Some("output_width"), "");
+            assert_eq!(
+                e.message,
+                "the passthrough operator requires an output width of 8"
+            );
+        }
     }
 
     #[test]

@@ -222,10 +222,9 @@ impl LayerStep<'_> {
         let (l, p) = (self.l, self.p);
         let ops_n = l.operands;
         let mut operands = self.split_operands(data, opts, first)?;
-        let wide_eltwise = l.op == Op::Passthrough && l.output_width == 32;
         let elt = l.eltwise.unwrap_or(Eltwise::Add);
         if ops_n > 1 && !l.pool_first {
-            operands = vec![ops::eltwise(&operands, elt, wide_eltwise)];
+            operands = vec![ops::eltwise(&operands, elt)];
         }
         // 3. Re-view to the layer's input dimensions.
         for o in operands.iter_mut() {
@@ -263,7 +262,7 @@ impl LayerStep<'_> {
         }
         // 5. Element-wise, pool first.
         Ok(if ops_n > 1 && l.pool_first {
-            ops::eltwise(&operands, elt, wide_eltwise)
+            ops::eltwise(&operands, elt)
         } else {
             operands.swap_remove(0)
         })
