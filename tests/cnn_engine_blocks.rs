@@ -3,7 +3,7 @@
 //! combinational ones together (`cnn_engine_check`: average division, nine-tap MAC, output
 //! stage, priority encoder), a pooling / element-wise unit (`cnn_reduce`), a processor's
 //! two windows (`cnn_window_buf`), the gather's address generator (`cnn_addr_gen`) and its
-//! pieces (`cnn_tap_pos`, `cnn_elem_walk`), the
+//! pieces (`cnn_tap_pos`, `cnn_elem_walk`, `cnn_word_addr`, `cnn_iter_walk`), the
 //! windows' handshake (`cnn_window_ctl`), the MAC pipeline's side information
 //! (`cnn_mac_pipe`), the adders over the quads (`cnn_group_sum`) and the accumulators and
 //! biases (`cnn_acc_mem`), the layer sequencer (`cnn_layer_seq`), the MAC side's
@@ -60,6 +60,27 @@ fn elem_walk_is_bit_exact_on_every_backend() {
     let stim =
         cnn_engine::elem_walk_stimulus(&common::ports("cnn_elem_walk"), 0xE1E, 3000).unwrap();
     common::check_block("cnn_elem_walk", &stim, &Backend::ALL);
+}
+
+#[test]
+fn iter_walk_is_bit_exact_on_every_backend() {
+    let stim =
+        cnn_engine::iter_walk_stimulus(&common::ports("cnn_iter_walk"), 0x17E8, 4000).unwrap();
+    common::check_block("cnn_iter_walk", &stim, &Backend::ALL);
+}
+
+#[test]
+fn word_addr_is_bit_exact_on_every_backend() {
+    let ports = common::ports("cnn_word_addr");
+    let stim = cnn_engine::word_addr_stimulus(&ports, 0x30AD, 2048).unwrap();
+    common::check_block(
+        "cnn_word_addr",
+        &stim,
+        &[Backend::Native, Backend::Icarus, Backend::Verilator],
+    );
+    // The netlist's five gate-level multipliers are slow in Icarus: a quarter of the rows.
+    let small = cnn_engine::word_addr_stimulus(&ports, 0x30AE, 512).unwrap();
+    common::check_block("cnn_word_addr", &small, &[Backend::Netlist]);
 }
 
 #[test]

@@ -43,15 +43,16 @@
 //! carries the slide flag, which moves the neighbour's window one tap over (the other window
 //! with one pass, the same with two: the neighbour's iteration of the same pass is one or
 //! two back).
-//! The address arithmetic is modulo 2^16 ([`MulUnsigned`]): only the word's low 13 bits and the
-//! lane are used. Latency 0 (combinational from the counters); one item per cycle.
-//! Sub-blocks: [`TapPos`] (the tap's position) and [`ElemWalk`] (the tap's items); the
-//! generator itself walks the taps and the iterations and forms the word and the item.
+//! Latency 0 (combinational from the counters); one item per cycle.
+//! Sub-blocks: [`TapPos`] (the tap's position), [`ElemWalk`] (the tap's items) and
+//! [`WordAddr`] (the item's word, modulo 2^16); the generator itself walks the taps and the
+//! iterations and forms the item.
 //! Golden: `edgelearn_verif::golden::cnn_engine::addr_gen`. Tests: `tests/cnn_engine_blocks.rs`.
 
 use super::elem_walk::ElemWalk;
+use super::iter_walk::IterWalk;
 use super::tap_pos::TapPos;
-use crate::arith::mul_u::MulUnsigned;
+use super::word_addr::WordAddr;
 use rust_hdl::prelude::*;
 
 /// The gather's address generator.
@@ -125,51 +126,28 @@ pub struct AddrGen {
     pub word: Signal<Out, Bits<13>>,
     /// The item.
     pub item: Signal<Out, Bits<15>>,
-    oy: DFF<Bits<10>>,
-    ox: DFF<Bits<10>>,
-    e: DFF<Bits<5>>,
-    ch: DFF<Bits<5>>,
     t: DFF<Bits<4>>,
     ty: DFF<Bits<4>>,
     tx: DFF<Bits<4>>,
     fy: DFF<Bits<10>>,
     fx: DFF<Bits<10>>,
     gbuf: DFF<Bit>,
-    done: DFF<Bit>,
     sl: DFF<Bit>,
     fresh: DFF<Bit>,
-    moved: DFF<Bit>,
+    iter: IterWalk,
     tap: TapPos,
     walk: ElemWalk,
-    py_sy: MulUnsigned<10, 5, 16>,
-    px_sx: MulUnsigned<10, 5, 16>,
-    row_w: MulUnsigned<16, 10, 16>,
-    pix_passes: MulUnsigned<16, 5, 16>,
-    pe_ops: MulUnsigned<16, 5, 16>,
-    pixel: Signal<Local, Bits<16>>,
-    hwc: Signal<Local, Bits<16>>,
+    addr: WordAddr,
     last: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
-    word14: Signal<Local, Bits<14>>,
-    offset: Signal<Local, Bits<16>>,
-    in_mask: Signal<Local, Bits<16>>,
     window_free: Signal<Local, Bit>,
     taken: Signal<Local, Bits<2>>,
     item_bits: Signal<Local, Bits<15>>,
-    slide_ok: Signal<Local, Bit>,
-    slide_cols: Signal<Local, Bit>,
-    slide_rows: Signal<Local, Bit>,
-    nslide: Signal<Local, Bit>,
-    sl_t: Signal<Local, Bits<4>>,
-    sl_ty: Signal<Local, Bits<4>>,
-    sl_tx: Signal<Local, Bits<4>>,
-    two_passes: Signal<Local, Bit>,
     f_slide: Signal<Local, Bit>,
     f_same: Signal<Local, Bit>,
     f_valid: Signal<Local, Bit>,
     f_pad: Signal<Local, Bit>,
     one4: Constant<Bits<4>>,
-    one5: Constant<Bits<5>>,
     one10: Constant<Bits<10>>,
 }
 
@@ -210,51 +188,28 @@ impl Default for AddrGen {
             fill_buf: Default::default(),
             word: Default::default(),
             item: Default::default(),
-            oy: Default::default(),
-            ox: Default::default(),
-            e: Default::default(),
-            ch: Default::default(),
             t: Default::default(),
             ty: Default::default(),
             tx: Default::default(),
             fy: Default::default(),
             fx: Default::default(),
             gbuf: Default::default(),
-            done: Default::default(),
             sl: Default::default(),
             fresh: Default::default(),
-            moved: Default::default(),
+            iter: Default::default(),
             tap: Default::default(),
             walk: Default::default(),
-            py_sy: Default::default(),
-            px_sx: Default::default(),
-            row_w: Default::default(),
-            pix_passes: Default::default(),
-            pe_ops: Default::default(),
-            pixel: Default::default(),
-            hwc: Default::default(),
+            addr: Default::default(),
             last: Default::default(),
             go: Default::default(),
-            word14: Default::default(),
-            offset: Default::default(),
-            in_mask: Default::default(),
             window_free: Default::default(),
             taken: Default::default(),
             item_bits: Default::default(),
-            slide_ok: Default::default(),
-            slide_cols: Default::default(),
-            slide_rows: Default::default(),
-            nslide: Default::default(),
-            sl_t: Default::default(),
-            sl_ty: Default::default(),
-            sl_tx: Default::default(),
-            two_passes: Default::default(),
             f_slide: Default::default(),
             f_same: Default::default(),
             f_valid: Default::default(),
             f_pad: Default::default(),
             one4: Constant::new(1u64.into()),
-            one5: Constant::new(1u64.into()),
             one10: Constant::new(1u64.into()),
         }
     }
@@ -263,19 +218,19 @@ impl Default for AddrGen {
 impl Logic for AddrGen {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, oy, ox, e, ch, t, ty, tx, fy, fx, gbuf, done, sl, fresh, moved);
-        clock!(self, clock, walk);
+        dff_setup!(self, clock, t, ty, tx, fy, fx, gbuf, sl, fresh);
+        clock!(self, clock, walk, iter);
         // Issue while the layer lasts and the window is free.
         self.taken.next = self.full.val() | self.pend.val();
         self.window_free.next = !self.taken.val().get_bit(0);
         if self.gbuf.q.val() {
             self.window_free.next = !self.taken.val().get_bit(1);
         }
-        self.go.next = self.run.val() & !self.done.q.val() & self.window_free.val();
+        self.go.next = self.run.val() & !self.iter.done.val() & self.window_free.val();
         // The tap's position in the pooled input.
         self.tap.mode.next = self.mode.val();
-        self.tap.oy.next = self.oy.q.val();
-        self.tap.ox.next = self.ox.q.val();
+        self.tap.oy.next = self.iter.oy.val();
+        self.tap.ox.next = self.iter.ox.val();
         self.tap.ty.next = self.ty.q.val();
         self.tap.tx.next = self.tx.q.val();
         self.tap.fy.next = self.fy.q.val();
@@ -293,62 +248,35 @@ impl Logic for AddrGen {
         self.walk.pool_h.next = self.pool_h.val();
         self.walk.pool_w.next = self.pool_w.val();
         self.walk.operands.next = self.operands.val();
-        // The raw input pixel of the pooling element and its word (modulo 2^16).
-        self.py_sy.a.next = self.tap.py.val();
-        self.py_sy.b.next = self.stride_y.val();
-        self.px_sx.a.next = self.tap.px.val();
-        self.px_sx.b.next = self.stride_x.val();
-        self.row_w.a.next = self.py_sy.p.val() + bit_cast::<16, 5>(self.walk.pi.val());
-        self.row_w.b.next = self.in_w.val();
-        self.pixel.next =
-            self.row_w.p.val() + self.px_sx.p.val() + bit_cast::<16, 5>(self.walk.pj.val());
-        self.pix_passes.a.next = self.pixel.val();
-        self.pix_passes.b.next = self.in_passes.val();
-        self.pe_ops.a.next = self.pix_passes.p.val() + bit_cast::<16, 5>(self.e.q.val());
-        self.pe_ops.b.next = self.operands.val();
-        self.hwc.next = self.pe_ops.p.val() + bit_cast::<16, 5>(self.walk.o.val());
-        self.offset.next = self.hwc.val();
-        if self.chw.val() {
-            self.offset.next = self.pixel.val() >> 2;
-        }
-        // A rolling buffer keeps the offset's low `in_roll` bits.
-        self.in_mask.next = !(bit_cast::<16, 1>(false.into()));
-        if self.in_roll.val() != 0 {
-            self.in_mask.next = (bit_cast::<16, 1>(true.into()) << self.in_roll.val())
-                - bit_cast::<16, 1>(true.into());
-        }
-        self.word14.next =
-            self.in_base.val() + bit_cast::<14, 16>(self.offset.val() & self.in_mask.val());
+        // The item's word.
+        self.addr.py.next = self.tap.py.val();
+        self.addr.px.next = self.tap.px.val();
+        self.addr.pi.next = self.walk.pi.val();
+        self.addr.pj.next = self.walk.pj.val();
+        self.addr.o.next = self.walk.o.val();
+        self.addr.e.next = self.iter.e.val();
+        self.addr.stride_y.next = self.stride_y.val();
+        self.addr.stride_x.next = self.stride_x.val();
+        self.addr.in_w.next = self.in_w.val();
+        self.addr.in_passes.next = self.in_passes.val();
+        self.addr.operands.next = self.operands.val();
+        self.addr.chw.next = self.chw.val();
+        self.addr.in_roll.next = self.in_roll.val();
+        self.addr.in_base.next = self.in_base.val();
         self.last.next =
             self.walk.tap_end.val() & (self.t.q.val() == self.taps.val() - self.one4.val());
-        // An iteration slides its window when its neighbour's window of the same pass is
-        // still there (one or two passes, one chunk) and shares all but one column (a 3x3
-        // window or transposed kernel: the left neighbour) or all but one tap (a Conv1d
-        // kernel of dilation 1 on one column: the row above) (D-CNN-SLIDE).
-        self.two_passes.next = self.in_passes.val() == 2;
-        self.slide_ok.next =
-            ((self.in_passes.val() == 1) | self.two_passes.val()) & (self.chunks.val() == 1);
-        self.slide_cols.next = self.slide_ok.val()
-            & ((self.mode.val() == 0) | (self.mode.val() == 2))
-            & (self.kw.val() == 3)
-            & (self.taps.val() == 9);
-        self.slide_rows.next = self.slide_ok.val()
-            & (self.mode.val() == 0)
-            & (self.kw.val() == 1)
-            & (self.out_w.val() == 1)
-            & (self.dil.val() == 1)
-            & (self.taps.val() != 0)
-            & (self.taps.val() != 1);
-        // Its first tap: the right column's top, or the kernel's last.
-        self.sl_t.next = 2.into();
-        self.sl_ty.next = 0.into();
-        self.sl_tx.next = 2.into();
-        if self.slide_rows.val() {
-            self.sl_t.next = self.taps.val() - self.one4.val();
-            self.sl_ty.next = self.taps.val() - self.one4.val();
-            self.sl_tx.next = 0.into();
-        }
-        self.nslide.next = false;
+        // The iterations (output pixel, pass, chunk) and which of them slide.
+        self.iter.load.next = self.load.val();
+        self.iter.step.next = self.go.val() & self.last.val();
+        self.iter.mode.next = self.mode.val();
+        self.iter.kw.next = self.kw.val();
+        self.iter.taps.next = self.taps.val();
+        self.iter.dil.next = self.dil.val();
+        self.iter.chunks.next = self.chunks.val();
+        self.iter.in_passes.next = self.in_passes.val();
+        self.iter.out_w.next = self.out_w.val();
+        self.iter.row_first.next = self.row_first.val();
+        self.iter.row_last.next = self.row_last.val();
         if self.go.val() {
             self.fresh.d.next = false;
         }
@@ -381,54 +309,25 @@ impl Logic for AddrGen {
                 self.sl.d.next = false;
                 self.fresh.d.next = true;
                 self.gbuf.d.next = !self.gbuf.q.val();
-                if self.ch.q.val() != self.chunks.val() - self.one5.val() {
-                    self.ch.d.next = self.ch.q.val() + 1;
-                } else {
-                    self.ch.d.next = 0.into();
+                if self.iter.chunks_end.val() {
                     self.fy.d.next = 0.into();
                     self.fx.d.next = 0.into();
-                    if self.e.q.val() != self.in_passes.val() - self.one5.val() {
-                        self.e.d.next = self.e.q.val() + 1;
-                        self.nslide.next = (self.slide_cols.val() & (self.ox.q.val() != 0))
-                            | (self.slide_rows.val() & self.moved.q.val());
-                    } else {
-                        self.e.d.next = 0.into();
-                        if self.ox.q.val() != self.out_w.val() - self.one10.val() {
-                            self.ox.d.next = self.ox.q.val() + 1;
-                            self.nslide.next = self.slide_cols.val();
-                        } else {
-                            self.ox.d.next = 0.into();
-                            if self.oy.q.val() != self.row_last.val() {
-                                self.oy.d.next = self.oy.q.val() + 1;
-                                self.moved.d.next = true;
-                                self.nslide.next = self.slide_rows.val();
-                            } else {
-                                self.done.d.next = true;
-                            }
-                        }
-                    }
                 }
             }
         }
-        if self.nslide.val() {
+        if self.iter.slide.val() {
             self.sl.d.next = true;
-            self.t.d.next = self.sl_t.val();
-            self.ty.d.next = self.sl_ty.val();
-            self.tx.d.next = self.sl_tx.val();
+            self.t.d.next = self.iter.sl_t.val();
+            self.ty.d.next = self.iter.sl_ty.val();
+            self.tx.d.next = self.iter.sl_tx.val();
         }
         if self.load.val() {
-            self.oy.d.next = self.row_first.val();
-            self.moved.d.next = false;
-            self.ox.d.next = 0.into();
-            self.e.d.next = 0.into();
-            self.ch.d.next = 0.into();
             self.t.d.next = 0.into();
             self.ty.d.next = 0.into();
             self.tx.d.next = 0.into();
             self.fy.d.next = 0.into();
             self.fx.d.next = 0.into();
             self.gbuf.d.next = false;
-            self.done.d.next = false;
             self.sl.d.next = false;
             self.fresh.d.next = true;
         }
@@ -438,14 +337,14 @@ impl Logic for AddrGen {
         self.f_valid.next = self.go.val() & !self.reset.val();
         self.f_pad.next = !self.tap.in_bounds.val();
         self.f_slide.next = self.sl.q.val() & self.fresh.q.val();
-        self.f_same.next = self.f_slide.val() & self.two_passes.val();
+        self.f_same.next = self.f_slide.val() & self.iter.same.val();
         self.item_bits.next = bit_cast::<15, 1>(self.f_valid.val().into())
             | (bit_cast::<15, 1>(self.f_pad.val().into()) << 1)
             | (bit_cast::<15, 1>(self.walk.ifirst.val().into()) << 2)
             | (bit_cast::<15, 1>(self.walk.ilast.val().into()) << 3)
             | (bit_cast::<15, 1>(self.walk.ofirst.val().into()) << 4)
             | (bit_cast::<15, 1>(self.walk.olast.val().into()) << 5)
-            | (bit_cast::<15, 2>(self.pixel.val().get_bits::<2>(0)) << 6)
+            | (bit_cast::<15, 2>(self.addr.lane.val()) << 6)
             | (bit_cast::<15, 4>(self.t.q.val()) << 8)
             | (bit_cast::<15, 1>(self.gbuf.q.val().into()) << 12)
             | (bit_cast::<15, 1>(self.f_slide.val().into()) << 13)
@@ -453,7 +352,7 @@ impl Logic for AddrGen {
         self.issue.next = self.go.val();
         self.iter_end.next = self.last.val();
         self.fill_buf.next = self.gbuf.q.val();
-        self.word.next = self.word14.val().get_bits::<13>(0);
+        self.word.next = self.addr.word.val();
         self.item.next = self.item_bits.val();
     }
 }

@@ -3,7 +3,7 @@
 //! [`cnn_engine::CnnEngine`]; its sub-blocks each have a file of their own, from the
 //! processor's pieces ([`reduce`], [`window_buf`], [`tap_mac`], the processor's halves
 //! [`gather_unit`] and [`mac_unit`], [`processor`], [`quad`])
-//! to the control ([`layer_seq`], [`addr_gen`] with its [`tap_pos`] and [`elem_walk`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
+//! to the control ([`layer_seq`], [`addr_gen`] with its [`tap_pos`], [`elem_walk`] and [`word_addr`], [`window_ctl`], [`mac_ctl`], [`mac_pipe`])
 //! and the output path ([`group_sum`], [`acc_mem`], [`out_stage`]), the host port
 //! ([`host_port`]) and the input FIFOs' writer ([`fifo_in`]). [`regs`] and [`layer_decode`] are generated from
 //! `hdl/regs/cnn_engine.toml` by `edgelearn regs`.
@@ -18,6 +18,7 @@ pub mod fifo_in;
 pub mod gather_unit;
 pub mod group_sum;
 pub mod host_port;
+pub mod iter_walk;
 pub mod layer_decode;
 pub mod layer_seq;
 pub mod lowest_set;
@@ -34,6 +35,7 @@ pub mod tap_mac;
 pub mod tap_pos;
 pub mod window_buf;
 pub mod window_ctl;
+pub mod word_addr;
 
 pub use cnn_engine::{
     CnnEngine, CnnEngine16, CnnEngine32, CnnEngine4, CnnEngine48, CnnEngine64, CnnEngine8,

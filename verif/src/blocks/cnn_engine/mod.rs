@@ -2,7 +2,7 @@
 //! golden traces (`crate::golden::cnn_engine`): here `cnn_engine_check` (the combinational
 //! ones: average division, nine-tap MAC, output stage, priority encoder), `cnn_reduce` (a
 //! pooling / element-wise unit), `cnn_window_buf` (a processor's two windows) and
-//! `cnn_addr_gen` (the gather); in `gather` its two pieces (`cnn_tap_pos`, `cnn_elem_walk`);
+//! `cnn_addr_gen` (the gather); in `gather` its four pieces (`cnn_tap_pos`, `cnn_elem_walk`, `cnn_word_addr`, `cnn_iter_walk`);
 //! in `control` the windows' handshake, the MAC pipeline's side
 //! information, the layer sequencer, the MAC side's sequencer and the host port; in
 //! `datapath` the adders over the quads, the accumulators and biases, and a processor.

@@ -1,8 +1,64 @@
-//! The gather's two inner pieces (hdl `cnn::engine::tap_pos::TapPos` and
-//! `cnn::engine::elem_walk::ElemWalk`): where a kernel tap reads the pooled, padded input,
-//! and the items of one tap (the pooling window's elements times the element-wise
-//! operands) with their first/last flags. [`super::gather_items`] is built from
-//! [`tap_pos`] and [`elements`]; [`ElemWalk`] is the cycle model of the walk.
+//! The gather's four inner pieces (hdl `cnn::engine::tap_pos::TapPos`,
+//! `cnn::engine::elem_walk::ElemWalk`, `cnn::engine::word_addr::WordAddr` and
+//! `cnn::engine::iter_walk::IterWalk`): where a kernel tap reads the pooled, padded input,
+//! the items of one tap (the pooling window's elements times the element-wise operands)
+//! with their first/last flags, an item's data-memory word, and the layer's iterations
+//! with their slides. [`super::gather_items`] is built from [`tap_pos`], [`elements`],
+//! [`word_addr`] and [`super::Slide`]; [`ElemWalk`] and [`IterWalk`] are the cycle models
+//! of the two walks.
+
+use super::Slide;
+
+/// What [`word_addr`] reads (`WordAddr`'s inputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WordAddrIn {
+    /// The tap's position in the pooled input.
+    pub py: u32,
+    /// See `py`.
+    pub px: u32,
+    /// The pooling element's row and column.
+    pub pi: u32,
+    /// See `pi`.
+    pub pj: u32,
+    /// The operand.
+    pub o: u32,
+    /// The input pass.
+    pub e: u32,
+    /// Pooling stride.
+    pub stride_y: u32,
+    /// See `stride_y`.
+    pub stride_x: u32,
+    /// Input columns, passes, operands.
+    pub in_w: u32,
+    /// See `in_w`.
+    pub in_passes: u32,
+    /// See `in_w`.
+    pub operands: u32,
+    /// CHW input.
+    pub chw: bool,
+    /// A rolling input buffer of `2^in_roll` words (0: none).
+    pub in_roll: u32,
+    /// The input's first word.
+    pub in_base: u32,
+}
+
+/// An item's data-memory word (13 bits) and its pixel's CHW lane (`pixel % 4`): pixel
+/// `(py stride_y + pi) in_w + px stride_x + pj`, word `in_base + ((pixel in_passes + e)
+/// operands + o)` (HWC) or `in_base + pixel / 4` (CHW), the offset modulo `2^in_roll` in a
+/// rolling buffer. The products and sums are modulo 2^16, as in the RTL.
+pub fn word_addr(i: &WordAddrIn) -> (u32, u32) {
+    const M16: u32 = 0xffff;
+    let ry = (i.py * i.stride_y + i.pi) & M16;
+    let rx = (i.px * i.stride_x + i.pj) & M16;
+    let pixel = (ry * i.in_w + rx) & M16;
+    let hwc = (((pixel * i.in_passes + i.e) & M16) * i.operands + i.o) & M16;
+    let offset = if i.chw { pixel >> 2 } else { hwc };
+    let mask = match i.in_roll {
+        0 => M16,
+        r => (1 << r) - 1,
+    };
+    ((i.in_base + (offset & mask)) & 0x1fff, pixel & 3)
+}
 
 /// What [`tap_pos`] reads (`TapPos`'s inputs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -230,6 +286,130 @@ impl ElemWalk {
     }
 }
 
+/// One cycle's inputs of the iteration walk (`IterWalk`'s inputs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IterWalkIn {
+    /// Start the layer.
+    pub load: bool,
+    /// The current iteration ends.
+    pub step: bool,
+    /// 0 window, 1 flatten, 2 transposed.
+    pub mode: u32,
+    /// Kernel columns, taps, row dilation.
+    pub kw: u32,
+    /// See `kw`.
+    pub taps: u32,
+    /// See `kw`.
+    pub dil: u32,
+    /// Chunks per pass, input passes, output columns.
+    pub chunks: u32,
+    /// See `chunks`.
+    pub in_passes: u32,
+    /// See `chunks`.
+    pub out_w: u32,
+    /// The output rows run.
+    pub row_first: u32,
+    /// See `row_first`.
+    pub row_last: u32,
+}
+
+/// What the iteration walk shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IterWalkOut {
+    /// The iteration's output pixel and pass.
+    pub oy: u32,
+    /// See `oy`.
+    pub ox: u32,
+    /// See `oy`.
+    pub e: u32,
+    /// The last iteration has ended.
+    pub done: bool,
+    /// The step ends a pass's last chunk.
+    pub chunks_end: bool,
+    /// The step starts a sliding iteration.
+    pub slide: bool,
+    /// Slides move within one window (two passes).
+    pub same: bool,
+    /// A sliding iteration's first tap, its row and column.
+    pub first_tap: (u32, u32, u32),
+}
+
+/// The iteration walk's counters, at the RTL's widths (rows and columns 10 bits, passes
+/// and chunks 5).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IterWalk {
+    oy: u32,
+    ox: u32,
+    e: u32,
+    ch: u32,
+    done: bool,
+    moved: bool,
+}
+
+impl IterWalk {
+    /// Power-up state.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The next state after a step, and whether the step starts a sliding iteration and
+    /// ends a pass's chunks.
+    fn next(&self, i: &IterWalkIn) -> (Self, bool, bool) {
+        let slide = Slide::of(i.mode, i.in_passes, i.chunks, i.kw, i.taps, i.out_w, i.dil);
+        let (cols, rows) = (slide == Slide::Columns, slide == Slide::Rows);
+        let last = |n: u32, m: u32| n.wrapping_sub(1) & m;
+        let mut n = *self;
+        if self.ch != last(i.chunks, 31) {
+            n.ch = (self.ch + 1) & 31;
+            return (n, false, false);
+        }
+        n.ch = 0;
+        let slides = if self.e != last(i.in_passes, 31) {
+            n.e = (self.e + 1) & 31;
+            (cols && self.ox != 0) || (rows && self.moved)
+        } else if self.ox != last(i.out_w, 1023) {
+            (n.e, n.ox) = (0, (self.ox + 1) & 1023);
+            cols
+        } else if self.oy != i.row_last {
+            (n.e, n.ox, n.oy, n.moved) = (0, 0, (self.oy + 1) & 1023, true);
+            rows
+        } else {
+            (n.e, n.ox, n.done) = (0, 0, true);
+            false
+        };
+        (n, slides, true)
+    }
+
+    /// The outputs of the state with the inputs `i` applied.
+    pub fn outputs(&self, i: &IterWalkIn) -> IterWalkOut {
+        let slide = Slide::of(i.mode, i.in_passes, i.chunks, i.kw, i.taps, i.out_w, i.dil);
+        let (_, slides, chunks_end) = self.next(i);
+        IterWalkOut {
+            oy: self.oy,
+            ox: self.ox,
+            e: self.e,
+            done: self.done,
+            chunks_end: i.step && chunks_end,
+            slide: i.step && slides,
+            same: i.in_passes == 2,
+            first_tap: slide.first_tap(i.taps),
+        }
+    }
+
+    /// The clock edge with `i` applied (`load` wins over `step`).
+    pub fn step(&mut self, i: &IterWalkIn) {
+        if i.step {
+            *self = self.next(i).0;
+        }
+        if i.load {
+            *self = Self {
+                oy: i.row_first,
+                ..Self::default()
+            };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,6 +453,59 @@ mod tests {
                 };
                 assert!(m.outputs(&pad).tap_end && m.outputs(&pad).elem.ifirst);
             }
+        }
+    }
+
+    /// The iteration walk visits every (row, column, pass, chunk) of the run in order, then
+    /// stays done; the iterations that start sliding are those [`Slide::at`] names (a step
+    /// into the next pass slides only after the neighbour exists), from [`Slide::first_tap`].
+    #[test]
+    fn the_iteration_walk_visits_every_iteration_and_slides_where_the_plan_says() {
+        let shapes = [
+            (0, 3, 9, 1, 1, 1, 3, 0, 2), // 3x3, one pass: columns
+            (2, 3, 9, 1, 1, 2, 2, 1, 3), // transposed, two passes: columns, same window
+            (0, 1, 5, 1, 1, 1, 1, 2, 6), // Conv1d: rows from the run's second row
+            (0, 1, 5, 1, 1, 2, 1, 0, 2), // Conv1d, two passes
+            (0, 3, 9, 1, 2, 1, 3, 0, 1), // two chunks: none
+            (0, 1, 5, 2, 1, 1, 1, 0, 3), // dilation 2: none
+        ];
+        for (mode, kw, taps, dil, chunks, in_passes, out_w, row_first, row_last) in shapes {
+            let i = IterWalkIn {
+                step: true,
+                mode,
+                kw,
+                taps,
+                dil,
+                chunks,
+                in_passes,
+                out_w,
+                row_first,
+                row_last,
+                ..Default::default()
+            };
+            let plan = Slide::of(mode, in_passes, chunks, kw, taps, out_w, dil);
+            let mut m = IterWalk::new();
+            m.step(&IterWalkIn { load: true, ..i });
+            let (mut got, mut want) = (vec![], vec![]);
+            let mut sliding = false;
+            for oy in row_first..=row_last {
+                for ox in 0..out_w {
+                    for e in 0..in_passes {
+                        for _ in 0..chunks {
+                            let o = m.outputs(&i);
+                            assert!(!o.done);
+                            got.push((o.oy, o.ox, o.e, sliding));
+                            want.push((oy, ox, e, plan.at(oy, ox, row_first)));
+                            assert_eq!(o.same, in_passes == 2);
+                            assert_eq!(o.first_tap, plan.first_tap(taps));
+                            sliding = o.slide;
+                            m.step(&i);
+                        }
+                    }
+                }
+            }
+            assert_eq!(got, want, "{mode} {kw} {taps} {chunks} {in_passes} {out_w}");
+            assert!(m.outputs(&i).done && !sliding);
         }
     }
 }

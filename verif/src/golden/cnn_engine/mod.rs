@@ -504,6 +504,15 @@ impl Slide {
         }
     }
 
+    /// A sliding iteration's first tap `(t, ty, tx)`: the right column's top, or the
+    /// kernel's last tap (`IterWalk`'s `sl_t`, `sl_ty`, `sl_tx`; the first when not sliding).
+    pub fn first_tap(self, taps: u32) -> (u32, u32, u32) {
+        match self {
+            Slide::Rows => (taps - 1, taps - 1, 0),
+            _ => (2, 0, 2),
+        }
+    }
+
     /// Whether the iteration of output pixel (`oy`, `ox`) in a run from row `first` slides.
     pub fn at(self, oy: u32, ox: u32, first: u32) -> bool {
         match self {
@@ -529,13 +538,7 @@ impl Slide {
 /// operand (docs/cnn-engine-rtl.md "What happens per cycle"). The word arithmetic is modulo
 /// 2^16, the word 13 bits, as in the RTL.
 pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
-    const M16: u32 = 0xffff;
     let mut out = Vec::new();
-    let mask = if f.in_roll == 0 {
-        M16
-    } else {
-        (1 << f.in_roll) - 1
-    };
     let slide = f.slide();
     for oy in f.row_first..=f.row_last {
         for ox in 0..f.out_w {
@@ -562,15 +565,25 @@ pub fn gather_items(f: &AddrGenCfg) -> Vec<GatherItem> {
                             pooled_w: f.pooled_w,
                         });
                         let item = |pi: u32, pj: u32, o: u32| {
-                            let ry = (py * f.stride_y + pi) & M16;
-                            let rx = (px * f.stride_x + pj) & M16;
-                            let pixel = (ry * f.in_w + rx) & M16;
-                            let hwc = (((pixel * f.in_passes + e) & M16) * f.operands + o) & M16;
-                            let offset = if f.chw { pixel >> 2 } else { hwc };
-                            let word = f.in_base + (offset & mask);
+                            let (word, lane) = word_addr(&WordAddrIn {
+                                py,
+                                px,
+                                pi,
+                                pj,
+                                o,
+                                e,
+                                stride_y: f.stride_y,
+                                stride_x: f.stride_x,
+                                in_w: f.in_w,
+                                in_passes: f.in_passes,
+                                operands: f.operands,
+                                chw: f.chw,
+                                in_roll: f.in_roll,
+                                in_base: f.in_base,
+                            });
                             GatherItem {
-                                word: word & 0x1fff,
-                                lane: pixel & 3,
+                                word,
+                                lane,
                                 tap: t,
                                 ..GatherItem::default()
                             }

@@ -19,6 +19,7 @@ use edgelearn_hdl::cnn::engine::elem_walk::ElemWalk;
 use edgelearn_hdl::cnn::engine::fifo_in::FifoIn;
 use edgelearn_hdl::cnn::engine::group_sum::GroupSumBench;
 use edgelearn_hdl::cnn::engine::host_port::HostPortBench;
+use edgelearn_hdl::cnn::engine::iter_walk::IterWalk;
 use edgelearn_hdl::cnn::engine::layer_seq::LayerSeq;
 use edgelearn_hdl::cnn::engine::mac_ctl::MacCtl;
 use edgelearn_hdl::cnn::engine::mac_pipe::MacPipe;
@@ -27,6 +28,7 @@ use edgelearn_hdl::cnn::engine::reduce::Reduce;
 use edgelearn_hdl::cnn::engine::tap_pos::TapPos;
 use edgelearn_hdl::cnn::engine::window_buf::WindowBuf;
 use edgelearn_hdl::cnn::engine::window_ctl::WindowCtl;
+use edgelearn_hdl::cnn::engine::word_addr::WordAddr;
 use edgelearn_hdl::cnn::fc_update::CnnFcUpdate10;
 use edgelearn_hdl::design::{Design, DutIo, Instance};
 use edgelearn_hdl::lel::bk_group::LelBkGroup;
@@ -151,6 +153,10 @@ pub mod name {
     pub const CNN_TAP_POS: &str = "cnn_tap_pos";
     /// `cnn_elem_walk`.
     pub const CNN_ELEM_WALK: &str = "cnn_elem_walk";
+    /// `cnn_word_addr`.
+    pub const CNN_WORD_ADDR: &str = "cnn_word_addr";
+    /// `cnn_iter_walk`.
+    pub const CNN_ITER_WALK: &str = "cnn_iter_walk";
     /// `cnn_reduce`.
     pub const CNN_REDUCE: &str = "cnn_reduce";
     /// `cnn_window_buf`.
@@ -700,6 +706,24 @@ pub(super) fn entries() -> Vec<DesignEntry> {
             BlockModel {
                 golden: cnn_engine::elem_walk_expected,
                 stimulus: |r| cnn_engine::elem_walk_stimulus(r.ports, r.seed, r.len(3000)),
+            },
+        ),
+        block(
+            name::CNN_WORD_ADDR,
+            "the gather's item word: the raw input pixel of a pooling element and its data-memory word (HWC passes and operands, CHW lanes, rolling buffers), modulo 2^16 (combinational)",
+            |n| boxed(n, WordAddr::default()),
+            BlockModel {
+                golden: cnn_engine::word_addr_expected,
+                stimulus: |r| cnn_engine::word_addr_stimulus(r.ports, r.seed, r.len(2048)),
+            },
+        ),
+        block(
+            name::CNN_ITER_WALK,
+            "the gather's iterations: output row, column, input pass and chunk of a layer or a streaming slice, which of them slide (by columns or rows) and from which tap",
+            |n| boxed(n, IterWalk::default()),
+            BlockModel {
+                golden: cnn_engine::iter_walk_expected,
+                stimulus: |r| cnn_engine::iter_walk_stimulus(r.ports, r.seed, r.len(4000)),
             },
         ),
         block(
