@@ -64,6 +64,79 @@ fn conv_core_mnist_every_pooled_value() {
     }
 }
 
+/// Two and four output channels at a time (`rtl.conv_parallel`, D-CONV-PARALLEL): every
+/// pooled value equal to the golden block, in the same order, in fewer cycles: CS_CONV once
+/// per group, CS_POOL per channel as before; the whole image as `conv_image_cycles` says.
+/// The thesis image too, whose three input channels each feed eight output channels.
+#[test]
+fn conv_core_with_channels_at_a_time_is_exact_in_fewer_cycles() {
+    for (config, parallel) in [("mnist", 2), ("mnist", 4), ("thesis-cifar10", 4)] {
+        let mut cfg = designs::shipped_config(config);
+        cfg.rtl.conv_parallel = parallel;
+        let name = designs::configured_name(designs::Kind::ConvCore, &cfg);
+        assert!(name.ends_with(&format!("_cp{parallel}")), "{name}");
+        let feed = inputs::conv_feed(&cfg, &mnist().train, 4).unwrap();
+        let design = designs::configured_design(&name, designs::Kind::ConvCore, &cfg).unwrap();
+        let dut: Box<dyn Dut> = simulator()
+            .dut(Backend::Verilator, design, &DutOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (c, h, w) = feed.block.input;
+        let (oc, ph, pw) = feed.block.output_shape();
+        let traffic = Traffic {
+            gaps: Gaps::Anywhere(0.2),
+            backpressure: Backpressure::Random(0.2),
+            seed: parallel as u64,
+        };
+        let mut b = ConvBench::new(dut, (c, h, w), oc * ph * pw, &traffic).unwrap();
+        b.reset().unwrap();
+        run_conv_core(&mut b, &feed.block, &feed.samples[..2], true, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // One instance of a model at a time in a process: the first bench goes first.
+        drop(b);
+        // Cycles with the output always ready and no gaps.
+        let mut b = ConvBench::new(
+            simulator()
+                .dut(
+                    Backend::Verilator,
+                    designs::configured_design(&name, designs::Kind::ConvCore, &cfg).unwrap(),
+                    &DutOptions::default(),
+                )
+                .unwrap(),
+            (c, h, w),
+            oc * ph * pw,
+            &Traffic::default(),
+        )
+        .unwrap();
+        b.reset().unwrap();
+        let r = run_conv_core(&mut b, &feed.block, &feed.samples, true, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let shape = designs::conv_shape(&cfg).unwrap();
+        let one = edgelearn_verif::rtl::conv_cycle_table(c, h, w);
+        for im in &r {
+            assert_eq!(im.conv_per_channel, one[1].1, "{name}: CONV per group");
+            assert_eq!(im.pool_per_channel, one[2].1, "{name}: POOL per channel");
+            assert_eq!(
+                im.cycles["CS_CONV"],
+                (oc / parallel) as u64 * one[1].1,
+                "{name}"
+            );
+            assert_eq!(
+                im.total_cycles,
+                edgelearn_verif::rtl::conv_image_cycles(&shape),
+                "{name}"
+            );
+        }
+        eprintln!(
+            "{name}: {} cycles an image (one channel at a time: {})",
+            r[0].total_cycles,
+            edgelearn_verif::rtl::conv_image_cycles(&edgelearn_hdl::lel::conv_core::ConvCoreShape {
+                parallel: 1,
+                ..shape
+            })
+        );
+    }
+}
+
 /// Images whose three channels differ (MNIST replicates one), with the corner values
 /// -128, -127, 127, 0: every pooled value equal, so the depthwise channel mapping
 /// (output channel c reads input channel c / 8) is checked too.
@@ -162,11 +235,14 @@ fn small_conv_core_netlist_equals_rtl() {
         out_channels: 4,
         kernel: 3,
         pool: 3,
+        parallel: 2,
     };
+    // Two output channels at a time (D-CONV-PARALLEL): the netlist has both tree adders and
+    // both inter-FM caches.
     let design = || -> Box<dyn Design> {
         Box::new(Instance::new(
             "conv_small",
-            ConvCore::<4>::new(shape, &kernels),
+            ConvCore::<2, 2>::new(shape, &kernels),
         ))
     };
     let golden = ConvBlock {

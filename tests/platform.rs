@@ -165,22 +165,25 @@ fn tiny_platform_under_gaps_and_backpressure_keeps_the_stream_rules_and_bit_exac
 /// the formula (LS_LOAD at the 32-bit stream's rate).
 #[test]
 fn tiny_platform_at_8_lanes_trains_bit_exactly_in_the_cycles_of_the_formula() {
-    eight_lanes(false);
+    eight_lanes(false, 1);
 }
 
-/// The same with the FC cores' weight-cache reads registered (D-REGISTERED-READS): the
-/// same weights, a cycle more per INF and one per piece per WU, as the formula says.
+/// The same with the FC cores' weight-cache reads registered (D-REGISTERED-READS) and a
+/// conv core of four channels at a time (D-CONV-PARALLEL): the same weights, a cycle more
+/// per INF and one per piece per WU, and the conv core's image in fewer cycles, as the
+/// formulas say.
 #[test]
-fn tiny_platform_at_8_lanes_with_registered_reads_trains_bit_exactly() {
-    eight_lanes(true);
+fn tiny_platform_at_8_lanes_with_registered_reads_and_4_conv_channels_trains_bit_exactly() {
+    eight_lanes(true, 4);
 }
 
-fn eight_lanes(registered_reads: bool) {
-    use edgelearn_verif::rtl::platform_fc_cycles;
+fn eight_lanes(registered_reads: bool, conv_parallel: usize) {
+    use edgelearn_verif::rtl::{conv_image_cycles, platform_fc_cycles};
     let mut cfg = tiny();
     cfg.fc[0].outputs = 32;
     cfg.fc[0].pieces = 2;
     cfg.rtl.registered_reads = registered_reads;
+    cfg.rtl.conv_parallel = conv_parallel;
     let cfg = cfg.with_lanes(8).unwrap();
     let traffic = Traffic {
         gaps: Gaps::Anywhere(0.3),
@@ -213,8 +216,14 @@ fn eight_lanes(registered_reads: bool) {
         .unwrap_or_else(|e| panic!("{e}"));
     edgelearn_verif::rtl::platform::check_weights(&mut b, &net, 13).unwrap();
     let shape = platform_shape(&cfg).unwrap();
-    let c = conv_cycle_table(1, 9, 12);
-    let conv = c[0].1 + 24 * (c[1].1 + c[2].1) + c[3].1;
+    let conv = conv_image_cycles(&shape.conv);
+    if conv_parallel > 1 {
+        let one = conv_image_cycles(&edgelearn_hdl::lel::conv_core::ConvCoreShape {
+            parallel: 1,
+            ..shape.conv
+        });
+        assert!(conv < one, "{conv} cycles with {conv_parallel} at a time, {one} with one");
+    }
     let fc = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| platform_fc_cycles(s, 8);
     assert_eq!(
         e.runs[0].core_cycles,

@@ -24,7 +24,7 @@ use edgelearn_verif::rtl::fc::Traffic;
 use edgelearn_verif::rtl::platform_session::{
     session, EpochLine, Observer, PlatformState, Prepared, SessionOptions,
 };
-use edgelearn_verif::rtl::{conv_cycle_table, platform_fc_cycles};
+use edgelearn_verif::rtl::{conv_image_cycles, platform_fc_cycles};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
@@ -726,9 +726,7 @@ fn model_core_cycles(cfg: &PlatformConfig) -> Option<[u64; 3]> {
     if cfg.fc.len() != 2 {
         return None;
     }
-    let (h, w) = shapes.padded;
-    let ct = conv_cycle_table(cfg.input.channels, h, w);
-    let conv = ct[0].1 + cfg.conv.out_channels as u64 * (ct[1].1 + ct[2].1) + ct[3].1;
+    let conv = conv_image_cycles(&designs::conv_shape(cfg).ok()?);
     let fc = |x: usize| {
         let shape = FcCoreShape {
             inputs: shapes.fc_inputs[x],

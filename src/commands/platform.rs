@@ -16,7 +16,7 @@ use edgelearn_verif::rtl::fc::Traffic;
 use edgelearn_verif::rtl::platform_session::{
     session, EpochLine, Observer, Outcome, PlatformState, Prepared, SessionOptions,
 };
-use edgelearn_verif::rtl::{conv_cycle_table, designs, platform_fc_cycles, RtlError};
+use edgelearn_verif::rtl::{conv_image_cycles, designs, platform_fc_cycles, RtlError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -559,8 +559,7 @@ fn failed(
 /// thesis's Table 4.3, printed and put in the report.
 fn cycle_report(shape: &PlatformShape, out: &Outcome, check_golden: bool, report: &mut Value) {
     let c = &shape.conv;
-    let ct = conv_cycle_table(c.in_channels, c.height, c.width);
-    let conv_formula = ct[0].1 + c.out_channels as u64 * (ct[1].1 + ct[2].1) + ct[3].1;
+    let conv_formula = conv_image_cycles(c);
     let fc_formula =
         |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| platform_fc_cycles(s, shape.lanes);
     let formula = [conv_formula, fc_formula(&shape.fc0), fc_formula(&shape.fc1)];

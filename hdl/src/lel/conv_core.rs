@@ -2,7 +2,8 @@
 //! lel-platform.md §4.3, §2.4 "Conv core", §7-2..§7-4, §7-20, §7-28): a depthwise 3x3
 //! convolution without padding (output channel c reads input channel `c / (CO / CI)`), the
 //! `5 + CONV_ALPHA` quantizer with ReLU (§7-4), and a 3x3 max pool with stride 3, one output
-//! channel at a time, sequenced by the `CS_*` FSM. Built from the image and inter-FM triout
+//! channel at a time in the thesis, P at a time with `rtl.conv_parallel` (docs/decisions.md
+//! D-CONV-PARALLEL), sequenced by the `CS_*` FSM. Built from the image and inter-FM triout
 //! caches, the tree adder in the conv role and the tree comparator. The kernels are fixed
 //! (not trained on chip, T:1289) and baked in when the core is built.
 //!
@@ -25,8 +26,9 @@
 //!
 //! Cycles with one beat per cycle and the output always ready (docs/decisions.md
 //! D-CONVCORE), a CI x H x W image, Oh = H - 2, Ow = W - 2, Ph = Oh / 3, Pw = Ow / 3:
-//! LOAD CI H W / 4 + 2; per output channel CONV 5 + Oh (W + 1) and POOL 5 + Ph Pw + 6 (Ph - 1);
-//! FIN 1. The thesis image (3 x 32 x 32, 24 channels): 770, 995, 159, 1; 28,467 in all.
+//! LOAD CI H W / 4 + 2; per group of P output channels (`rtl.conv_parallel`, 1 in the
+//! thesis) CONV 5 + Oh (W + 1) once and POOL 5 + Ph Pw + 6 (Ph - 1) per channel; FIN 1. The
+//! thesis image (3 x 32 x 32, 24 channels, P = 1): 770, 995, 159, 1; 28,467 in all.
 //! Sub-blocks with benches of their own: the phases [`ConvLoad`] (the image into the image
 //! cache), [`ConvScan`] (a channel's 3x3 windows, one a cycle) and [`PoolScan`] (its pooling
 //! windows), the two triout caches, the tree adder (conv role), the tree comparator and
@@ -45,8 +47,11 @@ use super::tree_comparator::TreeComparator;
 use super::triout_cache::TrioutCache;
 use rust_hdl::prelude::*;
 
-/// The thesis conv core: 24 output channels.
-pub type LelConvCore = ConvCore<LEL_CONV_CHANNELS>;
+/// The thesis conv core: 24 output channels, one at a time.
+pub type LelConvCore = ConvCore<LEL_CONV_CHANNELS, 1>;
+
+/// The output channels a conv core computes at once that the RTL is built with.
+pub const CONV_PARALLEL: [usize; 3] = [1, 2, 4];
 
 /// The output channels of the platform's conv core ([`LelConvCore`]): the thesis's 24.
 pub const LEL_CONV_CHANNELS: usize = 24;
@@ -94,6 +99,9 @@ pub struct ConvCoreShape {
     pub kernel: usize,
     /// Pool size and stride (3).
     pub pool: usize,
+    /// Output channels computed at once (`rtl.conv_parallel`): one convolution pass of the
+    /// image fills P inter-FM caches, pooled one after the other.
+    pub parallel: usize,
 }
 
 impl ConvCoreShape {
@@ -139,6 +147,20 @@ impl ConvCoreShape {
                 ),
             ));
         }
+        if !CONV_PARALLEL.contains(&s.parallel)
+            || !(s.out_channels / s.in_channels).is_multiple_of(s.parallel)
+        {
+            return Err((
+                "rtl.conv_parallel",
+                format!(
+                    "{}: the conv core is built with {CONV_PARALLEL:?} output channels at a time, \
+                     and the channels at a time must read one input channel ({} output channels \
+                     per input channel)",
+                    s.parallel,
+                    s.out_channels / s.in_channels
+                ),
+            ));
+        }
         let (ph, pw) = ((s.height - 2) / 3, (s.width - 2) / 3);
         if !(s.out_channels * ph * pw).is_multiple_of(4) {
             return Err((
@@ -153,9 +175,12 @@ impl ConvCoreShape {
     }
 }
 
-/// Conv core with CO output channels.
+/// Conv core with `G x P` output channels, `P` at a time: `G` groups of `P` channels that
+/// read the same input channel, each group convolved in one pass (P tree adders into P
+/// inter-FM caches) and pooled one cache after the other, so the output order is the same
+/// as one channel at a time.
 #[derive(Clone, Debug, LogicBlock)]
-pub struct ConvCore<const CO: usize> {
+pub struct ConvCore<const G: usize, const P: usize> {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous active-high reset.
@@ -186,11 +211,11 @@ pub struct ConvCore<const CO: usize> {
     pub conv_state: Signal<Out, Bits<4>>,
     // Blocks.
     img: TrioutCache<4, 8, 5, 2, 10, 32, 7, 256, 6>,
-    fm: TrioutCache<1, 32, 5, 1, 11, 8, 6, 256, 6>,
+    fm: [TrioutCache<1, 32, 5, 1, 11, 8, 6, 256, 6>; P],
     load: ConvLoad,
     scan: ConvScan,
     pool: PoolScan,
-    tadd: TreeAdderConv<10, 80, 60>,
+    tadd: [TreeAdderConv<10, 80, 60>; P],
     cmp: TreeComparator<9, 8, 72>,
     fifo: StreamFifo<32, CONV_FIFO_DEPTH>,
     packer: PoolPacker,
@@ -198,9 +223,13 @@ pub struct ConvCore<const CO: usize> {
     state: DFF<ConvState>,
     cfg: DFF<Bits<32>>,
     live: DFF<Bit>,
-    chans: ConvChannels<CO>,
+    /// The inter-FM cache being pooled (of the group's P).
+    bank: DFF<Bits<3>>,
+    /// Walker `j` holds the kernels of channels `g P + j`.
+    chans: [ConvChannels<G>; P],
     // Combinational helpers.
     next_state: Signal<Local, ConvState>,
+    bank_last: Signal<Local, Bit>,
     run: Signal<Local, Bit>,
     start: Signal<Local, Bit>,
     code: Signal<Local, Bits<4>>,
@@ -219,22 +248,27 @@ pub struct ConvCore<const CO: usize> {
     i_inf: Constant<Bits<3>>,
     i_stop: Constant<Bits<3>>,
     s_code: [Constant<Bits<4>>; 5],
+    bank_id: [Constant<Bits<3>>; P],
+    c_bank_last: Constant<Bits<3>>,
+    one3: Constant<Bits<3>>,
     _shape: ConvCoreShape,
 }
 
-impl<const CO: usize> ConvCore<CO> {
+impl<const G: usize, const P: usize> ConvCore<G, P> {
     /// A core of this shape with `kernels` (`[c][dy][dx]`, int6); panics (naming the limit)
     /// on a shape the RTL cannot build.
     pub fn new(shape: ConvCoreShape, kernels: &[i32]) -> Self {
         if let Err((key, m)) = shape.check() {
             panic!("ConvCore: {key}: {m}");
         }
+        let co = G * P;
         assert!(
-            shape.out_channels == CO && (1..=1024).contains(&CO),
-            "ConvCore<{CO}>: the shape has {} output channels",
-            shape.out_channels
+            shape.out_channels == co && shape.parallel == P && (1..=1024).contains(&co),
+            "ConvCore<{G}, {P}>: the shape has {} output channels, {} at a time",
+            shape.out_channels,
+            shape.parallel
         );
-        assert_eq!(kernels.len(), CO * 9, "ConvCore: CO x 9 kernel weights");
+        assert_eq!(kernels.len(), co * 9, "ConvCore: CO x 9 kernel weights");
         assert!(
             kernels.iter().all(|k| (-32..32).contains(k)),
             "ConvCore: kernel weights are int6"
@@ -258,19 +292,26 @@ impl<const CO: usize> ConvCore<CO> {
             instr: Default::default(),
             conv_state: Default::default(),
             img: TrioutCache::new(ci, h),
-            fm: TrioutCache::new(1, oh),
+            fm: array_init::array_init(|_| TrioutCache::new(1, oh)),
             load: Default::default(),
             scan: Default::default(),
             pool: Default::default(),
-            tadd: Default::default(),
+            tadd: array_init::array_init(|_| Default::default()),
             cmp: Default::default(),
             fifo: Default::default(),
             packer: Default::default(),
             state: Default::default(),
             cfg: Default::default(),
             live: Default::default(),
-            chans: ConvChannels::new(ci, kernels),
+            bank: Default::default(),
+            chans: array_init::array_init(|j| {
+                let mine: Vec<i32> = (0..G)
+                    .flat_map(|g| kernels[(g * P + j) * 9..(g * P + j + 1) * 9].iter().copied())
+                    .collect();
+                ConvChannels::new(ci, &mine)
+            }),
             next_state: Default::default(),
+            bank_last: Default::default(),
             run: Default::default(),
             start: Default::default(),
             code: Default::default(),
@@ -282,12 +323,15 @@ impl<const CO: usize> ConvCore<CO> {
             c_shift_last: Constant::new(Bits::<6>::from((w - 1) as u64)),
             c_prows_last: Constant::new(Bits::<4>::from((ph - 1) as u64)),
             c_pcols_last: Constant::new(Bits::<4>::from((pw - 1) as u64)),
-            c_total: Constant::new(Bits::<16>::from((CO * ph * pw) as u64)),
+            c_total: Constant::new(Bits::<16>::from((co * ph * pw) as u64)),
             c_room: Constant::new(Bits::<6>::from((CONV_FIFO_DEPTH / 2) as u64)),
             i_train: Constant::new(Bits::<3>::from(super::instr::TRAIN)),
             i_inf: Constant::new(Bits::<3>::from(super::instr::INF)),
             i_stop: Constant::new(Bits::<3>::from(super::instr::STOP)),
             s_code: array_init::array_init(|j| Constant::new(Bits::<4>::from(j as u64))),
+            bank_id: array_init::array_init(|j| Constant::new(Bits::<3>::from(j as u64))),
+            c_bank_last: Constant::new(Bits::<3>::from((P - 1) as u64)),
+            one3: Constant::new(Bits::<3>::from(1u64)),
             _shape: shape,
         }
     }
@@ -298,17 +342,15 @@ impl<const CO: usize> ConvCore<CO> {
     }
 }
 
-impl<const CO: usize> Logic for ConvCore<CO> {
+impl<const G: usize, const P: usize> Logic for ConvCore<G, P> {
     crate::wired_update! {
         // Every plain connection, once (D-HDLGEN); `update` has the FSM and what is more
         // than a wire.
         wires {
             img.reset <= reset;
-            fm.reset <= reset;
             load.reset <= reset;
             scan.reset <= reset;
             pool.reset <= reset;
-            tadd.reset <= reset;
             cmp.reset <= reset;
             fifo.reset <= reset;
             packer.reset <= reset;
@@ -332,23 +374,13 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             scan.row0 <= img.data_out0;
             scan.row1 <= img.data_out1;
             scan.row2 <= img.data_out2;
-            scan.result <= tadd.valid_out;
-            img.cur_channel <= chans.in_ch;
+            scan.result <= tadd[0].valid_out;
+            img.cur_channel <= chans[0].in_ch;
             img.clr_opt <= scan.rows_clr;
             img.pop_en <= scan.rows_pop;
-            tadd.weight <= chans.kernel;
-            tadd.valid_in <= scan.window_valid;
-            fm.addr_in <= scan.fm_addr;
-            fm.data_in <= tadd.data_out;
             // ---- POOL: the inter-FM cache's windows through the tree comparator.
             pool.rows_last <= c_prows_last;
             pool.cols_last <= c_pcols_last;
-            pool.rows_valid <= fm.valid_out;
-            pool.row0 <= fm.data_out0;
-            pool.row1 <= fm.data_out1;
-            pool.row2 <= fm.data_out2;
-            fm.clr_opt <= pool.rows_clr;
-            fm.pop_en <= pool.rows_pop;
             cmp.data_in <= pool.window;
             cmp.valid_in <= pool.window_valid;
             // ---- Output: four pooled values per beat into the output FIFO.
@@ -366,11 +398,12 @@ impl<const CO: usize> Logic for ConvCore<CO> {
         }
         #[hdl_gen]
         fn update(&mut self) {
-            dff_setup!(self, clock, state, cfg, live);
-            clock!(self, clock, img, fm, load, scan, pool, chans, tadd, cmp, fifo, packer);
+            dff_setup!(self, clock, state, cfg, live, bank);
+            clock!(self, clock, img, load, scan, pool, cmp, fifo, packer);
             self.run.next =
                 (self.instr.val() == self.i_train.val()) | (self.instr.val() == self.i_inf.val());
             self.start.next = (self.state.q.val() == ConvState::Idle) & self.run.val();
+            self.bank_last.next = self.bank.q.val() == self.c_bank_last.val();
 
             // ---- FSM: the phases are blocks of their own; each says when it is done.
             self.next_state.next = self.state.q.val();
@@ -393,8 +426,9 @@ impl<const CO: usize> Logic for ConvCore<CO> {
                     }
                 }
                 ConvState::Pool => {
-                    if self.pool.done.val() {
-                        if self.chans.last.val() {
+                    // The group's caches one after the other; the last one ends the group.
+                    if self.pool.done.val() & self.bank_last.val() {
+                        if self.chans[0].last.val() {
                             self.next_state.next = ConvState::Fin;
                         } else {
                             self.next_state.next = ConvState::Conv;
@@ -420,20 +454,61 @@ impl<const CO: usize> Logic for ConvCore<CO> {
             self.load.start.next = self.start.val();
             self.load.active.next = self.state.q.val() == ConvState::Load;
 
-            // ---- CONV: the windows of input channel `in_ch` through the tree adder with the
-            // kernel of output channel `ch`, results into the inter-FM cache.
+            // ---- CONV: the windows of input channel `in_ch` through the P tree adders with
+            // the kernels of output channels `g P + j`, results into the P inter-FM caches.
             self.scan.active.next = self.state.q.val() == ConvState::Conv;
-            self.chans.first.next = (self.state.q.val() == ConvState::Load) & self.load.done.val();
-            self.chans.advance.next = (self.state.q.val() == ConvState::Pool) & self.pool.done.val();
-            self.tadd.data_in.next = bit_cast::<80, 72>(self.scan.window.val());
-            self.tadd.alpha_conv.next = self.cfg.q.val().get_bits::<3>(0);
-            self.tadd.instr.next = true;
-            self.fm.wr_en.next = self.tadd.valid_out.val() & self.live.q.val();
+            for j in 0..P {
+                self.chans[j].clock.next = self.clock.val();
+                self.chans[j].first.next =
+                    (self.state.q.val() == ConvState::Load) & self.load.done.val();
+                self.chans[j].advance.next = (self.state.q.val() == ConvState::Pool)
+                    & self.pool.done.val()
+                    & self.bank_last.val();
+                self.tadd[j].clock.next = self.clock.val();
+                self.tadd[j].reset.next = self.reset.val();
+                self.tadd[j].weight.next = self.chans[j].kernel.val();
+                self.tadd[j].valid_in.next = self.scan.window_valid.val();
+                self.tadd[j].data_in.next = bit_cast::<80, 72>(self.scan.window.val());
+                self.tadd[j].alpha_conv.next = self.cfg.q.val().get_bits::<3>(0);
+                self.tadd[j].instr.next = true;
+                self.fm[j].clock.next = self.clock.val();
+                self.fm[j].reset.next = self.reset.val();
+                self.fm[j].addr_in.next = self.scan.fm_addr.val();
+                self.fm[j].data_in.next = self.tadd[j].data_out.val();
+                self.fm[j].wr_en.next = self.tadd[j].valid_out.val() & self.live.q.val();
+                self.fm[j].cur_channel.next = 0.into();
+            }
 
-            // ---- POOL: the inter-FM cache's windows through the tree comparator.
+            // ---- POOL: the inter-FM caches' windows through the tree comparator, cache
+            // `bank` of the group's P.
             self.pool.active.next = self.state.q.val() == ConvState::Pool;
             self.pool.room.next = self.fifo.count.val() < self.c_room.val();
-            self.fm.cur_channel.next = 0.into();
+            self.pool.rows_valid.next = self.fm[0].valid_out.val();
+            self.pool.row0.next = self.fm[0].data_out0.val();
+            self.pool.row1.next = self.fm[0].data_out1.val();
+            self.pool.row2.next = self.fm[0].data_out2.val();
+            for j in 0..P {
+                self.fm[j].clr_opt.next = false;
+                self.fm[j].pop_en.next = false;
+                if self.bank.q.val() == self.bank_id[j].val() {
+                    self.pool.rows_valid.next = self.fm[j].valid_out.val();
+                    self.pool.row0.next = self.fm[j].data_out0.val();
+                    self.pool.row1.next = self.fm[j].data_out1.val();
+                    self.pool.row2.next = self.fm[j].data_out2.val();
+                    self.fm[j].clr_opt.next = self.pool.rows_clr.val();
+                    self.fm[j].pop_en.next = self.pool.rows_pop.val();
+                }
+            }
+            self.bank.d.next = 0.into();
+            if self.state.q.val() == ConvState::Pool {
+                self.bank.d.next = self.bank.q.val();
+                if self.pool.done.val() {
+                    self.bank.d.next = self.bank.q.val() + self.one3.val();
+                    if self.bank_last.val() {
+                        self.bank.d.next = 0.into();
+                    }
+                }
+            }
             self.cmp.instr.next = true;
 
             // ---- Output: four pooled values per beat (a new image clears the count).
@@ -444,6 +519,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
                 self.state.d.next = ConvState::Idle;
                 self.live.d.next = false;
                 self.cfg.d.next = 0.into();
+                self.bank.d.next = 0.into();
             }
             self.code.next = self.s_code[0].val();
             match self.state.q.val() {
@@ -459,7 +535,7 @@ impl<const CO: usize> Logic for ConvCore<CO> {
     }
 }
 
-impl<const CO: usize> crate::design::HasMemories for ConvCore<CO> {
+impl<const G: usize, const P: usize> crate::design::HasMemories for ConvCore<G, P> {
     /// The core's memories (its `DutIo` list) under `PATH.`, so a platform reaches them.
     fn visit_memories(
         &mut self,
@@ -473,7 +549,7 @@ impl<const CO: usize> crate::design::HasMemories for ConvCore<CO> {
 }
 
 crate::dut_io! {
-    impl[const CO: usize] ConvCore<CO> {
+    impl[const G: usize, const P: usize] ConvCore<G, P> {
         clock: yes,
         inputs: [reset, s_tdata, s_tvalid, s_tuser, m_tready, model_cfg, instr],
         outputs: [s_tready, m_tdata, m_tvalid, m_tuser, m_tlast, conv_state],
@@ -493,7 +569,7 @@ mod tests {
         let kernels: Vec<i32> = (0..4 * 9).map(|i| (i % 63) - 31).collect();
         crate::synth_check::assert_synthesizable(
             "conv_core",
-            ConvCore::<4>::new(
+            ConvCore::<2, 2>::new(
                 ConvCoreShape {
                     in_channels: 1,
                     height: 12,
@@ -501,6 +577,7 @@ mod tests {
                     out_channels: 4,
                     kernel: 3,
                     pool: 3,
+                    parallel: 2,
                 },
                 &kernels,
             ),

@@ -54,7 +54,7 @@
 //! PL_READ words still in its downsizer when its READ ends keep `m_*` (`rd_tail0/1`).
 //! Golden: `edgelearn_verif::lel::network`. Tests: `tests/platform.rs`.
 
-use super::conv_core::{ConvCoreShape, LelConvCore, CONV_FIFO_DEPTH};
+use super::conv_core::{ConvCore, ConvCoreShape, CONV_FIFO_DEPTH};
 use super::fc_core::{FcCore, FcCoreShape};
 use super::packet_fifo::PacketFifo;
 use super::pl_fsm::PlFsm;
@@ -207,6 +207,8 @@ pub struct PlatformCore<
     const RW: usize,
     const AW: usize,
     const K: usize,
+    const CG: usize,
+    const CP: usize,
 > {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
@@ -249,7 +251,7 @@ pub struct PlatformCore<
     /// FC1's LC outputs.
     pub rv_lc1: [Signal<Out, Bits<23>>; 10],
     // Cores and FIFOs; each core's clock passes a simulation gate (D-SIM-GATE).
-    conv: LelConvCore,
+    conv: ConvCore<CG, CP>,
     // Each FC core behind its width adapters (wires at 4 lanes).
     fc0: PlatformFc<L, SW, WW, RW, AW, K>,
     fc1: PlatformFc<L, SW, WW, RW, AW, K>,
@@ -299,7 +301,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > PlatformCore<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > PlatformCore<L, SW, WW, RW, AW, K, CG, CP>
 {
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
@@ -335,7 +339,7 @@ impl<
             rv_lr: Default::default(),
             rv_lc0: Default::default(),
             rv_lc1: Default::default(),
-            conv: LelConvCore::new(shape.conv, &shape.kernels),
+            conv: ConvCore::new(shape.conv, &shape.kernels),
             fc0: PlatformFc::new(FcCore::new(shape.fc0)),
             fc1: PlatformFc::new(FcCore::new(shape.fc1)),
             rd_tail0: Default::default(),
@@ -388,7 +392,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > Logic for PlatformCore<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > Logic for PlatformCore<L, SW, WW, RW, AW, K, CG, CP>
 {
     crate::wired_update! {
         // Every plain connection, once; `update` has what is more than a wire.
@@ -658,7 +664,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > crate::design::HasMemories for PlatformCore<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > crate::design::HasMemories for PlatformCore<L, SW, WW, RW, AW, K, CG, CP>
 {
     /// The cores' and FIFOs' memories, `PATH.conv...`, `PATH.fc0...`, `PATH.in_fifo.ram.mem`, ...
     fn visit_memories(
@@ -685,7 +693,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > crate::design::HasMemories for Platform<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > crate::design::HasMemories for Platform<L, SW, WW, RW, AW, K, CG, CP>
 {
     /// The core's memories, `PATH.core.fc0...`.
     fn visit_memories(
@@ -708,7 +718,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > Logic for Box<PlatformCore<L, SW, WW, RW, AW, K>>
+        const CG: usize,
+        const CP: usize,
+    > Logic for Box<PlatformCore<L, SW, WW, RW, AW, K, CG, CP>>
 {
     fn update(&mut self) {
         (**self).update()
@@ -731,7 +743,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > Block for Box<PlatformCore<L, SW, WW, RW, AW, K>>
+        const CG: usize,
+        const CP: usize,
+    > Block for Box<PlatformCore<L, SW, WW, RW, AW, K, CG, CP>>
 {
     fn connect_all(&mut self) {
         (**self).connect_all()
@@ -747,11 +761,19 @@ impl<
     }
 }
 
-/// The thesis's platform: FC cores of 4 lanes.
-pub type LelPlatform = Platform<4, 32, 24, 56, 96, 1>;
+/// The thesis's platform: FC cores of 4 lanes, the conv core one channel at a time.
+pub type LelPlatform = LelPlatformCp<24, 1>;
 
 /// The platform with FC cores of 8 lanes (docs/decisions.md D-LANES).
-pub type LelPlatformL8 = Platform<8, 64, 48, 112, 192, 2>;
+pub type LelPlatformL8 = LelPlatformL8Cp<24, 1>;
+
+/// The platform with FC cores of 4 lanes and a conv core of `CG` groups of `CP` channels
+/// at a time (docs/decisions.md D-CONV-PARALLEL).
+pub type LelPlatformCp<const CG: usize, const CP: usize> = Platform<4, 32, 24, 56, 96, 1, CG, CP>;
+
+/// The platform with FC cores of 8 lanes and a conv core of `CG` groups of `CP`.
+pub type LelPlatformL8Cp<const CG: usize, const CP: usize> =
+    Platform<8, 64, 48, 112, 192, 2, CG, CP>;
 
 /// The LEL platform: [`PlatformCore`] behind a port stage (docs/decisions.md
 /// D-PLATFORM-PORTS). `reset`, `reg_we`, `reg_addr` and `reg_wdata` are registered (a write
@@ -768,6 +790,8 @@ pub struct Platform<
     const RW: usize,
     const AW: usize,
     const K: usize,
+    const CG: usize,
+    const CP: usize,
 > {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
@@ -801,7 +825,7 @@ pub struct Platform<
     pub reg_we: Signal<In, Bit>,
     /// Register read data (combinational from `reg_addr`).
     pub reg_rdata: Signal<Out, Bits<32>>,
-    core: Box<PlatformCore<L, SW, WW, RW, AW, K>>,
+    core: Box<PlatformCore<L, SW, WW, RW, AW, K, CG, CP>>,
     in_slice: StreamSlice<32, 4>,
     out_slice: StreamSlice<32, 4>,
     rread: RegRead,
@@ -818,7 +842,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > Platform<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > Platform<L, SW, WW, RW, AW, K, CG, CP>
 {
     /// The platform of `shape`; panics (naming the key) on a shape the RTL cannot build.
     pub fn new(shape: PlatformShape) -> Self {
@@ -859,7 +885,7 @@ impl<
 // The shell's connections, once: its Verilog (one assignment per connection), `update()`
 // and `connect()` are made from this table (`crate::wiring!`).
 crate::wiring! {
-    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize] Platform<L, SW, WW, RW, AW, K> {
+    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize, const CG: usize, const CP: usize] Platform<L, SW, WW, RW, AW, K, CG, CP> {
         core.clock <= clock;
         in_slice.clock <= clock;
         out_slice.clock <= clock;
@@ -923,7 +949,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > Logic for Platform<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > Logic for Platform<L, SW, WW, RW, AW, K, CG, CP>
 {
     fn update(&mut self) {
         self.update_wires();
@@ -1013,7 +1041,7 @@ impl Logic for RegRead {
 }
 
 crate::dut_io! {
-    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize] Platform<L, SW, WW, RW, AW, K> {
+    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize, const CG: usize, const CP: usize] Platform<L, SW, WW, RW, AW, K, CG, CP> {
         clock: yes,
         inputs: [reset, s_tdata, s_tvalid, s_tuser, s_tlast, m_tready, reg_addr, reg_wdata, reg_we],
         outputs: [s_tready, m_tdata, m_tvalid, m_tuser, m_tlast, reg_rdata],
@@ -1033,6 +1061,7 @@ pub fn small_shape() -> PlatformShape {
             out_channels: 24,
             kernel: 3,
             pool: 3,
+            parallel: 1,
         },
         kernels: (0..24 * 9).map(|i: i32| (i * 7) % 63 - 31).collect(),
         fc0: FcCoreShape {

@@ -312,10 +312,18 @@ impl Logic for AxiLiteRegs {
 }
 
 /// The thesis's platform (4 lanes) behind AXI.
-pub type LelPlatformAxi = PlatformAxi<4, 32, 24, 56, 96, 1>;
+pub type LelPlatformAxi = LelPlatformAxiCp<24, 1>;
 
 /// The platform with FC cores of 8 lanes behind AXI (the same ports and registers).
-pub type LelPlatformAxiL8 = PlatformAxi<8, 64, 48, 112, 192, 2>;
+pub type LelPlatformAxiL8 = LelPlatformAxiL8Cp<24, 1>;
+
+/// The 4-lane platform behind AXI with a conv core of `CG` groups of `CP` channels at a time.
+pub type LelPlatformAxiCp<const CG: usize, const CP: usize> =
+    PlatformAxi<4, 32, 24, 56, 96, 1, CG, CP>;
+
+/// The 8-lane platform behind AXI with a conv core of `CG` groups of `CP` channels at a time.
+pub type LelPlatformAxiL8Cp<const CG: usize, const CP: usize> =
+    PlatformAxi<8, 64, 48, 112, 192, 2, CG, CP>;
 
 /// The platform with AXI4-Lite control and AXI4-Stream data ports (module docs); its
 /// parameters are [`Platform`]'s.
@@ -327,6 +335,8 @@ pub struct PlatformAxi<
     const RW: usize,
     const AW: usize,
     const K: usize,
+    const CG: usize,
+    const CP: usize,
 > {
     /// Rising-edge clock.
     pub clock: Signal<In, Clock>,
@@ -386,7 +396,7 @@ pub struct PlatformAxi<
     pub m_axis_tuser: Signal<Out, Bits<4>>,
     /// Output stream TLAST.
     pub m_axis_tlast: Signal<Out, Bit>,
-    platform: Platform<L, SW, WW, RW, AW, K>,
+    platform: Platform<L, SW, WW, RW, AW, K, CG, CP>,
     axi: AxiLiteRegs,
 }
 
@@ -397,7 +407,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > PlatformAxi<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > PlatformAxi<L, SW, WW, RW, AW, K, CG, CP>
 {
     /// The platform of `shape` behind AXI; panics (naming the key) on a shape the RTL
     /// cannot build.
@@ -450,7 +462,9 @@ impl<
         const RW: usize,
         const AW: usize,
         const K: usize,
-    > Logic for PlatformAxi<L, SW, WW, RW, AW, K>
+        const CG: usize,
+        const CP: usize,
+    > Logic for PlatformAxi<L, SW, WW, RW, AW, K, CG, CP>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -507,7 +521,7 @@ crate::dut_io! {
 }
 
 crate::dut_io! {
-    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize] PlatformAxi<L, SW, WW, RW, AW, K> {
+    impl[const L: usize, const SW: usize, const WW: usize, const RW: usize, const AW: usize, const K: usize, const CG: usize, const CP: usize] PlatformAxi<L, SW, WW, RW, AW, K, CG, CP> {
         clock: yes,
         inputs: [aresetn, s_axi_awaddr, s_axi_awvalid, s_axi_wdata, s_axi_wstrb, s_axi_wvalid,
             s_axi_bready, s_axi_araddr, s_axi_arvalid, s_axi_rready,

@@ -186,12 +186,24 @@ pub struct PlatformConfig {
 }
 
 /// Options of the RTL that change cycles, not results.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtlConfig {
     /// The FC cores' weight-cache read registered once more (one more cycle of latency:
     /// docs/decisions.md D-REGISTERED-READS).
     pub registered_reads: bool,
+    /// Output channels the conv core computes at once (1, the thesis; 2 or 4: one pass of
+    /// the image per group, docs/decisions.md D-CONV-PARALLEL).
+    pub conv_parallel: usize,
+}
+
+impl Default for RtlConfig {
+    fn default() -> Self {
+        RtlConfig {
+            registered_reads: false,
+            conv_parallel: 1,
+        }
+    }
 }
 
 impl RtlConfig {

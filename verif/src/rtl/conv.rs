@@ -257,7 +257,8 @@ pub struct ConvImageReport {
     pub label: u32,
     /// Cycles per state (CONV and POOL summed over the channels).
     pub cycles: BTreeMap<String, u64>,
-    /// Cycles of CS_CONV per channel (all equal).
+    /// Cycles of CS_CONV per channel (all equal), or per group of channels convolved at
+    /// once (`rtl.conv_parallel`).
     pub conv_per_channel: u64,
     /// Cycles of CS_POOL per channel (all equal).
     pub pool_per_channel: u64,
@@ -323,12 +324,21 @@ pub fn run_conv_core(
                 u64::MAX
             }
         };
+        // A core of P channels at a time visits CS_CONV and CS_POOL once per group of P
+        // (D-CONV-PARALLEL), pooling its P channels in one visit.
+        let groups = run.cycles.0.iter().filter(|(s, _)| s == "CS_CONV").count() as u64;
+        let parallel = (golden.channels as u64 / groups.max(1)).max(1);
+        let pool_visit = per("CS_POOL");
         let r = ConvImageReport {
             image: i,
             label: s.label,
             cycles: run.cycles.by_state(),
             conv_per_channel: per("CS_CONV"),
-            pool_per_channel: per("CS_POOL"),
+            pool_per_channel: if pool_visit % parallel == 0 {
+                pool_visit / parallel
+            } else {
+                u64::MAX
+            },
             total_cycles: run.cycles.total(),
             bit_exact: check.then_some(true),
         };

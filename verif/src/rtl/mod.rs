@@ -186,6 +186,15 @@ pub fn conv_cycle_table(channels: usize, height: usize, width: usize) -> Vec<(&'
     ]
 }
 
+/// Cycles of one image through a conv core of `shape` (LOAD to FIN, the output always
+/// ready): LOAD once, CONV once per group of `shape.parallel` output channels, POOL once per
+/// channel, FIN once (docs/decisions.md D-CONV-PARALLEL).
+pub fn conv_image_cycles(shape: &edgelearn_hdl::lel::conv_core::ConvCoreShape) -> u64 {
+    let t = conv_cycle_table(shape.in_channels, shape.height, shape.width);
+    let co = shape.out_channels as u64;
+    t[0].1 + co / shape.parallel as u64 * t[1].1 + co * t[2].1 + t[3].1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

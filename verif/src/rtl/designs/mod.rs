@@ -22,12 +22,12 @@ use edgelearn_hdl::cnn;
 use edgelearn_hdl::cnn::EngineShape;
 use edgelearn_hdl::design::{Design, Instance};
 use edgelearn_hdl::lel::conv_core::ConvState;
-use edgelearn_hdl::lel::conv_core::{ConvCoreShape, LelConvCore, LEL_CONV_CHANNELS};
+use edgelearn_hdl::lel::conv_core::{ConvCore, ConvCoreShape, LEL_CONV_CHANNELS};
 use edgelearn_hdl::lel::fc_core::FcState;
 use edgelearn_hdl::lel::fc_core::{fc_core_design, FcCoreShape, FC_LANES};
 use edgelearn_hdl::lel::platform::PlState;
-use edgelearn_hdl::lel::platform::{LelPlatform, LelPlatformL8, PlatformShape, PLATFORM_LANES};
-use edgelearn_hdl::lel::platform_axi::{LelPlatformAxi, LelPlatformAxiL8};
+use edgelearn_hdl::lel::platform::{LelPlatformCp, LelPlatformL8Cp, PlatformShape, PLATFORM_LANES};
+use edgelearn_hdl::lel::platform_axi::{LelPlatformAxiCp, LelPlatformAxiL8Cp};
 
 mod blocks;
 
@@ -208,7 +208,8 @@ fn alone_name(kind: Kind, cfg: &PlatformConfig) -> Result<String> {
 /// The name of the design of `kind` built from `cfg`: `lel_fc_core0`, `lel_conv_core`,
 /// `lel_platform`, `lel_platform_axi` for the thesis network; with `_NAME` appended (the
 /// configuration's name, non-alphanumerics as `_`) for any other, `_lL` for L lanes other
-/// than the thesis's 4, and `_rr` for the FC cores' registered reads (`rtl.registered_reads`).
+/// than the thesis's 4, `_rr` for the FC cores' registered reads (`rtl.registered_reads`)
+/// and `_cpP` for a conv core of P channels at a time (`rtl.conv_parallel`).
 pub fn configured_name(kind: Kind, cfg: &PlatformConfig) -> String {
     let stem = match kind {
         Kind::FcCore(x) => format!("lel_fc_core{x}"),
@@ -227,6 +228,11 @@ pub fn configured_name(kind: Kind, cfg: &PlatformConfig) -> String {
         && matches!(kind, Kind::FcCore(_) | Kind::Platform | Kind::PlatformAxi)
     {
         lanes += "_rr";
+    }
+    if cfg.rtl.conv_parallel != 1
+        && matches!(kind, Kind::ConvCore | Kind::Platform | Kind::PlatformAxi)
+    {
+        lanes += &format!("_cp{}", cfg.rtl.conv_parallel);
     }
     if cfg.name == "thesis-cifar10" {
         return format!("{stem}{lanes}");
@@ -339,6 +345,7 @@ pub fn conv_shape(cfg: &PlatformConfig) -> Result<ConvCoreShape> {
         out_channels: cfg.conv.out_channels,
         kernel: cfg.conv.kernel,
         pool: cfg.conv.pool,
+        parallel: cfg.rtl.conv_parallel,
     };
     shape.check().map_err(|(key, m)| config_error(key, m))?;
     if shape.out_channels != LEL_CONV_CHANNELS {
@@ -364,10 +371,28 @@ pub fn conv_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> 
     check_rtl_lanes(cfg, Kind::ConvCore)?;
     let shape = conv_shape(cfg)?;
     let kernels = conv_kernels(cfg).map_err(|e| config_error("conv.kernels", e.0))?;
-    Ok(Box::new(Instance::new(
-        name,
-        LelConvCore::new(shape, &kernels),
-    )))
+    Ok(match shape.parallel {
+        1 => Box::new(Instance::new(name, ConvCore::<24, 1>::new(shape, &kernels))),
+        2 => Box::new(Instance::new(name, ConvCore::<12, 2>::new(shape, &kernels))),
+        _ => Box::new(Instance::new(name, ConvCore::<6, 4>::new(shape, &kernels))),
+    })
+}
+
+/// A platform type (`LelPlatformCp`, ...) instantiated for the shape's lanes and conv
+/// parallelism (`PLATFORM_LANES` x `CONV_PARALLEL`), boxed as a design under `name`.
+macro_rules! platform_instance {
+    ($name:expr, $shape:expr, $l4:ident, $l8:ident) => {{
+        let (name, shape) = ($name, $shape);
+        let d: Box<dyn Design> = match (shape.lanes, shape.conv.parallel) {
+            (4, 1) => Box::new(Instance::new(name, $l4::<24, 1>::new(shape))),
+            (4, 2) => Box::new(Instance::new(name, $l4::<12, 2>::new(shape))),
+            (4, _) => Box::new(Instance::new(name, $l4::<6, 4>::new(shape))),
+            (_, 1) => Box::new(Instance::new(name, $l8::<24, 1>::new(shape))),
+            (_, 2) => Box::new(Instance::new(name, $l8::<12, 2>::new(shape))),
+            (_, _) => Box::new(Instance::new(name, $l8::<6, 4>::new(shape))),
+        };
+        d
+    }};
 }
 
 /// The platform shape of `cfg` (two FC cores), if the RTL builds it.
@@ -396,20 +421,14 @@ pub fn platform_shape(cfg: &PlatformConfig) -> Result<PlatformShape> {
 /// The platform of `cfg` under `name`.
 pub fn platform_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
     let shape = platform_shape(cfg)?;
-    Ok(match shape.lanes {
-        4 => Box::new(Instance::new(name, LelPlatform::new(shape))),
-        _ => Box::new(Instance::new(name, LelPlatformL8::new(shape))),
-    })
+    Ok(platform_instance!(name, shape, LelPlatformCp, LelPlatformL8Cp))
 }
 
 /// The platform of `cfg` behind AXI4-Lite and AXI4-Stream ports under `name`.
 pub fn platform_axi_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
     check_rtl_lanes(cfg, Kind::PlatformAxi)?;
     let shape = platform_shape(cfg)?;
-    Ok(match shape.lanes {
-        4 => Box::new(Instance::new(name, LelPlatformAxi::new(shape))),
-        _ => Box::new(Instance::new(name, LelPlatformAxiL8::new(shape))),
-    })
+    Ok(platform_instance!(name, shape, LelPlatformAxiCp, LelPlatformAxiL8Cp))
 }
 
 /// The design of `kind` built from `cfg` under `name`.
