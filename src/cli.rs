@@ -608,6 +608,10 @@ pub struct ExploreArgs {
     /// configuration's `rtl.registered_reads`].
     #[arg(long, value_name = "T,..", value_delimiter = ',')]
     pub timing: Vec<String>,
+    /// Conv-core parallelism to sweep: output channels computed at once, 1 (the thesis), 2
+    /// or 4 (D-CONV-PARALLEL) [default: the configuration's `rtl.conv_parallel`].
+    #[arg(long, value_name = "P,..", value_delimiter = ',')]
+    pub conv_parallel: Vec<usize>,
     /// Directory with the MNIST IDX files.
     #[arg(long, value_name = "DIR", default_value = "data/mnist-10k")]
     pub data: PathBuf,

@@ -115,15 +115,18 @@ fn explore_sweeps_lanes_and_reuses_finished_steps() {
     assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "{}");
 }
 
-/// Both timing options at 4 and 8 lanes, without synthesis: registered reads take the
-/// formula's extra cycles (one in INF, one per piece in WU) and end with the same weights.
+/// Both timing options at 4 and 8 lanes with a conv core of two channels at a time
+/// (D-CONV-PARALLEL), without synthesis: registered reads take the formula's extra cycles
+/// (one in INF, one per piece in WU) and end with the same weights; the conv core's
+/// counters equal its formula with two channels at a time, and the weights are those of
+/// one channel at a time (the first test's 4-lane point and `edgelearn train`).
 #[test]
 fn explore_sweeps_the_timing_options() {
     let d = tmp("explore-timing");
     let report = d.join("r.json");
     run_ok(&argv(
         "explore --config configs/mnist-small.toml --data data/mnist-10k --lanes 4,8 \
-         --timing base,registered --part none --images 4 --jobs 2 --quiet",
+         --timing base,registered --conv-parallel 2 --part none --images 4 --jobs 2 --quiet",
         &["--work", s(&d.join("work")), "--report", s(&report)],
     ));
     let r = read_json(&report);
@@ -132,7 +135,19 @@ fn explore_sweeps_the_timing_options() {
         .iter()
         .map(|p| p["label"].as_str().unwrap())
         .collect();
-    assert_eq!(labels, ["4", "8", "4 rr", "8 rr"]);
+    assert_eq!(labels, ["4 cp2", "8 cp2", "4 rr cp2", "8 rr cp2"]);
+    let train = "train --config configs/mnist-small.toml --data data/mnist-10k --quiet \
+                 --images 4 --test-images 0 --lanes 4";
+    assert_eq!(
+        points[0]["rtl"]["Ok"]["weights_sha256"],
+        sha(&run_ok(&argv(train, &[])).0).as_str(),
+        "two conv channels at a time: the weights of `edgelearn train`"
+    );
+    for p in points {
+        assert_eq!(p["conv_parallel"], 2);
+        assert!(p["design"].as_str().unwrap().ends_with("_cp2"), "{p}");
+        assert_eq!(p["rtl"]["Ok"]["core_cycles"], p["model_core_cycles"], "{p}");
+    }
     for (base, rr) in [(&points[0], &points[2]), (&points[1], &points[3])] {
         let (b, r) = (&base["rtl"]["Ok"], &rr["rtl"]["Ok"]);
         assert_eq!(b["bit_exact"], true);
@@ -142,7 +157,7 @@ fn explore_sweeps_the_timing_options() {
             "the same arithmetic"
         );
         assert_eq!(r["core_cycles"], rr["model_core_cycles"]);
-        assert!(r["design"].as_str().unwrap().ends_with("_rr"), "{r}");
+        assert!(r["design"].as_str().unwrap().contains("_rr"), "{r}");
         // FC core 0 of the small network: two pieces, so INF + 1 and WU + 2.
         let fc0 = |p: &serde_json::Value| p["core_cycles"][1].as_u64().unwrap();
         assert_eq!(fc0(r), fc0(b) + 3);
@@ -168,6 +183,10 @@ fn explore_refuses_bad_arguments_with_a_clear_error() {
         ),
         (&["--jobs", "0"], "--jobs must be at least 1"),
         (&["--timing", "fast"], "--timing fast: give base"),
+        (
+            &["--conv-parallel", "3"],
+            "--conv-parallel 3: the conv core is built with [1, 2, 4]",
+        ),
     ] {
         let mut args: Vec<&str> = more.to_vec();
         args.extend(["--report", s(&r)]);

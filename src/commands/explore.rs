@@ -12,6 +12,7 @@ use super::explore_render::{pareto, plot, table};
 use super::regress::exe_digest;
 use anyhow::{bail, Context};
 use edgelearn_fpga::synth::{self as fsynth, Job, Target};
+use edgelearn_hdl::lel::conv_core::CONV_PARALLEL;
 use edgelearn_hdl::lel::fc_core::FcCoreShape;
 use edgelearn_sim::dut::DutOptions;
 use edgelearn_sim::{Backend, Simulator};
@@ -121,7 +122,10 @@ pub struct Point {
     pub lanes: usize,
     /// The FC cores' weight-cache reads registered (D-REGISTERED-READS).
     pub registered_reads: bool,
-    /// `lanes`, with ` rr` for registered reads.
+    /// Output channels the conv core computes at once (D-CONV-PARALLEL).
+    #[serde(default = "one")]
+    pub conv_parallel: usize,
+    /// `lanes`, with ` rr` for registered reads and ` cpP` for P conv channels at a time.
     pub label: String,
     /// The platform design's name at this lane count.
     pub design: String,
@@ -161,32 +165,55 @@ pub struct At {
     pub lanes: usize,
     /// `rtl.registered_reads`.
     pub registered_reads: bool,
+    /// `rtl.conv_parallel`.
+    pub conv_parallel: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl At {
-    /// `8`, or `8 rr` with registered reads: how the table and plot name the point.
+    /// `8`, `8 rr` with registered reads, `8 rr cp2` with two conv channels at a time: how
+    /// the table and plot name the point.
     pub fn label(self) -> String {
         format!(
-            "{}{}",
+            "{}{}{}",
             self.lanes,
-            if self.registered_reads { " rr" } else { "" }
+            if self.registered_reads { " rr" } else { "" },
+            match self.conv_parallel {
+                1 => String::new(),
+                p => format!(" cp{p}"),
+            }
         )
     }
 
     /// Its directory under the work directory.
     fn dir(self) -> String {
         format!(
-            "l{}{}",
+            "l{}{}{}",
             self.lanes,
-            if self.registered_reads { "-rr" } else { "" }
+            if self.registered_reads { "-rr" } else { "" },
+            match self.conv_parallel {
+                1 => String::new(),
+                p => format!("-cp{p}"),
+            }
         )
+    }
+
+    /// `base` at this point.
+    fn apply(self, base: &PlatformConfig) -> PlatformConfig {
+        let mut cfg = base.clone();
+        cfg.widths.lanes = self.lanes;
+        cfg.rtl.registered_reads = self.registered_reads;
+        cfg.rtl.conv_parallel = self.conv_parallel;
+        cfg
     }
 
     /// The configuration at this point.
     fn config(self, path: &Path) -> anyhow::Result<PlatformConfig> {
-        let mut cfg = super::load_config(path, None, Some(self.lanes))?;
-        cfg.rtl.registered_reads = self.registered_reads;
-        Ok(cfg)
+        let cfg = super::load_config(path, None, Some(self.lanes))?;
+        Ok(self.apply(&cfg))
     }
 }
 
@@ -248,6 +275,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if timings.is_empty() {
         timings.push(base.rtl.registered_reads);
     }
+    let mut parallels: Vec<usize> = Vec::new();
+    for &p in &args.conv_parallel {
+        if !CONV_PARALLEL.contains(&p) {
+            bail!("--conv-parallel {p}: the conv core is built with {CONV_PARALLEL:?} output channels at a time");
+        }
+        if !parallels.contains(&p) {
+            parallels.push(p);
+        }
+    }
+    if parallels.is_empty() {
+        parallels.push(base.rtl.conv_parallel);
+    }
     let data = mnist::load(&args.data).context("cannot load MNIST")?;
     if args.images > data.train.len() {
         bail!(
@@ -270,15 +309,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args,
     };
     // The slow steps first: place-and-route, synthesis, the RTL, the golden epochs.
-    let ats: Vec<At> = timings
-        .iter()
-        .flat_map(|&registered_reads| {
-            ctx.args.lanes.iter().map(move |&lanes| At {
-                lanes,
-                registered_reads,
-            })
-        })
-        .collect();
+    let mut ats: Vec<At> = Vec::new();
+    for &conv_parallel in &parallels {
+        for &registered_reads in &timings {
+            for &lanes in &ctx.args.lanes {
+                ats.push(At {
+                    lanes,
+                    registered_reads,
+                    conv_parallel,
+                });
+            }
+        }
+    }
     let mut steps = Vec::new();
     for rank in 0..4 {
         for &at in &ats {
@@ -741,9 +783,7 @@ fn model_core_cycles(cfg: &PlatformConfig) -> Option<[u64; 3]> {
 
 /// The point `at` from its steps' results.
 fn point(ctx: &Ctx, base: &PlatformConfig, at: At, targets: &[Target], results: &Results) -> Point {
-    let mut cfg = base.clone();
-    cfg.widths.lanes = at.lanes;
-    cfg.rtl.registered_reads = at.registered_reads;
+    let cfg = at.apply(base);
     let rtl: Result<RtlPoint, String> = from_value(results.get(&(at, "rtl")));
     let golden = from_value(results.get(&(at, "golden")));
     let parts: BTreeMap<String, Result<PartPoint, String>> = targets
@@ -776,6 +816,7 @@ fn point(ctx: &Ctx, base: &PlatformConfig, at: At, targets: &[Target], results: 
     Point {
         lanes: at.lanes,
         registered_reads: at.registered_reads,
+        conv_parallel: at.conv_parallel,
         label: at.label(),
         design: designs::configured_name(Kind::Platform, &cfg),
         model_core_cycles,
