@@ -129,10 +129,12 @@ fn conv_core_with_channels_at_a_time_is_exact_in_fewer_cycles() {
         eprintln!(
             "{name}: {} cycles an image (one channel at a time: {})",
             r[0].total_cycles,
-            edgelearn_verif::rtl::conv_image_cycles(&edgelearn_hdl::lel::conv_core::ConvCoreShape {
-                parallel: 1,
-                ..shape
-            })
+            edgelearn_verif::rtl::conv_image_cycles(
+                &edgelearn_hdl::lel::conv_core::ConvCoreShape {
+                    parallel: 1,
+                    ..shape
+                }
+            )
         );
     }
 }

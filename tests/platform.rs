@@ -222,7 +222,10 @@ fn eight_lanes(registered_reads: bool, conv_parallel: usize) {
             parallel: 1,
             ..shape.conv
         });
-        assert!(conv < one, "{conv} cycles with {conv_parallel} at a time, {one} with one");
+        assert!(
+            conv < one,
+            "{conv} cycles with {conv_parallel} at a time, {one} with one"
+        );
     }
     let fc = |s: &edgelearn_hdl::lel::fc_core::FcCoreShape| platform_fc_cycles(s, 8);
     assert_eq!(

@@ -306,7 +306,11 @@ impl<const G: usize, const P: usize> ConvCore<G, P> {
             bank: Default::default(),
             chans: array_init::array_init(|j| {
                 let mine: Vec<i32> = (0..G)
-                    .flat_map(|g| kernels[(g * P + j) * 9..(g * P + j + 1) * 9].iter().copied())
+                    .flat_map(|g| {
+                        kernels[(g * P + j) * 9..(g * P + j + 1) * 9]
+                            .iter()
+                            .copied()
+                    })
                     .collect();
                 ConvChannels::new(ci, &mine)
             }),

@@ -226,6 +226,22 @@ mod tests {
         let c: Vec<u64> = conv_cycle_table(3, 32, 32).iter().map(|e| e.1).collect();
         assert_eq!(c, [770, 995, 159, 1]);
         assert_eq!(c[0] + 24 * (c[1] + c[2]) + c[3], 28_467);
+        // The image's cycles with P channels at a time: CONV once per group (D-CONV-PARALLEL).
+        let conv = |in_channels, side, parallel| {
+            conv_image_cycles(&edgelearn_hdl::lel::conv_core::ConvCoreShape {
+                in_channels,
+                height: side,
+                width: side,
+                out_channels: 24,
+                kernel: 3,
+                pool: 3,
+                parallel,
+            })
+        };
+        assert_eq!(conv(3, 32, 1), 28_467);
+        assert_eq!(conv(1, 28, 1), 21_079);
+        assert_eq!(conv(1, 28, 2), 11_971);
+        assert_eq!(conv(1, 28, 4), 7_417);
         // Registered reads: one more cycle in INF, one more drain cycle per piece in WU.
         let r: Vec<u64> = fc_cycle_table(&shape(2400, true), 4)
             .iter()

@@ -421,14 +421,24 @@ pub fn platform_shape(cfg: &PlatformConfig) -> Result<PlatformShape> {
 /// The platform of `cfg` under `name`.
 pub fn platform_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
     let shape = platform_shape(cfg)?;
-    Ok(platform_instance!(name, shape, LelPlatformCp, LelPlatformL8Cp))
+    Ok(platform_instance!(
+        name,
+        shape,
+        LelPlatformCp,
+        LelPlatformL8Cp
+    ))
 }
 
 /// The platform of `cfg` behind AXI4-Lite and AXI4-Stream ports under `name`.
 pub fn platform_axi_design(name: &str, cfg: &PlatformConfig) -> Result<Box<dyn Design>> {
     check_rtl_lanes(cfg, Kind::PlatformAxi)?;
     let shape = platform_shape(cfg)?;
-    Ok(platform_instance!(name, shape, LelPlatformAxiCp, LelPlatformAxiL8Cp))
+    Ok(platform_instance!(
+        name,
+        shape,
+        LelPlatformAxiCp,
+        LelPlatformAxiL8Cp
+    ))
 }
 
 /// The design of `kind` built from `cfg` under `name`.
