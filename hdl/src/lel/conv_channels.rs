@@ -8,12 +8,14 @@
 //! | `first` | in | 1 | back to output channel 0 (input channel 0) at this edge |
 //! | `advance` | in | 1 | on to the next output channel at this edge |
 //! | `in_ch` | out | 2 | the input channel the current output channel reads |
-//! | `kernel` | out | 60 | its kernel, tap `3 dy + dx` as int6 in bits `[6t+5:6t]` (registered) |
+//! | `kernel` | out | 60 | its kernel, tap `3 dy + dx` as int6 in bits `[6t+5:6t]` (registered: the channel of the edge before) |
 //! | `last` | out | 1 | the current output channel is the last |
 //!
-//! The kernel is chosen from the channel the walk takes at the edge and registered, so it
-//! matches the channel every cycle while the CO-way choice does not sit in front of the tree
-//! adder's multipliers (the ECP5 critical path). No reset: `first` starts every image.
+//! The kernel is chosen from the channel the walk holds and registered, so it follows the
+//! channel one edge later: neither the CO-way choice sits in front of the tree adder's
+//! multipliers nor the FSM's `advance` in front of the choice (both were ECP5 critical
+//! paths; the conv core's first window comes cycles after a channel changes, D-CONV-PARALLEL).
+//! No reset: `first` starts every image.
 //! Golden: `edgelearn_verif::golden::conv_channels`. Tests: `tests/conv_channels.rs`.
 
 use rust_hdl::prelude::*;
@@ -105,7 +107,7 @@ impl<const CO: usize> Logic for ConvChannels<CO> {
         }
         self.weights.d.next = self.kernels[0].val();
         for c in 0..CO {
-            if self.ch.d.val() == self.ch_id[c].val() {
+            if self.ch.q.val() == self.ch_id[c].val() {
                 self.weights.d.next = self.kernels[c].val();
             }
         }

@@ -66,6 +66,8 @@ impl ConvChannels {
 
     /// The clock edge with `i` applied (the counters wrap at their widths: 10, 2, 10 bits).
     pub fn step(&mut self, i: &ConvChannelsIn) {
+        // The kernel register follows the channel held before the edge (one edge behind).
+        let held = self.ch;
         if i.advance {
             self.ch = (self.ch + 1) & 1023;
             self.grp = (self.grp + 1) & 1023;
@@ -78,7 +80,7 @@ impl ConvChannels {
             (self.ch, self.input, self.grp) = (0, 0, 0);
         }
         // Past the last channel the choice falls back to channel 0's kernel.
-        self.kernel = self.words.get(self.ch).copied().unwrap_or(self.words[0]);
+        self.kernel = self.words.get(held).copied().unwrap_or(self.words[0]);
     }
 
     /// The outputs of the state.
@@ -106,8 +108,10 @@ mod tests {
         for c in 0..24 {
             let o = m.outputs();
             assert_eq!(o.in_ch as usize, input_channel(c, 24, 3), "channel {c}");
-            assert_eq!(o.kernel, kernel_word(&kernels, c), "channel {c}");
             assert_eq!(o.last, c == 23);
+            // The kernel one edge later.
+            m.step(&ConvChannelsIn::default());
+            assert_eq!(m.outputs().kernel, kernel_word(&kernels, c), "channel {c}");
             m.step(&ConvChannelsIn {
                 first: false,
                 advance: true,
