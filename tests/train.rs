@@ -142,6 +142,11 @@ fn thesis_configuration_trains_on_padded_mnist() {
 /// decision changes on purpose, update them as docs/decisions.md (D-PIN) says.
 const PINNED: &[(&str, &str, [[f64; 2]; 2])] = &[
     (
+        "mnist-fast.toml",
+        "fa3ec50bccbd4414f3dfdf998f204e6c4f83a3a607e9572d627a6a1d8438ef97",
+        [[0.7, 0.27], [0.75, 0.43]],
+    ),
+    (
         "mnist-small.toml",
         "bae00027d134da5c303789f32c901127d914a93a68c1d7d23dbb3ed628c3d29d",
         [[0.445, 0.175], [0.355, 0.2]],
