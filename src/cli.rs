@@ -531,7 +531,8 @@ pub struct RegsArgs {
     #[arg(long, conflicts_with_all = ["design", "config"])]
     pub force: bool,
     /// A platform design (`lel_platform`, `lel_platform_axi_mnist`, ...; see `edgelearn
-    /// blocks`): print every register's reset value resolved for it.
+    /// blocks`): print every register's reset value resolved for it. A CNN engine
+    /// (`cnn_engine_p16`, ...): print its host map; with --verify, check its host port.
     #[arg(long, value_name = "NAME", conflicts_with = "config")]
     pub design: Option<String>,
     /// The AXI top built from this platform configuration, instead of --design.

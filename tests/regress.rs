@@ -196,7 +196,7 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
     let whole = json(&all.join("summary.json"));
     let want = verdicts(&whole);
-    assert_eq!(want.len(), 37);
+    assert_eq!(want.len(), 38);
     let failed: Vec<&String> = want
         .iter()
         .filter(|(_, v)| v.0 != "pass")
@@ -258,7 +258,7 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     let o = slurm("regress/slurm/merge.sbatch", &[], &[("OUT", s(&slurm_out))]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("37 jobs, 36 passed, 1 failed, 0 errors"),
+        stdout(&o).contains("38 jobs, 37 passed, 1 failed, 0 errors"),
         "{}",
         stdout(&o)
     );
@@ -273,7 +273,7 @@ fn three_shards_merge_to_the_verdicts_of_the_unsharded_run() {
     let (cases, top) = junit(&merged.join("junit.xml"));
     let (cases_all, top_all) = junit(&all.join("junit.xml"));
     assert_eq!(cases, cases_all);
-    assert_eq!(cases.len(), 37);
+    assert_eq!(cases.len(), 38);
     assert_eq!(cases["cnn/t-conv1d/golden-wrong-pin"], "failure");
     assert_eq!(top, top_all);
     assert_eq!(top["failures"], "1");

@@ -248,3 +248,52 @@ fn verify_checks_the_rtl_against_the_description() {
         "{line}"
     );
 }
+
+/// `edgelearn regs --design cnn_engine_p16 --verify` checks the engine's host port against
+/// `hdl/regs/cnn_engine.toml`: every layer-register, schedule and bias word read back, and
+/// the control registers' fields. A description whose STREAM.WIDTH is a bit narrower than
+/// the RTL's fails, naming STREAM and the bit the RTL kept.
+#[test]
+fn verify_checks_the_engine_host_port_against_its_description() {
+    let dir = tmp("verify-engine");
+    with_descriptions(&dir);
+    let run = || {
+        edgelearn(&[
+            "regs",
+            "--root",
+            s(&dir),
+            "--design",
+            "cnn_engine_p16",
+            "--verify",
+            "--backends",
+            "verilator",
+        ])
+    };
+    let said = common::cli::ok(&run());
+    assert!(said.contains("0x100000   LAYER_REGS       512 words"), "{said}");
+    // 7 registers, 32 LAYER_CYCLES, 32 x 16 layer words, 2048 x 3 schedule words, 512 bias
+    // bytes.
+    assert!(
+        said.contains("verilator: 7207 register words and 26 reserved")
+            && said.contains("every register as described"),
+        "{said}"
+    );
+    let desc = dir.join(cnn_regs::DESCRIPTION);
+    let text = std::fs::read_to_string(&desc).unwrap();
+    std::fs::write(&desc, text.replace("bits = \"17:8\"", "bits = \"16:8\"")).unwrap();
+    let out = run();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("divergences in STREAM\n"), "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.contains("STREAM (0x006) after writing 0xffffffff"))
+        .unwrap_or_else(|| panic!("no STREAM line for all ones in {said}"));
+    assert!(
+        line.ends_with("the description says - 0x0001ffff, the RTL answered - 0x0003ffff"),
+        "{line}"
+    );
+    let out = edgelearn(&["regs", "--design", "cnn_engine_p16", "--lanes", "8"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && text.contains("lanes are the LEL platform's"), "{text}");
+}

@@ -2,6 +2,7 @@
 //! ([`synth`]), the Vivado project for the PYNQ-Z1 ([`vivado`]), FuseSoC cores
 //! ([`fusesoc`]) and the register map generated from one description ([`regmap`]).
 
+pub mod cnn_regcheck;
 pub mod cnn_regs;
 pub mod formal;
 pub mod fusesoc;

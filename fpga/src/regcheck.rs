@@ -228,7 +228,7 @@ fn merge(old: u32, new: u32, strb: u8) -> u32 {
 }
 
 /// A pattern for word `addr`, round `k`: distinct across words and rounds.
-fn pattern(addr: u32, k: u32) -> u32 {
+pub(crate) fn pattern(addr: u32, k: u32) -> u32 {
     let x = (addr.wrapping_mul(0x9e37_79b1) ^ k.wrapping_mul(0x85eb_ca6b)).rotate_left(13);
     x ^ (x >> 16) ^ 0xa5c3_5a3c
 }

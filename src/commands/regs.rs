@@ -1,20 +1,29 @@
 //! `edgelearn regs`: the register maps generated from their descriptions (the LEL
 //! platform's, `hdl/regs/lel_platform.toml`, and the CNN engine's, `hdl/regs/cnn_engine.toml`);
 //! with `--design` or `--config`, the platform's reset values resolved for one design, and
-//! with `--verify` its RTL checked against the description (`edgelearn_fpga::regcheck`).
+//! with `--verify` its RTL checked against the description (`edgelearn_fpga::regcheck`);
+//! with `--design cnn_engine_pP`, the engine's host map, and with `--verify` its host port
+//! checked against it (`edgelearn_fpga::cnn_regcheck`).
 
 use crate::cli::{BackendName, RegsArgs, ReservedWords};
 use anyhow::Context;
+use edgelearn_fpga::cnn_regcheck;
 use edgelearn_fpga::cnn_regs;
 use edgelearn_fpga::regcheck;
 use edgelearn_fpga::regmap::{self, RegMap};
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::lel::config::PlatformConfig;
+use edgelearn_hdl::cnn::EngineShape;
 use edgelearn_verif::rtl::designs::{self, Kind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn run(a: &RegsArgs) -> anyhow::Result<ExitCode> {
+    if let Some(name) = &a.design {
+        if let Kind::CnnEngine(shape) = designs::entry(name)?.kind {
+            return engine(a, name, &shape);
+        }
+    }
     if a.design.is_some() || a.config.is_some() {
         return design(a);
     }
@@ -96,14 +105,12 @@ fn design(a: &RegsArgs) -> anyhow::Result<ExitCode> {
     if !a.verify {
         return Ok(ExitCode::SUCCESS);
     }
-    let writes_vcd =
-        |&b: &BackendName| matches!(Backend::from(b), Backend::Verilator | Backend::Native);
     if a.vcd.is_some() && !a.backends.iter().any(writes_vcd) {
         anyhow::bail!("--vcd needs verilator or native among --backends");
     }
     let sim = Simulator::from_env();
     let mut ok = true;
-    let mut vcd_written = false;
+    let mut vcd = a.vcd.clone();
     for &b in &a.backends {
         let backend = Backend::from(b);
         let t = std::time::Instant::now();
@@ -114,43 +121,95 @@ fn design(a: &RegsArgs) -> anyhow::Result<ExitCode> {
                 ReservedWords::Sample => regcheck::Reserved::Sample,
             },
             // The VCD of the first backend that can write one.
-            vcd: a.vcd.clone().filter(|_| {
-                matches!(backend, Backend::Verilator | Backend::Native) && !vcd_written
-            }),
+            vcd: if writes_vcd(&b) { vcd.take() } else { None },
         };
-        vcd_written |= opts.vcd.is_some();
         let c = regcheck::check_design(&map, &sim, (&name, kind), &cfg, backend, &opts)?;
-        let r = &c.report;
-        print!(
-            "{backend}: {} register words and {} reserved, {} accesses, {} cycles, {:.1} s: ",
-            r.words,
-            r.reserved,
-            r.accesses,
-            c.cycles,
-            t.elapsed().as_secs_f64()
-        );
-        if r.divergences.is_empty() {
-            println!("every register as described");
-            continue;
-        }
-        ok = false;
-        println!(
-            "{} divergences in {}",
-            r.divergences.len(),
-            r.failing().join(", ")
-        );
-        for d in r.divergences.iter().take(20) {
-            println!("  {d}");
-        }
-        if r.divergences.len() > 20 {
-            println!("  ... {} more", r.divergences.len() - 20);
-        }
+        ok &= print_check(&c, t.elapsed().as_secs_f64());
     }
     Ok(if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The CNN engine's host map; with `--verify`, its host port checked against it.
+fn engine(a: &RegsArgs, name: &str, shape: &EngineShape) -> anyhow::Result<ExitCode> {
+    if a.lanes.is_some() {
+        anyhow::bail!("--lanes: {name} is a CNN engine; lanes are the LEL platform's");
+    }
+    let map = cnn_regs::load(&a.root).with_context(|| {
+        format!(
+            "--root {} must name the edgelearn repository",
+            a.root.display()
+        )
+    })?;
+    println!("{name}: host map {}", cnn_regs::DESCRIPTION);
+    println!("  {:<10} {:<16} access", "address", "register");
+    for r in &map.registers {
+        let n = match r.count {
+            1 => r.name.clone(),
+            c => format!("{}[{c}]", r.name),
+        };
+        println!("  {:#08x}   {n:<16} {}", r.address, r.access.name());
+    }
+    for g in &map.regions {
+        println!("  {:#08x}   {:<16} {} words", g.address, g.name, g.words);
+    }
+    if !a.verify {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let sim = Simulator::from_env();
+    let mut ok = true;
+    let mut vcd = a.vcd.clone();
+    if vcd.is_some() && !a.backends.iter().any(writes_vcd) {
+        anyhow::bail!("--vcd needs verilator or native among --backends");
+    }
+    for &b in &a.backends {
+        let backend = Backend::from(b);
+        let t = std::time::Instant::now();
+        let opts = regcheck::CheckOptions {
+            // The VCD of the first backend that can write one.
+            vcd: if writes_vcd(&b) { vcd.take() } else { None },
+            ..Default::default()
+        };
+        let c = cnn_regcheck::check_design(&map, &sim, shape, backend, &opts)?;
+        ok &= print_check(&c, t.elapsed().as_secs_f64());
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn writes_vcd(b: &BackendName) -> bool {
+    matches!(Backend::from(*b), Backend::Verilator | Backend::Native)
+}
+
+/// One backend's check, printed; `true` when nothing diverged.
+fn print_check(c: &regcheck::DesignCheck, secs: f64) -> bool {
+    let r = &c.report;
+    print!(
+        "{}: {} register words and {} reserved, {} accesses, {} cycles, {secs:.1} s: ",
+        c.backend, r.words, r.reserved, r.accesses, c.cycles
+    );
+    if r.divergences.is_empty() {
+        println!("every register as described");
+        return true;
+    }
+    println!(
+        "{} divergences in {}",
+        r.divergences.len(),
+        r.failing().join(", ")
+    );
+    for d in r.divergences.iter().take(20) {
+        println!("  {d}");
+    }
+    if r.divergences.len() > 20 {
+        println!("  ... {} more", r.divergences.len() - 20);
+    }
+    false
 }
 
 fn generate(root: &Path, check: bool, force: bool) -> anyhow::Result<ExitCode> {
