@@ -490,7 +490,8 @@ pub enum PlatformCommand {
 #[derive(Debug, clap::Args)]
 pub struct SynthArgs {
     /// `xc7z020` (Yosys synth_xilinx), `ecp5-85k` (yowasp Yosys + nextpnr-ecp5,
-    /// LFE5U-85F CABGA381) or `ice40-up5k` (Yosys + nextpnr-ice40, SG48).
+    /// LFE5U-85F CABGA381, speed grade 6), `ecp5-85k-8` (the same, speed grade 8) or
+    /// `ice40-up5k` (Yosys + nextpnr-ice40, SG48).
     pub target: String,
     /// The design (see `edgelearn blocks`).
     #[arg(long, value_name = "NAME")]
@@ -595,8 +596,9 @@ pub struct ExploreArgs {
         default_value = "4,8"
     )]
     pub lanes: Vec<usize>,
-    /// Parts: `xc7z020` (resources and fit, Yosys) and/or `ecp5-85k` (Fmax, nextpnr);
-    /// `none`: cycles and accuracy only.
+    /// Parts: `xc7z020` (resources and fit, Yosys) and/or `ecp5-85k`, `ecp5-85k-8` (Fmax,
+    /// nextpnr, speed grade 6 or 8; images/s at the first one's); `none`: cycles and
+    /// accuracy only.
     #[arg(
         long,
         value_name = "PART,..",

