@@ -875,17 +875,22 @@ fn nextpnr(target: Target) -> Result<(PathBuf, String), SynthError> {
     Ok((exe, v))
 }
 
+/// nextpnr's device, package and speed grade for `target`.
+fn device_args(target: Target) -> &'static [&'static str] {
+    match target {
+        Target::Ecp5_85k => &["--85k", "--package", "CABGA381", "--speed", "6"],
+        Target::Ecp5_85k8 => &["--85k", "--package", "CABGA381", "--speed", "8"],
+        _ => &["--up5k", "--package", "sg48"],
+    }
+}
+
 /// Run nextpnr; `Ok(Err(line))` when it ran and failed (the design does not fit).
 fn place_and_route(job: &Job, exe: &Path) -> Result<Result<Pnr, String>, SynthError> {
     let ooc = out_of_context(job);
     let freq = job.freq_mhz.to_string();
     let seed = job.seed.to_string();
     let mut cmd = Command::new(exe);
-    match job.target {
-        Target::Ecp5_85k => cmd.args(["--85k", "--package", "CABGA381", "--speed", "6"]),
-        Target::Ecp5_85k8 => cmd.args(["--85k", "--package", "CABGA381", "--speed", "8"]),
-        _ => cmd.args(["--up5k", "--package", "sg48"]),
-    };
+    cmd.args(device_args(job.target));
     cmd.args(["--freq", &freq, "--seed", &seed, "--timing-allow-fail"])
         .args(["--json", "netlist.json", "--report", "pnr.json"])
         .args(["--log", "nextpnr.log", "-q"]);
@@ -1095,7 +1100,19 @@ mod tests {
             assert_eq!(Target::parse(t.name()).unwrap(), t);
         }
         let e = Target::parse("xc7a35t").unwrap_err().to_string();
-        assert!(e.contains("xc7z020, ecp5-85k, ice40-up5k"), "{e}");
+        assert!(e.contains("xc7z020, ecp5-85k, ecp5-85k-8, ice40-up5k"), "{e}");
+    }
+
+    #[test]
+    fn the_two_ecp5_speed_grades_share_synthesis_and_differ_in_timing() {
+        let (six, eight) = (Target::Ecp5_85k, Target::Ecp5_85k8);
+        assert!(six.is_ecp5() && eight.is_ecp5() && !Target::Xc7z020.is_ecp5());
+        assert_eq!(yosys_script(&job(six, vec![])), yosys_script(&job(eight, vec![])));
+        assert_eq!(six.limits(), eight.limits());
+        assert_eq!(six.metric_names(), eight.metric_names());
+        assert_eq!(device_args(six)[4], "6");
+        assert_eq!(device_args(eight)[4], "8");
+        assert_eq!(eight.short_name(), "ECP5-85F-8");
     }
 
     #[test]

@@ -12,7 +12,7 @@ const XC7: &str = "xc7z020";
 fn ecp5_parts(points: &[Point]) -> Vec<Target> {
     Target::ALL
         .into_iter()
-        .filter(|t| t.is_ecp5() && points.iter().any(|p| p.part(t.name()).is_some()))
+        .filter(|t| t.is_ecp5() && points.iter().any(|p| p.parts.contains_key(t.name())))
         .collect()
 }
 
@@ -44,17 +44,33 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
     v.map_or("-".to_string(), f)
 }
 
-/// The Markdown table of the sweep, with the reasons for every missing value below it.
-pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> String {
-    let ecp5 = ecp5_parts(points);
-    let fmax_heading = match ecp5.as_slice() {
+/// The Fmax column's heading for the ECP5 parts swept.
+fn fmax_heading(ecp5: &[Target]) -> String {
+    match ecp5 {
         [] | [Target::Ecp5_85k] => "ECP5-85F Fmax".to_string(),
-        [t] => format!("{} Fmax", t.short_name()),
         ts => format!(
             "{} Fmax",
             ts.iter().map(|t| t.short_name()).collect::<Vec<_>>().join(" / ")
         ),
-    };
+    }
+}
+
+/// A point's Fmax on each ECP5 part swept, `-` where it has none.
+fn fmax_cell(p: &Point, ecp5: &[Target]) -> String {
+    match ecp5.is_empty() {
+        true => "-".to_string(),
+        false => ecp5
+            .iter()
+            .map(|e| opt(p.part(e.name()).and_then(|e| e.fmax_mhz), |f| format!("{f:.2} MHz")))
+            .collect::<Vec<_>>()
+            .join(" / "),
+    }
+}
+
+/// The Markdown table of the sweep, with the reasons for every missing value below it.
+pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> String {
+    let ecp5 = ecp5_parts(points);
+    let fmax_heading = fmax_heading(&ecp5);
     let mut t = format!(
         "# edgelearn explore: {config}, RTL cycles on {} training images\n\n\
          | lanes | cycles/image | conv / FC0 / FC1 cycles | bit-exact | FC0 / FC1 test acc. (1 epoch) | XC7Z020 LUT | FF | DSP48 | BRAM36 | fits XC7Z020 | {fmax_heading} | training images/s |\n\
@@ -92,17 +108,7 @@ pub fn table(config: &str, a: &Args, points: &[Point], front: &[String]) -> Stri
             Some(x) => format!("no: {}", x.reasons.join("; ")),
             None => "-".into(),
         };
-        let fmax = match ecp5.is_empty() {
-            true => "-".to_string(),
-            false => ecp5
-                .iter()
-                .map(|e| {
-                    let f = p.part(e.name()).and_then(|e| e.fmax_mhz);
-                    opt(f, |f| format!("{f:.2} MHz"))
-                })
-                .collect::<Vec<_>>()
-                .join(" / "),
-        };
+        let fmax = fmax_cell(p, &ecp5);
         let ips = opt(p.images_per_second, |v| {
             format!(
                 "{v:.0} at {:.1} MHz{}",
@@ -270,4 +276,45 @@ where
     }))?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(parts: &str) -> Point {
+        serde_json::from_str(&format!(
+            r#"{{"lanes": 4, "registered_reads": false, "label": "4", "design": "d",
+                "model_core_cycles": null, "rtl": {{"Err": "-"}}, "golden": {{"Err": "-"}},
+                "parts": {{{parts}}}, "cycles_per_image": null, "cycles_source": "none",
+                "clock_mhz": null, "clock_source": "none", "images_per_second": null}}"#
+        ))
+        .unwrap()
+    }
+
+    fn placed(name: &str, fmax: f64) -> String {
+        format!(
+            r#""{name}": {{"Ok": {{"part": "{name}", "fits": true, "reasons": [], "checks": [],
+                "tightest": null, "fmax_mhz": {fmax}, "critical_path": null, "seconds": 1.0}}}}"#
+        )
+    }
+
+    #[test]
+    fn the_fmax_column_names_each_ecp5_speed_grade_swept() {
+        let both = point(&format!(
+            "{}, {}",
+            placed("ecp5-85k", 66.21),
+            placed("ecp5-85k-8", 80.41)
+        ));
+        let failed = point(r#""ecp5-85k-8": {"Err": "nextpnr stopped"}"#);
+        let ecp5 = ecp5_parts(&[both.clone(), failed.clone()]);
+        assert_eq!(ecp5, [Target::Ecp5_85k, Target::Ecp5_85k8]);
+        assert_eq!(fmax_heading(&ecp5), "ECP5-85F / ECP5-85F-8 Fmax");
+        assert_eq!(fmax_cell(&both, &ecp5), "66.21 MHz / 80.41 MHz");
+        assert_eq!(fmax_cell(&failed, &ecp5), "- / -");
+        assert_eq!(ecp5_parts(&[failed.clone()]), [Target::Ecp5_85k8]);
+        assert_eq!(fmax_heading(&[Target::Ecp5_85k8]), "ECP5-85F-8 Fmax");
+        assert_eq!(fmax_heading(&[]), "ECP5-85F Fmax");
+        assert_eq!(fmax_cell(&both, &[]), "-");
+    }
 }
