@@ -270,7 +270,10 @@ fn verify_checks_the_engine_host_port_against_its_description() {
         ])
     };
     let said = common::cli::ok(&run());
-    assert!(said.contains("0x100000   LAYER_REGS       512 words"), "{said}");
+    assert!(
+        said.contains("0x100000   LAYER_REGS       512 words"),
+        "{said}"
+    );
     // 7 registers, 32 LAYER_CYCLES, 32 x 16 layer words, 2048 x 3 schedule words, 512 bias
     // bytes.
     assert!(
@@ -295,5 +298,8 @@ fn verify_checks_the_engine_host_port_against_its_description() {
     );
     let out = edgelearn(&["regs", "--design", "cnn_engine_p16", "--lanes", "8"]);
     let text = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && text.contains("lanes are the LEL platform's"), "{text}");
+    assert!(
+        !out.status.success() && text.contains("lanes are the LEL platform's"),
+        "{text}"
+    );
 }

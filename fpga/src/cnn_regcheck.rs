@@ -78,7 +78,13 @@ impl Checker<'_> {
         self.bus.write(addr, data).map_err(CheckError)
     }
 
-    fn expect(&mut self, name: &str, addr: u32, check: String, want: u32) -> Result<(), CheckError> {
+    fn expect(
+        &mut self,
+        name: &str,
+        addr: u32,
+        check: String,
+        want: u32,
+    ) -> Result<(), CheckError> {
         let got = self.read(addr)?;
         if got != want {
             self.report.divergences.push(Divergence {
@@ -100,12 +106,20 @@ impl Checker<'_> {
     }
 
     /// Every word written with `value(word)`, then every word read back.
-    fn sweep(&mut self, words: &[Word], what: &str, value: impl Fn(&Word) -> u32) -> Result<(), CheckError> {
+    fn sweep(
+        &mut self,
+        words: &[Word],
+        what: &str,
+        value: impl Fn(&Word) -> u32,
+    ) -> Result<(), CheckError> {
         for w in words {
             self.write(w.addr, value(w))?;
         }
         for w in words {
-            let check = format!("after {what} in every word of its region ({:#010x} here)", value(w));
+            let check = format!(
+                "after {what} in every word of its region ({:#010x} here)",
+                value(w)
+            );
             self.expect(&w.name, w.addr, check, value(w) & w.mask)?;
         }
         Ok(())
@@ -132,16 +146,22 @@ fn register<'m>(map: &'m EngineMap, name: &str) -> Result<&'m Register, CheckErr
     map.registers
         .iter()
         .find(|r| r.name == name)
-        .ok_or_else(|| CheckError(format!("{}: no register {name}", crate::cnn_regs::DESCRIPTION)))
+        .ok_or_else(|| {
+            CheckError(format!(
+                "{}: no register {name}",
+                crate::cnn_regs::DESCRIPTION
+            ))
+        })
 }
 
 /// The words of region `name` that hold data, each storing `mask`.
 fn region_words(map: &EngineMap, name: &str, shape: &EngineShape) -> Result<Vec<Word>, CheckError> {
-    let g = map
-        .regions
-        .iter()
-        .find(|g| g.name == name)
-        .ok_or_else(|| CheckError(format!("{}: no region {name}", crate::cnn_regs::DESCRIPTION)))?;
+    let g = map.regions.iter().find(|g| g.name == name).ok_or_else(|| {
+        CheckError(format!(
+            "{}: no region {name}",
+            crate::cnn_regs::DESCRIPTION
+        ))
+    })?;
     let (offsets, mask): (Vec<u32>, u32) = match name {
         "LAYER_REGS" => ((0..(MAX_LAYERS * LAYER_WORDS) as u32).collect(), u32::MAX),
         "SCHEDULE" => (
@@ -151,7 +171,11 @@ fn region_words(map: &EngineMap, name: &str, shape: &EngineShape) -> Result<Vec<
             u32::MAX,
         ),
         "BIAS" => ((0..shape.bias_bytes() as u32).collect(), 0xff),
-        _ => return Err(CheckError(format!("region {name} is not read back by this check"))),
+        _ => {
+            return Err(CheckError(format!(
+                "region {name} is not read back by this check"
+            )))
+        }
     };
     if let Some(&last) = offsets.last() {
         if last >= g.words {
@@ -177,7 +201,11 @@ fn region_words(map: &EngineMap, name: &str, shape: &EngineShape) -> Result<Vec<
 
 /// Check the host port behind `bus` against `map` for an engine of `shape`, right after
 /// reset. Every divergence is collected; an error means the check could not run.
-pub fn check(map: &EngineMap, shape: &EngineShape, bus: &mut dyn HostBus) -> Result<Report, CheckError> {
+pub fn check(
+    map: &EngineMap,
+    shape: &EngineShape,
+    bus: &mut dyn HostBus,
+) -> Result<Report, CheckError> {
     let mut c = Checker {
         bus,
         report: Report::default(),

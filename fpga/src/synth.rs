@@ -624,7 +624,9 @@ pub fn yosys_script(job: &Job) -> String {
             }
             s += &format!("synth_xilinx -family xc7 -flatten -top {top}\n");
         }
-        Target::Ecp5_85k | Target::Ecp5_85k8 => s += &format!("synth_ecp5 -top {top} -json netlist.json\n"),
+        Target::Ecp5_85k | Target::Ecp5_85k8 => {
+            s += &format!("synth_ecp5 -top {top} -json netlist.json\n")
+        }
         Target::Ice40Up5k => s += &format!("synth_ice40 -dsp -top {top} -json netlist.json\n"),
     }
     s + "tee -q -o stat.json stat -json\n"
@@ -1100,14 +1102,20 @@ mod tests {
             assert_eq!(Target::parse(t.name()).unwrap(), t);
         }
         let e = Target::parse("xc7a35t").unwrap_err().to_string();
-        assert!(e.contains("xc7z020, ecp5-85k, ecp5-85k-8, ice40-up5k"), "{e}");
+        assert!(
+            e.contains("xc7z020, ecp5-85k, ecp5-85k-8, ice40-up5k"),
+            "{e}"
+        );
     }
 
     #[test]
     fn the_two_ecp5_speed_grades_share_synthesis_and_differ_in_timing() {
         let (six, eight) = (Target::Ecp5_85k, Target::Ecp5_85k8);
         assert!(six.is_ecp5() && eight.is_ecp5() && !Target::Xc7z020.is_ecp5());
-        assert_eq!(yosys_script(&job(six, vec![])), yosys_script(&job(eight, vec![])));
+        assert_eq!(
+            yosys_script(&job(six, vec![])),
+            yosys_script(&job(eight, vec![]))
+        );
         assert_eq!(six.limits(), eight.limits());
         assert_eq!(six.metric_names(), eight.metric_names());
         assert_eq!(device_args(six)[4], "6");

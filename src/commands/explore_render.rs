@@ -50,7 +50,10 @@ fn fmax_heading(ecp5: &[Target]) -> String {
         [] | [Target::Ecp5_85k] => "ECP5-85F Fmax".to_string(),
         ts => format!(
             "{} Fmax",
-            ts.iter().map(|t| t.short_name()).collect::<Vec<_>>().join(" / ")
+            ts.iter()
+                .map(|t| t.short_name())
+                .collect::<Vec<_>>()
+                .join(" / ")
         ),
     }
 }
@@ -61,7 +64,11 @@ fn fmax_cell(p: &Point, ecp5: &[Target]) -> String {
         true => "-".to_string(),
         false => ecp5
             .iter()
-            .map(|e| opt(p.part(e.name()).and_then(|e| e.fmax_mhz), |f| format!("{f:.2} MHz")))
+            .map(|e| {
+                opt(p.part(e.name()).and_then(|e| e.fmax_mhz), |f| {
+                    format!("{f:.2} MHz")
+                })
+            })
             .collect::<Vec<_>>()
             .join(" / "),
     }

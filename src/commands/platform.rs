@@ -334,8 +334,7 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     );
     console.bar.finish_and_clear();
     let build_seconds = console.built.unwrap_or(0.0);
-    let wall = t.elapsed().as_secs_f64();
-    let mut report = json!({
+    let report = json!({
         "command": "platform train",
         "config": cfg.name,
         "design": name,
@@ -358,13 +357,36 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
             });
         }
     };
-    cycle_report(&shape, &out, a.check_golden, &mut report);
-    stops_and_registers(&out, &mut report);
-    let sps = out.sim_cycles as f64 / wall.max(1e-9);
+    let run = Finished {
+        shape: &shape,
+        cfg: &cfg,
+        train_len,
+        test_len,
+        wall: t.elapsed().as_secs_f64(),
+    };
+    finish(&a, &run, &out, report)
+}
+
+/// What a finished session is reported with.
+struct Finished<'a> {
+    shape: &'a PlatformShape,
+    cfg: &'a PlatformConfig,
+    train_len: usize,
+    test_len: usize,
+    /// Wall seconds of the session, the build included.
+    wall: f64,
+}
+
+/// Print a finished session's summary, write its report and plot; exit 1 when the RTL's
+/// weights differ from the golden model's.
+fn finish(a: &Args, run: &Finished, out: &Outcome, mut report: Value) -> anyhow::Result<ExitCode> {
+    cycle_report(run.shape, out, a.check_golden, &mut report);
+    stops_and_registers(out, &mut report);
+    let sps = out.sim_cycles as f64 / run.wall.max(1e-9);
     println!(
         "{} simulated cycles in {:.1} s ({:.2} M cycles/s incl. the build)",
         out.sim_cycles,
-        wall,
+        run.wall,
         sps / 1e6
     );
     let equal = out.weights_sha256 == out.golden_sha256;
@@ -383,17 +405,17 @@ fn train(a: Args) -> anyhow::Result<ExitCode> {
     println!("weights_sha256 {}", out.weights_sha256);
     report["epoch_reports"] = json!(out.epochs);
     report["simulated_cycles"] = json!(out.sim_cycles);
-    report["wall_seconds"] = json!(wall);
+    report["wall_seconds"] = json!(run.wall);
     report["weights_sha256"] = json!(out.weights_sha256);
     report["golden_weights_sha256"] = json!(out.golden_sha256);
     report["bit_exact"] = json!(equal);
     write_report(&a, &report)?;
     if let Some(p) = &a.plot {
         let tr = TrainReport {
-            config: cfg.clone(),
+            config: run.cfg.clone(),
             mode: Mode::BitExact,
-            train_images: train_len,
-            test_images: test_len,
+            train_images: run.train_len,
+            test_images: run.test_len,
             epochs: out.reports.clone(),
             weights_sha256: out.weights_sha256.clone(),
         };
