@@ -26,10 +26,11 @@
 //! network (`cnn sim --front-door`, `CnnBench::verify_load`).
 
 use crate::cnn_regs::{Access, EngineMap, Register};
-use crate::regcheck::{pattern, CheckError, CheckOptions, DesignCheck, Divergence, Report};
+use crate::regcheck::{
+    on_backend, pattern, CheckError, CheckOptions, DesignCheck, Divergence, Report,
+};
 use edgelearn_hdl::cnn::{EngineShape, LAYER_WORDS, MAX_LAYERS};
-use edgelearn_sim::dut::record::replay;
-use edgelearn_sim::dut::{Dut, DutOptions};
+use edgelearn_sim::dut::Dut;
 use edgelearn_sim::{Backend, Simulator};
 use edgelearn_verif::rtl::cnn::CnnBench;
 use edgelearn_verif::rtl::designs;
@@ -316,33 +317,9 @@ pub fn check_design(
         b.dut().finish().map_err(|e| err(&e))?;
         Ok((r, cycles))
     };
-    let (report, cycles) = match backend {
-        Backend::Verilator | Backend::Native => {
-            let dut_opts = DutOptions {
-                vcd: opts.vcd.clone(),
-                ..Default::default()
-            };
-            let dut = sim
-                .dut(backend, designs::engine_design(shape), &dut_opts)
-                .map_err(|e| err(&e))?;
-            run(dut)?
-        }
-        Backend::Icarus | Backend::Netlist if opts.vcd.is_some() => {
-            return Err(CheckError(format!(
-                "a VCD of the register check is written on verilator or native, not {backend}"
-            )))
-        }
-        Backend::Icarus | Backend::Netlist => {
-            replay(sim, || designs::engine_design(shape), backend, run)
-                .map_err(|e| CheckError(format!("{backend} replay of the register check: {e}")))?
-                .value?
-        }
-        Backend::VerilatorBench => {
-            return Err(CheckError(
-                "verilator-bench runs stimulus files only; check on verilator".into(),
-            ))
-        }
-    };
+    let first = designs::engine_design(shape);
+    let build = || designs::engine_design(shape);
+    let (report, cycles) = on_backend(sim, backend, first, build, opts, run)?;
     Ok(DesignCheck {
         backend,
         report,

@@ -555,7 +555,26 @@ pub fn check_design(
         b.dut().finish().map_err(|e| CheckError(e.to_string()))?;
         Ok((r, cycles))
     };
-    let (report, cycles) = match backend {
+    let (report, cycles) = on_backend(sim, backend, first, build, opts, run)?;
+    Ok(DesignCheck {
+        backend,
+        report,
+        cycles,
+    })
+}
+
+/// Run a register check, `run`, on `backend`: on Verilator and rust-hdl's simulator
+/// directly on `first` (with the VCD of `opts`), on Icarus and the Yosys netlist by
+/// replaying Verilator's run of `build()` and comparing every output on every cycle.
+pub(crate) fn on_backend(
+    sim: &Simulator,
+    backend: Backend,
+    first: Box<dyn edgelearn_hdl::design::Design>,
+    build: impl Fn() -> Box<dyn edgelearn_hdl::design::Design>,
+    opts: &CheckOptions,
+    run: impl FnOnce(Box<dyn Dut>) -> Result<(Report, u64), CheckError>,
+) -> Result<(Report, u64), CheckError> {
+    match backend {
         Backend::Verilator | Backend::Native => {
             let dut_opts = DutOptions {
                 vcd: opts.vcd.clone(),
@@ -564,29 +583,20 @@ pub fn check_design(
             let dut = sim
                 .dut(backend, first, &dut_opts)
                 .map_err(|e| CheckError(e.to_string()))?;
-            run(dut)?
+            run(dut)
         }
-        Backend::Icarus | Backend::Netlist if opts.vcd.is_some() => {
-            return Err(CheckError(format!(
-                "a VCD of the register check is written on verilator or native, not {backend}"
-            )))
-        }
+        Backend::Icarus | Backend::Netlist if opts.vcd.is_some() => Err(CheckError(format!(
+            "a VCD of the register check is written on verilator or native, not {backend}"
+        ))),
         Backend::Icarus | Backend::Netlist => {
             replay(sim, build, backend, run)
                 .map_err(|e| CheckError(format!("{backend} replay of the register check: {e}")))?
-                .value?
+                .value
         }
-        Backend::VerilatorBench => {
-            return Err(CheckError(
-                "verilator-bench runs stimulus files only; check on verilator".into(),
-            ))
-        }
-    };
-    Ok(DesignCheck {
-        backend,
-        report,
-        cycles,
-    })
+        Backend::VerilatorBench => Err(CheckError(
+            "verilator-bench runs stimulus files only; check on verilator".into(),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -409,7 +409,7 @@ fn finish(a: &Args, run: &Finished, out: &Outcome, mut report: Value) -> anyhow:
     report["weights_sha256"] = json!(out.weights_sha256);
     report["golden_weights_sha256"] = json!(out.golden_sha256);
     report["bit_exact"] = json!(equal);
-    write_report(&a, &report)?;
+    write_report(a, &report)?;
     if let Some(p) = &a.plot {
         let tr = TrainReport {
             config: run.cfg.clone(),
