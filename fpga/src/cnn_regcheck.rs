@@ -190,7 +190,10 @@ fn region_words(map: &EngineMap, name: &str, shape: &EngineShape) -> Result<Vec<
         .into_iter()
         .map(|o| Word {
             name: match name {
-                "LAYER_REGS" => format!("LAYER_REGS layer {} word {}", o / 16, o % 16),
+                "LAYER_REGS" => {
+                    let w = LAYER_WORDS as u32;
+                    format!("LAYER_REGS layer {} word {}", o / w, o % w)
+                }
                 "SCHEDULE" => format!("SCHEDULE entry {} word {}", o / 4, o % 4),
                 _ => format!("{name}[{o}]"),
             },

@@ -319,7 +319,10 @@ mod tests {
         assert_eq!(fmax_heading(&ecp5), "ECP5-85F / ECP5-85F-8 Fmax");
         assert_eq!(fmax_cell(&both, &ecp5), "66.21 MHz / 80.41 MHz");
         assert_eq!(fmax_cell(&failed, &ecp5), "- / -");
-        assert_eq!(ecp5_parts(std::slice::from_ref(&failed)), [Target::Ecp5_85k8]);
+        assert_eq!(
+            ecp5_parts(std::slice::from_ref(&failed)),
+            [Target::Ecp5_85k8]
+        );
         assert_eq!(fmax_heading(&[Target::Ecp5_85k8]), "ECP5-85F-8 Fmax");
         assert_eq!(fmax_heading(&[]), "ECP5-85F Fmax");
         assert_eq!(fmax_cell(&both, &[]), "-");
