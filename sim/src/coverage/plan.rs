@@ -515,19 +515,32 @@ fn toggle_total(builds: &[&Summary], excluded: &[&Item], min: f64) -> Status {
     }
 }
 
-/// Whether `name` matches `pattern`, where `*` stands for any run of characters.
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters and `\*`
+/// for a `*` itself (the `$*` of a module that several instances share in the emitted
+/// Verilog: `quads$*.gather.lbuf`, apart from `quads$0.gather.lbuf`).
 fn glob(pattern: &str, name: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = name.strip_prefix(first) else {
+    // The literal runs between the wildcards, with `\*` unescaped.
+    let mut parts = vec![String::new()];
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'*') => {
+                chars.next();
+                parts.last_mut().expect("one part").push('*');
+            }
+            '*' => parts.push(String::new()),
+            c => parts.last_mut().expect("one part").push(c),
+        }
+    }
+    let Some(mut rest) = name.strip_prefix(parts[0].as_str()) else {
         return false;
     };
-    let parts: Vec<&str> = parts.collect();
+    let parts = &parts[1..];
     for (i, p) in parts.iter().enumerate() {
         if i + 1 == parts.len() {
-            return rest.len() >= p.len() && rest.ends_with(p);
+            return rest.len() >= p.len() && rest.ends_with(p.as_str());
         }
-        match rest.find(p) {
+        match rest.find(p.as_str()) {
             Some(at) => rest = &rest[at + p.len()..],
             None => return false,
         }
@@ -725,6 +738,9 @@ mod tests {
         );
         assert!(glob("*", "a.b") && glob("a.*.c", "a.x.y.c") && !glob("a.*.c", "a.x.d"));
         assert!(glob("core.in_fifo", "core.in_fifo") && !glob("core.in", "core.in_fifo"));
+        // `\*` is a `*` itself: a shared module's signals, not instance 0's.
+        assert!(glob("q$\\*.lbuf*", "q$*.lbuf.mem[0]") && !glob("q$\\*.lbuf*", "q$0.lbuf.mem[0]"));
+        assert!(glob("q$*.lbuf*", "q$0.lbuf.mem[0]") && glob("a\\*", "a*") && !glob("a\\*", "ab"));
     }
 
     fn st_of(summary: &Summary, item: &str) -> Status {
