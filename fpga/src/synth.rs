@@ -199,7 +199,7 @@ impl Target {
     pub fn device(self) -> &'static str {
         match self {
             Target::Xc7z020 => "Xilinx XC7Z020 (Zynq-7020, PYNQ-Z1)",
-            Target::Ecp5_85k => "Lattice LFE5U-85F, CABGA381",
+            Target::Ecp5_85k => "Lattice LFE5U-85F, CABGA381, speed grade 6",
             Target::Ecp5_85k8 => "Lattice LFE5U-85F, CABGA381, speed grade 8",
             Target::Ice40Up5k => "Lattice iCE40 UP5K, SG48",
         }
