@@ -104,7 +104,8 @@ fn reserved_words(words: &[u32], space: u64, which: Reserved) -> Vec<u32> {
 pub struct Divergence {
     /// The register (`LR_TABLE[3]`) or `reserved`.
     pub register: String,
-    /// Its byte address.
+    /// Its address on the bus: a byte address on the platform's, a word address on the
+    /// CNN engine's host port.
     pub addr: u32,
     /// The check and what was done (`after writing 0xffffffff, strobes 1111`).
     pub check: String,
